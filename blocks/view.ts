@@ -1,0 +1,94 @@
+/**
+ * The view-model the renderers take: plain data, no Slack SDK types, no
+ * clock (times are passed in). The provider builds it from an ask record.
+ * Everything under `questions` and `agent` is agent-written and untrusted.
+ */
+
+/** The bridge's own language for its words (buttons, status lines, modal titles). */
+export type Locale = 'en' | 'zh-CN'
+
+export interface OptionView {
+  label: string
+  description?: string
+}
+
+export interface QuestionView {
+  id: string
+  question: string
+  /** Markdown. */
+  detail?: string
+  header?: string
+  options: OptionView[]
+  multiSelect: boolean
+  /** A plan-review intent makes a plan card; an unknown kind renders the generic question. */
+  intent?: { kind: string; approve?: string }
+}
+
+/** Who asked, read defensively from the harness's agent. */
+export interface AgentView {
+  /** Session id. */
+  id?: string
+  title?: string
+  /** Working directory of the session. */
+  cwd?: string
+  model?: string
+}
+
+/** A Slack user who acted. `name` is for status lines; mentions use the id (a trusted value from Slack). */
+export interface Person {
+  id: string
+  name?: string
+}
+
+/** A question (or batch, or plan review) to show. */
+export interface AskView {
+  /** The store's id: goes into every action id (blocks/ids.ts). */
+  askId: string
+  locale: Locale
+  questions: QuestionView[]
+  agent?: AgentView
+  /**
+   * Whom to notify with the message, so phones buzz: a user id (U…/W…) or a
+   * user-group id (S…). Trusted: it comes from configuration, never the agent.
+   */
+  mention?: string
+  /** When the question expires (epoch ms), shown on the card. */
+  expiresAt?: number
+}
+
+/** A tool permission request relayed from a harness host. */
+export interface ApprovalView {
+  askId: string
+  locale: Locale
+  toolName: string
+  reason?: string
+  callId?: string
+  agent?: AgentView
+  mention?: string
+  expiresAt?: number
+}
+
+/** One settled answer, labels exactly as given. */
+export interface AnswerView {
+  id: string
+  selected: string[]
+  custom?: string
+}
+
+/** How a question ended: drives the message that replaces the controls. */
+export type Outcome =
+  | { kind: 'answered'; by: Person; at: number; answers: AnswerView[] }
+  | { kind: 'dismissed'; by: Person; at: number }
+  /** The agent withdrew the question (its signal fired, or DELETE /v1/asks/:id). */
+  | { kind: 'aborted'; at: number }
+  | { kind: 'expired'; at: number }
+  /** The service stopped with the question still open. */
+  | { kind: 'stopped'; at: number }
+  /** Relay: settled outside Slack (the web UI, the agent) or no longer held by the host. */
+  | { kind: 'settled-elsewhere'; at: number; how: 'answered' | 'cancelled' | 'gone' }
+  /** Tool approval decided in Slack. */
+  | { kind: 'decided'; by: Person; at: number; decision: 'allowed-once' | 'rejected' }
+  /** Something went wrong after the click (e.g. the host refused the answer); never looks answered. */
+  | { kind: 'failed'; at: number; reason: string }
+
+export type OutcomeKind = Outcome['kind']

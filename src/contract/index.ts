@@ -1,0 +1,5 @@
+export * from './types.js'
+export * from './errors.js'
+export { validateRequest, isPlanReview } from './validate-request.js'
+export type { ValidQuestion, ValidRequest } from './validate-request.js'
+export { validateAnswer, answerProblems } from './validate-answer.js'

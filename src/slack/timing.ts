@@ -1,0 +1,21 @@
+/**
+ * Every deadline dsh-slack works against, in one place (shared/SLACK.md).
+ */
+export const TIMING = {
+  /** Slack shows "Operation timed out" when an interaction is not acknowledged in this time. */
+  ackDeadlineMs: 3000,
+  /** A trigger_id works once, for this long: open modals right after ack(). */
+  triggerIdLifetimeMs: 3000,
+  /** Requests signed longer ago than this are replays (Slack's rule, enforced by Bolt). */
+  signatureMaxAgeMs: 5 * 60 * 1000,
+  /** response_url lives this long (and 5 uses): we use chat.update instead for long-lived questions. */
+  responseUrlLifetimeMs: 30 * 60 * 1000,
+  /** Slack's posting rate per channel is about one message a second; pace posts to it. */
+  channelPostIntervalMs: 1000,
+  /** A Web API call gives up after this long (the SDK default is no timeout at all). */
+  webApiTimeoutMs: 10_000,
+  /** How long a group's member list is trusted before it is looked up again. */
+  userGroupCacheMs: 5 * 60 * 1000,
+  /** The longest long-poll the HTTP API allows (seconds). */
+  longPollMaxSeconds: 60,
+} as const

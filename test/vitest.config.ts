@@ -1,0 +1,14 @@
+import { fileURLToPath } from 'node:url'
+import { defineConfig } from 'vitest/config'
+
+export default defineConfig({
+  root: fileURLToPath(new URL('..', import.meta.url)),
+  test: {
+    include: ['test/**/*.test.ts'],
+    // End-to-end suites start real servers and sockets on loopback.
+    testTimeout: 20_000,
+    hookTimeout: 20_000,
+    // Two cores: more workers only make sockets and timers contend.
+    maxWorkers: 2,
+  },
+})
