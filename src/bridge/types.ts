@@ -1,0 +1,110 @@
+import type { AgentView, Locale } from '../../blocks/view.js'
+import type { AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
+import type { ApprovalRequest, AskRecord } from '../store/ask-record.js'
+import type { AskStore } from '../store/ask-store.js'
+import type { Logger } from '../log/logger.js'
+
+/**
+ * Options of `createSlackBridge`: the environment variables of
+ * ARCHITECTURE.md, camel-cased, plus a few that only a program can pass.
+ */
+export interface SlackBridgeOptions {
+  /** Bot token (`xoxb-…`). Required. */
+  botToken: string
+  /** App-level token (`xapp-…`): Socket Mode. Absent: HTTP mode (then `signingSecret` is required). */
+  appToken?: string
+  /** HTTP mode: verifies every request from Slack. */
+  signingSecret?: string
+  /** Where questions go by default: a channel id (C…/G…) or a user id (U…/W…, as a DM). */
+  channel?: string
+  /** Web API base URL (default Slack's own): proxies, Enterprise Grid, the local stand-in. */
+  slackApiUrl?: string
+  /** User ids who may answer. With `allowedUserGroups` both empty: anyone who can see the message. */
+  allowedUsers?: string[]
+  /** User-group ids whose members may answer. */
+  allowedUserGroups?: string[]
+  /** Who to notify on each new question (user or user-group id). */
+  mention?: string
+  /** The bridge's own words: `en` (default) or `zh-CN`. */
+  locale?: Locale
+  /** Default expiry of a question, in ms or as text like `30m`. Absent: never expires. */
+  timeout?: number | string
+  /**
+   * Where asks are kept: a SQLite file path (default `.dsh-slack/state.sqlite`),
+   * `':memory:'`, or a store object (e.g. a Redis-backed one).
+   */
+  state?: string | AskStore
+  /**
+   * HTTP mode only: where Bolt listens for Slack's requests (`/slack/events`).
+   * `false`: do not listen; mount `bridge.slackRequestListener` on your own server.
+   */
+  listen?: { host?: string; port: number } | false
+  /** Whose asks these are: a service keeps them open across restarts; a library's expire with it. */
+  owner?: 'service' | 'library'
+  logger?: Logger
+}
+
+/** Options for posting one ask without waiting (the service's `POST /v1/asks`). */
+export interface OpenAskOptions {
+  /** Overrides the default channel for this ask. */
+  channel?: string
+  /** Overrides the default expiry for this ask. */
+  timeoutMs?: number
+  /** Relay: a stable key for the host's request, so a replay finds the same ask. */
+  externalKey?: string
+}
+
+/** A tool approval to post (relay). */
+export interface OpenApprovalInput extends ApprovalRequest {
+  agent?: AgentView
+}
+
+/** Whether the bridge can reach Slack right now. */
+export type SlackHealth = 'connected' | 'disconnected'
+
+/**
+ * A running bridge: the seam's provider plus the lower-level operations the
+ * service and the relay are built from. One ask lifecycle serves them all.
+ */
+export interface SlackBridge {
+  /** The seam: `ask()` posts, waits, and settles with the answer or a `UserInteractionError`. */
+  readonly provider: UserInteractionProvider
+  /**
+   * Validates and posts an ask, and returns its record (status `pending`,
+   * `message` set). Rejects with a `UserInteractionError` (`BAD_REQUEST`,
+   * `EMPTY_QUESTIONS`, `BAD_INTENT`, `SLACK_API_ERROR`, …). With an
+   * `externalKey` that already has an ask, returns that ask and posts nothing.
+   */
+  open(request: AskUserQuestionRequest, options?: OpenAskOptions): Promise<AskRecord>
+  /** Posts a tool approval card (relay); same rules as `open`. */
+  openApproval(input: OpenApprovalInput, options?: OpenAskOptions): Promise<AskRecord>
+  get(id: string): Promise<AskRecord | undefined>
+  /**
+   * Resolves with the record once it is settled, or with the still-pending
+   * record after `timeoutMs`, or when `signal` fires. Never rejects for a
+   * settlement; unknown id → `undefined`.
+   */
+  waitForSettlement(id: string, timeoutMs: number, signal?: AbortSignal): Promise<AskRecord | undefined>
+  /** The agent withdraws the ask: message updated, status `aborted`. Idempotent: a settled ask keeps its status. */
+  abort(id: string): Promise<AskRecord | undefined>
+  /**
+   * Relay: the request was settled outside Slack (the host's web UI, the
+   * agent) or is gone; the message says so and loses its controls.
+   * `failed`: the host refused the answer; the message must not look answered.
+   */
+  closeElsewhere(id: string, how: 'answered' | 'cancelled' | 'gone' | { failed: string }): Promise<AskRecord | undefined>
+  /** Every settlement, in this process, after it is stored (service logs, relay replies). */
+  onSettled(listener: (record: AskRecord) => void): () => void
+  /** Whether Slack is reachable now. */
+  health(): SlackHealth
+  /** HTTP mode with `listen: false`: Slack's requests go here. */
+  readonly slackRequestListener?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void
+  /** The store holding the asks. */
+  readonly store: AskStore
+  /**
+   * Stops: open asks owned by a library are withdrawn (message updated,
+   * `ASK_ABORTED`); a service's asks stay open in the durable store unless
+   * `withdrawOpen` is true. Sockets closed, timers cleared.
+   */
+  stop(options?: { withdrawOpen?: boolean }): Promise<void>
+}

@@ -1,0 +1,176 @@
+import { z } from 'zod'
+import { ConfigError } from './config-error.js'
+import { parseDuration } from './duration.js'
+
+export type Locale = 'en' | 'zh-CN'
+
+/**
+ * Everything dsh-slack is configured with. The library's options, the
+ * environment variables and the CLI flags all end up here.
+ */
+export interface Config {
+  /** Bot token (`xoxb-…`). Absent: run against the built-in local Slack stand-in. */
+  botToken?: string
+  /** App-level token (`xapp-…`): Socket Mode. Absent: HTTP mode. */
+  appToken?: string
+  /** HTTP mode: verifies every request from Slack. */
+  signingSecret?: string
+  /** Where questions go: a channel id (C…/G…) or a user id (U…/W…, sent as a DM). */
+  channel?: string
+  /** Web API base URL, e.g. `https://slack.com/api/` (the SDK's default when absent). */
+  slackApiUrl?: string
+  /** User ids who may answer; empty (with no groups): anyone who can see the message. */
+  allowedUsers: string[]
+  /** User-group ids whose members may answer. */
+  allowedUserGroups: string[]
+  /** Who to notify on each new question (user or user-group id). */
+  mention?: string
+  /** The bridge's own words. */
+  locale: Locale
+  /** Default expiry of a question in ms; absent: never expires. */
+  defaultTimeoutMs?: number
+  /** SQLite file for pending questions (`:memory:` keeps them in memory only). */
+  statePath: string
+  /** Where the HTTP server listens. */
+  host: string
+  port: number
+  /** Bearer key for `/v1/*`. */
+  apiKey?: string
+  /** Harness web hosts to relay for. */
+  hostUrls: string[]
+  /** The harness host's access secret. */
+  hostAccessSecret?: string
+}
+
+export const DEFAULT_STATE_PATH = '.dsh-slack/state.sqlite'
+
+// Slack ids are upper-case letters and digits after a one-letter type prefix.
+const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/
+const USER_ID = /^[UW][A-Z0-9]{2,}$/
+const USERGROUP_ID = /^S[A-Z0-9]{2,}$/
+
+type Check = (value: string) => string | null
+
+/** A check that returns the problem, or null. Values of secrets never enter the problem text. */
+const checks = {
+  botToken: (value) => (value.startsWith('xoxb-') ? null : 'must be a bot token starting with "xoxb-" (OAuth & Permissions → Bot User OAuth Token)'),
+  appToken: (value) => (value.startsWith('xapp-') ? null : 'must be an app-level token starting with "xapp-" (Basic Information → App-Level Tokens, scope connections:write)'),
+  signingSecret: (value) => (/^[0-9a-f]{16,}$/i.test(value) ? null : 'must be the hex signing secret from Basic Information → App Credentials'),
+  channel: (value) =>
+    CHANNEL_ID.test(value) || USER_ID.test(value)
+      ? null
+      : `${JSON.stringify(value)} is not a channel or user id (expected e.g. C0123ABCDEF, or U0123ABCDEF for a DM; open the channel's details in Slack to copy its id)`,
+  slackApiUrl: (value) => {
+    try {
+      const url = new URL(value)
+      return url.protocol === 'http:' || url.protocol === 'https:' ? null : `${JSON.stringify(value)} is not an http(s) URL (expected e.g. https://slack.com/api/)`
+    } catch {
+      return `${JSON.stringify(value)} is not a URL (expected e.g. https://slack.com/api/)`
+    }
+  },
+  userId: (value) => (USER_ID.test(value) ? null : `${JSON.stringify(value)} is not a user id (expected e.g. U0123ABCDEF)`),
+  userGroupId: (value) => (USERGROUP_ID.test(value) ? null : `${JSON.stringify(value)} is not a user-group id (expected e.g. S0123ABCDEF)`),
+  mention: (value) =>
+    USER_ID.test(value) || USERGROUP_ID.test(value) ? null : `${JSON.stringify(value)} is not a user or user-group id (expected e.g. U0123ABCDEF or S0123ABCDEF)`,
+  locale: (value) => (value === 'en' || value === 'zh-CN' ? null : `${JSON.stringify(value)} is not a supported locale (expected en or zh-CN)`),
+  duration: (value) => {
+    const ms = parseDuration(value)
+    return ms !== null && ms > 0 ? null : `${JSON.stringify(value)} is not a duration (expected e.g. 90s, 30m or 2h)`
+  },
+  port: (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? null : `${JSON.stringify(value)} is not a port (expected a number from 0 to 65535, e.g. 3000)`),
+  hostUrl: (value) => {
+    try {
+      const url = new URL(value)
+      return url.protocol === 'http:' || url.protocol === 'https:' ? null : `${JSON.stringify(value)} is not an http(s) URL (expected e.g. http://127.0.0.1:4000)`
+    } catch {
+      return `${JSON.stringify(value)} is not a URL (expected e.g. http://127.0.0.1:4000)`
+    }
+  },
+  apiKey: (value) => (value.length >= 16 ? null : 'is too short; use at least 16 random characters (e.g. from `openssl rand -hex 24`)'),
+  hostAccessSecret: (value) => (value.length >= 16 ? null : 'is too short; the harness host requires at least 16 characters'),
+} satisfies Record<string, Check>
+
+function required(variable: string, value: string | undefined, check: Check): string | undefined {
+  if (value === undefined) return undefined
+  const problem = check(value)
+  if (problem) throw new ConfigError(variable, problem)
+  return value
+}
+
+function list(variable: string, value: string | undefined, check: Check): string[] {
+  if (value === undefined) return []
+  return value
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '')
+    .map((item) => required(variable, item, check)!)
+}
+
+const envSchema = z.record(z.string(), z.string().optional())
+
+/** Treat empty variables as unset: `.env.example` copies leave many blank. */
+function read(env: Record<string, string | undefined>, name: string): string | undefined {
+  const value = env[name]?.trim()
+  return value === undefined || value === '' ? undefined : value
+}
+
+/** Loopback addresses: the only ones where the HTTP API may run without a key. */
+export function isLoopbackHost(host: string): boolean {
+  const bare = host.replace(/^\[|\]$/g, '')
+  return bare === 'localhost' || bare === '::1' || /^127(\.\d{1,3}){3}$/.test(bare)
+}
+
+/**
+ * Reads the configuration from environment variables (ARCHITECTURE.md's
+ * fixed table). Throws a `ConfigError` naming the first bad variable.
+ */
+export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string | undefined>): Config {
+  const env = envSchema.parse(source)
+  const get = (name: string) => read(env, name)
+  const config: Config = {
+    allowedUsers: list('SLACK_ALLOWED_USERS', get('SLACK_ALLOWED_USERS'), checks.userId),
+    allowedUserGroups: list('SLACK_ALLOWED_USERGROUPS', get('SLACK_ALLOWED_USERGROUPS'), checks.userGroupId),
+    locale: (required('DSH_SLACK_LOCALE', get('DSH_SLACK_LOCALE'), checks.locale) ?? 'en') as Locale,
+    statePath: get('DSH_SLACK_STATE') ?? DEFAULT_STATE_PATH,
+    host: get('HOST') ?? '127.0.0.1',
+    port: Number(required('PORT', get('PORT'), checks.port) ?? 3000),
+    hostUrls: list('DSH_HOST_URL', get('DSH_HOST_URL'), checks.hostUrl),
+  }
+  const optional: [keyof Config, string, Check][] = [
+    ['botToken', 'SLACK_BOT_TOKEN', checks.botToken],
+    ['appToken', 'SLACK_APP_TOKEN', checks.appToken],
+    ['signingSecret', 'SLACK_SIGNING_SECRET', checks.signingSecret],
+    ['channel', 'SLACK_CHANNEL', checks.channel],
+    ['slackApiUrl', 'SLACK_API_URL', checks.slackApiUrl],
+    ['mention', 'DSH_SLACK_MENTION', checks.mention],
+    ['apiKey', 'DSH_SLACK_API_KEY', checks.apiKey],
+    ['hostAccessSecret', 'DSH_HOST_ACCESS_SECRET', checks.hostAccessSecret],
+  ]
+  for (const [key, variable, check] of optional) {
+    const value = required(variable, get(variable), check)
+    if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value
+  }
+  const timeout = required('DSH_SLACK_TIMEOUT', get('DSH_SLACK_TIMEOUT'), checks.duration)
+  if (timeout !== undefined) config.defaultTimeoutMs = parseDuration(timeout)!
+  checkCombination(config)
+  return config
+}
+
+/** Rules that span variables; the same ones apply to library options. */
+export function checkCombination(config: Config): void {
+  if (config.appToken && !config.botToken) {
+    throw new ConfigError('SLACK_BOT_TOKEN', 'is required with SLACK_APP_TOKEN (OAuth & Permissions → Bot User OAuth Token, starts with xoxb-)')
+  }
+  if (config.botToken && !config.appToken && !config.signingSecret) {
+    throw new ConfigError(
+      'SLACK_SIGNING_SECRET',
+      'is required in HTTP mode (no SLACK_APP_TOKEN set): copy it from Basic Information → App Credentials, or set SLACK_APP_TOKEN for Socket Mode',
+    )
+  }
+  if (!isLoopbackHost(config.host) && !config.apiKey) {
+    throw new ConfigError('DSH_SLACK_API_KEY', `is required when HOST (${config.host}) is not a loopback address: anyone on the network could ask and answer otherwise`)
+  }
+}
+
+/** The checks of single values, for library options and CLI flags. */
+export const valueChecks = checks

@@ -1,0 +1,66 @@
+import type { AgentView, Outcome } from '../../blocks/view.js'
+import type { AskUserQuestionAnswer, UserInteractionCode, ValidQuestion } from '../contract/index.js'
+
+/** Where an ask stands; the HTTP API reports it as is. */
+export type AskStatus = 'pending' | 'answered' | 'cancelled' | 'aborted' | 'expired' | 'failed'
+
+export type SettledStatus = Exclude<AskStatus, 'pending'>
+
+/** The Slack message that shows an ask. */
+export interface PostedMessage {
+  channel: string
+  ts: string
+  permalink?: string
+}
+
+/**
+ * Who waits for an ask. A service keeps its asks open across restarts; a
+ * library process's asks die with it (their `ask()` promise is gone), so the
+ * next start marks them expired.
+ */
+export type AskOwner = { kind: 'service' } | { kind: 'library'; pid: number; instance: string }
+
+/** A tool permission request (relay), shown as an approval card. */
+export interface ApprovalRequest {
+  toolName: string
+  reason?: string
+  callId?: string
+}
+
+/** How an ask was settled: written once, by whoever won the claim. */
+export interface Settlement {
+  status: SettledStatus
+  /** What the message shows from now on. */
+  outcome: Outcome
+  /** For `answered` questions: the validated answer, labels exactly as given. */
+  answer?: AskUserQuestionAnswer
+  /** For approvals decided in Slack. */
+  decision?: 'allowed-once' | 'rejected'
+  /** For every status but `answered`: the seam's code and a sentence. */
+  error?: { code: UserInteractionCode; message: string }
+}
+
+/** Everything kept about one ask. Serialisable: it goes to SQLite (or Redis) as JSON. */
+export interface AskRecord {
+  id: string
+  kind: 'question' | 'approval'
+  /** The validated questions (empty for approvals). */
+  questions: ValidQuestion[]
+  approval?: ApprovalRequest
+  agent?: AgentView
+  /** The configured target: a channel id, or a user id for a DM. */
+  target: string
+  /** Set once the message is posted. */
+  message?: PostedMessage
+  status: AskStatus
+  createdAt: number
+  expiresAt?: number
+  owner: AskOwner
+  /** Relay: `<host url>#<rpcId>`, so a replayed request never posts twice. */
+  externalKey?: string
+  settlement?: Settlement
+  /** False until the message shows the settlement; lets a later start retry a failed update. */
+  finalMessageShown?: boolean
+}
+
+export type SettleResult = { won: true; record: AskRecord } | { won: false; record: AskRecord }

@@ -1,0 +1,32 @@
+import type { AskRecord } from './ask-record.js'
+
+/**
+ * One-shot listeners per ask id, shared by the in-process stores. A
+ * listener fires once and is removed; an ask with no listeners left holds
+ * no entry, so the map only ever holds open asks that someone waits for.
+ */
+export class SettleWatchers {
+  readonly #byId = new Map<string, Set<(record: AskRecord) => void>>()
+
+  add(id: string, listener: (record: AskRecord) => void): () => void {
+    let listeners = this.#byId.get(id)
+    if (!listeners) this.#byId.set(id, (listeners = new Set()))
+    listeners.add(listener)
+    return () => {
+      listeners.delete(listener)
+      if (listeners.size === 0 && this.#byId.get(id) === listeners) this.#byId.delete(id)
+    }
+  }
+
+  notify(record: AskRecord): void {
+    const listeners = this.#byId.get(record.id)
+    if (!listeners) return
+    this.#byId.delete(record.id)
+    for (const listener of listeners) listener(record)
+  }
+
+  /** Open subscriptions (for leak checks). */
+  get size(): number {
+    return this.#byId.size
+  }
+}
