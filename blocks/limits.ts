@@ -71,6 +71,14 @@ export const LIMIT = {
   inputLabel: 2000,
   /** Input hint text. */
   inputHint: 2000,
+  /** A confirm dialog's title (plain_text). */
+  confirmTitle: 100,
+  /** A confirm dialog's text. */
+  confirmText: 300,
+  /** A confirm dialog's confirm and deny button texts. */
+  confirmButton: 30,
+  /** Deepest `indent` of a rich_text_list (the clients show nine levels, 0–8). */
+  richTextListIndent: 8,
 } as const
 
 export type LimitName = keyof typeof LIMIT
