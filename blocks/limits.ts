@@ -13,12 +13,33 @@ export const LIMIT = {
   buttonText: 75,
   /** Button value. */
   buttonValue: 2000,
+  /**
+   * Ours, not Slack's: a single-select question shows its options as buttons
+   * up to this many (about what a phone screen shows without scrolling); more
+   * become a select menu.
+   */
+  cardButtons: 5,
   /** Options of checkboxes and radio_buttons. */
   checkboxOptions: 10,
+  /**
+   * Ours, not Slack's: questions on one page of the batch form. Each question
+   * takes up to three blocks (detail, choice, Other text), well under modalBlocks.
+   */
+  formQuestionsPerPage: 10,
+  /**
+   * Ours, not Slack's: text budget of one form page (views have no documented
+   * total; we keep a page about as heavy as two messages).
+   */
+  formTextBudget: 22000,
   /** Elements in one context block. */
   contextElements: 10,
   /** Text of one context element (mrkdwn/plain_text). */
   contextElementText: 2000,
+  /**
+   * Ours, not Slack's: a plan (or question) that needs more continuation
+   * messages than this is also attached to the thread as a `.md` file.
+   */
+  fileAfterThreadParts: 5,
   /** header block text, plain_text only. */
   headerText: 150,
   /** `markdown` block text, cumulative per payload. */
@@ -45,6 +66,11 @@ export const LIMIT = {
   optionText: 75,
   /** Option value: docs now say 150, the SDK types say 75; use 75. */
   optionValue: 75,
+  /**
+   * Ours, not Slack's: the top-level `text` we send is a short preview (push
+   * notifications and screen readers show it); the whole question is in the blocks.
+   */
+  notificationText: 300,
   /** Options in one overflow menu. */
   overflowOptions: 5,
   /** Placeholder text. */
@@ -55,6 +81,11 @@ export const LIMIT = {
   privateMetadata: 3000,
   /** rich_text preformatted / section texts share the section's budget in practice (our budget). */
   richTextElementText: 3000,
+  /**
+   * Ours, not Slack's: the text budget of a settled message's status (who
+   * answered what); longer answers are shown shortened with `…`.
+   */
+  statusText: 3000,
   /** section `fields` items. */
   sectionFields: 10,
   /** Text of one section field. */
@@ -65,6 +96,11 @@ export const LIMIT = {
   selectOptions: 100,
   /** Options an external select may return for one block_suggestion. */
   externalSelectOptions: 100,
+  /**
+   * Ours, not Slack's: at most this many continuation messages go into a
+   * card's thread; beyond it the thread says the rest is in the attached file.
+   */
+  threadParts: 20,
   /** Top-level `text` (notification/fallback): Slack truncates at 40k; we keep it short. */
   topLevelText: 4000,
   /** Items in one input/label texts. */
