@@ -35,6 +35,8 @@ export type ActionRef =
   | { kind: 'other'; askId: string; question: number }
   /** Dismiss: the person declines to answer (ASK_CANCELLED). */
   | { kind: 'dismiss'; askId: string }
+  /** Skip: answers with nothing selected (`{ id, selected: [] }`), unlike Dismiss. */
+  | { kind: 'skip'; askId: string }
   /** Answer…: opens the batch form modal. */
   | { kind: 'answer'; askId: string }
   /** Request changes…: opens the plan feedback modal. */
@@ -73,6 +75,7 @@ const ACTION_CODES = {
   submit: 'submit',
   other: 'other',
   dismiss: 'dismiss',
+  skip: 'skip',
   answer: 'answer',
   'request-changes': 'changes',
   allow: 'allow',
@@ -95,6 +98,7 @@ const ACTION_ARITY: Record<ActionKind, 0 | 1 | 2> = {
   submit: 1,
   other: 1,
   dismiss: 0,
+  skip: 0,
   answer: 0,
   'request-changes': 0,
   allow: 0,
@@ -155,6 +159,7 @@ export function decodeActionId(actionId: string): ActionRef | null {
     case 'other':
       return { kind, askId, question: question! }
     case 'dismiss':
+    case 'skip':
     case 'answer':
     case 'request-changes':
     case 'allow':
