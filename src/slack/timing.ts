@@ -18,4 +18,8 @@ export const TIMING = {
   userGroupCacheMs: 5 * 60 * 1000,
   /** The longest long-poll the HTTP API allows (seconds). */
   longPollMaxSeconds: 60,
+  /** Slack's Tier 3 rate (chat.update): about this many calls a minute. */
+  tier3CallsPerMinute: 50,
+  /** Slack's Tier 4 rate (chat.postEphemeral, views.open, users.info): about this many calls a minute. */
+  tier4CallsPerMinute: 100,
 } as const
