@@ -46,15 +46,20 @@ export interface AskUserQuestionItem {
  * The calling agent, typed structurally: a harness `Agent` has an `id` (the
  * session id) and, optionally, model options and a session header. Everything
  * beyond `id` is read defensively, and extra fields are welcome.
+ *
+ * Deliberately no index signatures (`[key: string]: unknown`): TypeScript never
+ * gives interfaces and class instances an implicit index signature, so one
+ * here would reject the harness's own `Agent` class at compile time.
  */
 export interface AgentLike {
   /** The session id. */
   id: string
   /** A display title, when the caller has one (the HTTP API accepts it). */
   title?: string
-  options?: { model?: unknown; [key: string]: unknown }
-  session?: { header?: { cwd?: unknown; createdAt?: unknown; [key: string]: unknown }; [key: string]: unknown }
-  [key: string]: unknown
+  /** The harness's agent options; `model` names the model in the context line. */
+  options?: { model?: unknown }
+  /** The harness's session; its header says where and since when the agent runs. */
+  session?: { header?: { cwd?: unknown; createdAt?: unknown } }
 }
 
 /** Request for a human answer. */
