@@ -102,8 +102,13 @@ function checkIntent(question: ValidQuestion, index: number): void {
   if (!intent) return
   const name = questionName(question, index)
   if (question.detail === undefined || isBlank(question.detail)) {
-    fail('BAD_INTENT', `${name}: a "${intent.kind}" intent needs a detail (the plan in Markdown)`)
+    const what = intent.kind === 'plan-review' ? ' (the plan in Markdown)' : ''
+    fail('BAD_INTENT', `${name}: a "${intent.kind}" intent needs a detail${what}`)
   }
+  // A kind this bridge does not know is shown as the generic question
+  // (SEAM.md), so its `approve` is checked only when it has one; a plan
+  // review must always name its approving option.
+  if (intent.approve === undefined && intent.kind !== 'plan-review') return
   const labels = question.options.map((option) => option.label)
   if (intent.approve === undefined || !labels.includes(intent.approve)) {
     const offered = labels.length > 0 ? labels.map((label) => `"${label}"`).join(', ') : 'none'
