@@ -25,6 +25,11 @@ export class SettleWatchers {
     for (const listener of listeners) listener(record)
   }
 
+  /** The ids someone waits for (a store that polls for other processes' settlements reads only these). */
+  ids(): string[] {
+    return [...this.#byId.keys()]
+  }
+
   /** Open subscriptions (for leak checks). */
   get size(): number {
     return this.#byId.size

@@ -1,0 +1,227 @@
+import { mkdirSync } from 'node:fs'
+import { dirname } from 'node:path'
+import Database from 'better-sqlite3'
+import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
+import type { AskStore } from './ask-store.js'
+import { SettleWatchers } from './settle-watchers.js'
+
+/**
+ * How long a settled ask stays readable (`GET /v1/asks/:id`) after it was
+ * settled. Pending asks are never pruned: a question may wait for weeks.
+ * Pruning runs when a store opens, so a long-lived service prunes at its
+ * next restart; nothing runs on a timer.
+ */
+export const SETTLED_RETENTION_MS = 7 * 24 * 60 * 60 * 1000
+
+/**
+ * How often a store looks for settlements written by another process (a
+ * second service instance, or a click handled by another process on the
+ * same file), and only while someone in this process waits for one.
+ */
+export const CROSS_PROCESS_POLL_MS = 500
+
+/** How long a write waits for another process's lock before it fails. */
+const BUSY_TIMEOUT_MS = 5000
+
+/** Bumped when the table changes shape; a store refuses a file from a newer version. */
+const SCHEMA_VERSION = 1
+
+export interface SqliteAskStoreOptions {
+  /** Settled asks older than this are deleted at open (default `SETTLED_RETENTION_MS`). */
+  retentionMs?: number
+  /** Poll interval for other processes' settlements (default `CROSS_PROCESS_POLL_MS`). */
+  pollIntervalMs?: number
+  /** The clock, for pruning and `settled_at`. */
+  now?: () => number
+}
+
+/**
+ * Asks in a SQLite file (better-sqlite3), so a service restart loses
+ * nothing and several processes on one machine can share one file.
+ *
+ * Each record is stored whole as JSON, beside the columns that are queried
+ * (`status`, the unique `external_key`, `owner`). Updates that touch one
+ * field use `json_set` in a single statement, so no read-modify-write spans
+ * two statements and no other process can slip in between.
+ *
+ * better-sqlite3 is synchronous: a statement runs to completion before any
+ * other JavaScript in this process, so within one process every method is
+ * atomic; across processes `settle` is a conditional `UPDATE … WHERE
+ * status = 'pending'`, and SQLite's write lock lets exactly one succeed.
+ */
+export class SqliteAskStore implements AskStore {
+  readonly watchers = new SettleWatchers()
+  readonly #db: Database.Database
+  readonly #pollIntervalMs: number
+  readonly #now: () => number
+  #pollTimer: NodeJS.Timeout | undefined
+  readonly #statements
+
+  /** `path` is a file (parent directories are created) or `':memory:'`. */
+  constructor(path: string, options: SqliteAskStoreOptions = {}) {
+    this.#pollIntervalMs = options.pollIntervalMs ?? CROSS_PROCESS_POLL_MS
+    this.#now = options.now ?? Date.now
+    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true })
+    this.#db = new Database(path)
+    try {
+      this.#db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
+      if (path !== ':memory:' && path !== '') this.#db.pragma('journal_mode = WAL')
+      this.#migrate()
+    } catch (error) {
+      this.#db.close()
+      throw error
+    }
+    const db = this.#db
+    this.#statements = {
+      insert: db.prepare(
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record)
+         VALUES (@id, @status, @externalKey, @owner, @createdAt, NULL, @record)`,
+      ),
+      get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
+      byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
+      attachMessage: db.prepare(`UPDATE asks SET record = json_set(record, '$.message', json(?)) WHERE id = ?`),
+      settle: db.prepare(
+        `UPDATE asks
+         SET status = @status, settled_at = @settledAt,
+             record = json_set(record, '$.status', @status, '$.settlement', json(@settlement), '$.finalMessageShown', json('false'))
+         WHERE id = @id AND status = 'pending'`,
+      ),
+      markShown: db.prepare(`UPDATE asks SET record = json_set(record, '$.finalMessageShown', json('true')) WHERE id = ?`),
+      pending: db.prepare(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`).pluck(),
+      unshown: db
+        .prepare(
+          `SELECT record FROM asks
+           WHERE status != 'pending'
+             AND json_extract(record, '$.finalMessageShown') = 0
+             AND json_extract(record, '$.message') IS NOT NULL
+           ORDER BY settled_at`,
+        )
+        .pluck(),
+      settledAmong: db
+        .prepare(`SELECT record FROM asks WHERE id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
+        .pluck(),
+      prune: db.prepare(`DELETE FROM asks WHERE status != 'pending' AND settled_at < ?`),
+    }
+    this.#statements.prune.run(this.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS))
+  }
+
+  #migrate(): void {
+    const version = this.#db.pragma('user_version', { simple: true }) as number
+    if (version > SCHEMA_VERSION) {
+      throw new Error(`the state file was written by a newer dsh-slack (schema ${version}, this one knows ${SCHEMA_VERSION})`)
+    }
+    if (version === SCHEMA_VERSION) return
+    this.#db.exec(`
+      CREATE TABLE IF NOT EXISTS asks (
+        id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        external_key TEXT UNIQUE,
+        owner TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        settled_at INTEGER,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX IF NOT EXISTS asks_by_status ON asks (status);
+      PRAGMA user_version = ${SCHEMA_VERSION};
+    `)
+  }
+
+  async insert(record: AskRecord): Promise<void> {
+    try {
+      this.#statements.insert.run({
+        id: record.id,
+        status: record.status,
+        externalKey: record.externalKey ?? null,
+        owner: JSON.stringify(record.owner),
+        createdAt: record.createdAt,
+        record: JSON.stringify(record),
+      })
+    } catch (error) {
+      if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
+        throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
+      }
+      throw error
+    }
+  }
+
+  async get(id: string): Promise<AskRecord | undefined> {
+    return parse(this.#statements.get.get(id))
+  }
+
+  async findByExternalKey(key: string): Promise<AskRecord | undefined> {
+    return parse(this.#statements.byExternalKey.get(key))
+  }
+
+  async attachMessage(id: string, message: PostedMessage): Promise<void> {
+    this.#statements.attachMessage.run(JSON.stringify(message), id)
+  }
+
+  async settle(id: string, settlement: Settlement): Promise<SettleResult> {
+    const { changes } = this.#statements.settle.run({
+      id,
+      status: settlement.status,
+      settledAt: this.#now(),
+      settlement: JSON.stringify(settlement),
+    })
+    const record = parse(this.#statements.get.get(id))
+    if (!record) throw new Error(`no ask ${id}`)
+    if (changes === 0) return { won: false, record }
+    this.watchers.notify(structuredClone(record))
+    return { won: true, record }
+  }
+
+  async markFinalMessageShown(id: string): Promise<void> {
+    this.#statements.markShown.run(id)
+  }
+
+  watch(id: string, listener: (record: AskRecord) => void): () => void {
+    const unsubscribe = this.watchers.add(id, listener)
+    this.#pollTimer ??= setInterval(() => this.#poll(), this.#pollIntervalMs)
+    return () => {
+      unsubscribe()
+      this.#stopPollingIfIdle()
+    }
+  }
+
+  /** Notifies watchers of asks another process settled. */
+  #poll(): void {
+    const ids = this.watchers.ids()
+    if (ids.length > 0) {
+      try {
+        for (const text of this.#statements.settledAmong.all(JSON.stringify(ids))) this.watchers.notify(parse(text)!)
+      } catch {
+        // A locked or closing file: the next tick tries again.
+      }
+    }
+    this.#stopPollingIfIdle()
+  }
+
+  #stopPollingIfIdle(): void {
+    if (this.watchers.size > 0 || this.#pollTimer === undefined) return
+    clearInterval(this.#pollTimer)
+    this.#pollTimer = undefined
+  }
+
+  /** Whether the cross-process poll runs (for leak checks: only while someone watches). */
+  get polling(): boolean {
+    return this.#pollTimer !== undefined
+  }
+
+  async listPending(): Promise<AskRecord[]> {
+    return this.#statements.pending.all().map((text) => parse(text)!)
+  }
+
+  async listUnshownSettled(): Promise<AskRecord[]> {
+    return this.#statements.unshown.all().map((text) => parse(text)!)
+  }
+
+  async close(): Promise<void> {
+    if (this.#pollTimer !== undefined) clearInterval(this.#pollTimer)
+    this.#pollTimer = undefined
+    if (this.#db.open) this.#db.close()
+  }
+}
+
+function parse(text: unknown): AskRecord | undefined {
+  return typeof text === 'string' ? (JSON.parse(text) as AskRecord) : undefined
+}

@@ -1,0 +1,203 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import type { AskRecord, Settlement } from '../../src/store/ask-record.js'
+import type { AskStore } from '../../src/store/ask-store.js'
+
+/** How a conformance run makes stores. */
+export interface StoreFactory {
+  /** A fresh, empty store. */
+  create(): AskStore | Promise<AskStore>
+  /** Closes `store` and opens it again on the same data; absent for stores that keep nothing. */
+  reopen?(store: AskStore): AskStore | Promise<AskStore>
+}
+
+let nextId = 0
+
+export function pendingRecord(overrides: Partial<AskRecord> = {}): AskRecord {
+  nextId += 1
+  return {
+    id: `ask-${nextId}`,
+    kind: 'question',
+    questions: [{ id: 'q1', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }], multiSelect: false }],
+    target: 'C0123ABCDEF',
+    status: 'pending',
+    createdAt: 1_700_000_000_000,
+    owner: { kind: 'service' },
+    ...overrides,
+  }
+}
+
+export function answered(by = 'U0ALICE', at = 1_700_000_100_000): Settlement {
+  return {
+    status: 'answered',
+    outcome: { kind: 'answered', by: { id: by, name: by.toLowerCase() }, at, answers: [{ id: 'q1', selected: ['pnpm (Recommended)'] }] },
+    answer: { answers: [{ id: 'q1', selected: ['pnpm (Recommended)'] }] },
+  }
+}
+
+export function aborted(at = 1_700_000_100_000): Settlement {
+  return { status: 'aborted', outcome: { kind: 'aborted', at }, error: { code: 'ASK_ABORTED', message: 'the agent withdrew the question' } }
+}
+
+/**
+ * The behaviour every `AskStore` shares (ask-store.ts), run against each
+ * implementation so a Redis store later proves itself the same way.
+ */
+export function askStoreConformance(name: string, factory: StoreFactory): void {
+  describe(`${name} (AskStore conformance)`, () => {
+    const open: AskStore[] = []
+
+    async function create(): Promise<AskStore> {
+      const store = await factory.create()
+      open.push(store)
+      return store
+    }
+
+    afterEach(async () => {
+      await Promise.all(open.splice(0).map((store) => store.close().catch(() => undefined)))
+    })
+
+    it('returns an inserted record by id, and nothing for an unknown id', async () => {
+      const store = await create()
+      const record = pendingRecord()
+
+      await store.insert(record)
+
+      expect(await store.get(record.id)).toEqual(record)
+      expect(await store.get('no-such-ask')).toBeUndefined()
+    })
+
+    it('keeps its own copy, so changing a record in hand changes nothing stored', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+
+      record.target = 'C0CHANGED'
+      const copy = await store.get(record.id)
+      copy!.questions[0]!.question = 'changed'
+
+      const stored = await store.get(record.id)
+      expect(stored?.target).toBe('C0123ABCDEF')
+      expect(stored?.questions[0]?.question).toBe('Which package manager?')
+    })
+
+    it('refuses a second record with the same id', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+
+      await expect(store.insert({ ...record, target: 'C0OTHER' })).rejects.toThrow()
+    })
+
+    it('refuses a second record with the same external key, and finds the first by it', async () => {
+      const store = await create()
+      const first = pendingRecord({ externalKey: 'http://host#rpc-1' })
+      await store.insert(first)
+
+      await expect(store.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))).rejects.toThrow()
+
+      expect((await store.findByExternalKey('http://host#rpc-1'))?.id).toBe(first.id)
+      expect(await store.findByExternalKey('http://host#rpc-2')).toBeUndefined()
+    })
+
+    it('records where the message was posted', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+
+      await store.attachMessage(record.id, { channel: 'C0123ABCDEF', ts: '1700000000.000100', permalink: 'https://x/p1' })
+
+      expect((await store.get(record.id))?.message).toEqual({ channel: 'C0123ABCDEF', ts: '1700000000.000100', permalink: 'https://x/p1' })
+    })
+
+    it('settles a pending ask once and gives a later claimant the winner’s record', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+
+      const first = await store.settle(record.id, answered('U0ALICE'))
+      const second = await store.settle(record.id, answered('U0BOB'))
+
+      expect(first.won).toBe(true)
+      expect(first.record).toMatchObject({ status: 'answered', finalMessageShown: false, settlement: answered('U0ALICE') })
+      expect(second.won).toBe(false)
+      expect(second.record.settlement).toEqual(answered('U0ALICE'))
+    })
+
+    it('lets exactly one of many concurrent settle calls win', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+      const people = Array.from({ length: 20 }, (_, index) => `U0PERSON${index}`)
+
+      const results = await Promise.all(people.map((person) => store.settle(record.id, answered(person))))
+
+      const winners = results.filter((result) => result.won)
+      expect(winners).toHaveLength(1)
+      const winner = winners[0]!.record.settlement
+      for (const result of results) expect(result.record.settlement).toEqual(winner)
+    })
+
+    it('calls a watcher once when the ask settles, then forgets it', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+      const seen: AskRecord[] = []
+      store.watch(record.id, (settled) => seen.push(settled))
+
+      await store.settle(record.id, answered())
+      await store.settle(record.id, aborted())
+
+      expect(seen).toHaveLength(1)
+      expect(seen[0]).toMatchObject({ id: record.id, status: 'answered' })
+    })
+
+    it('does not call a watcher that unsubscribed', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+      const seen: AskRecord[] = []
+      const unsubscribe = store.watch(record.id, (settled) => seen.push(settled))
+
+      unsubscribe()
+      await store.settle(record.id, answered())
+
+      expect(seen).toEqual([])
+    })
+
+    it('lists pending asks, and settled asks whose message does not show it yet', async () => {
+      const store = await create()
+      const pending = pendingRecord()
+      const shown = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.1' } })
+      const unshown = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.2' } })
+      const neverPosted = pendingRecord()
+      for (const record of [pending, shown, unshown, neverPosted]) await store.insert(record)
+
+      for (const record of [shown, unshown, neverPosted]) await store.settle(record.id, aborted())
+      await store.markFinalMessageShown(shown.id)
+
+      expect((await store.listPending()).map((record) => record.id)).toEqual([pending.id])
+      expect((await store.listUnshownSettled()).map((record) => record.id)).toEqual([unshown.id])
+    })
+
+    if (factory.reopen) {
+      const reopen = factory.reopen
+      it('keeps asks, settlements and messages across a reopen', async () => {
+        const store = await create()
+        const pending = pendingRecord({ externalKey: 'http://host#rpc-9' })
+        const settled = pendingRecord()
+        await store.insert(pending)
+        await store.insert(settled)
+        await store.attachMessage(pending.id, { channel: 'C0123ABCDEF', ts: '1.3' })
+        await store.settle(settled.id, answered())
+
+        const reopened = await reopen(store)
+        open.push(reopened)
+
+        expect(await reopened.get(pending.id)).toEqual({ ...pending, message: { channel: 'C0123ABCDEF', ts: '1.3' } })
+        expect((await reopened.findByExternalKey('http://host#rpc-9'))?.id).toBe(pending.id)
+        expect((await reopened.get(settled.id))?.settlement).toEqual(answered())
+        expect((await reopened.listPending()).map((record) => record.id)).toEqual([pending.id])
+      })
+    }
+  })
+}

@@ -1,0 +1,180 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import Database from 'better-sqlite3'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import type { AskRecord } from '../../src/store/ask-record.js'
+import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
+import { openStore } from '../../src/store/open-store.js'
+import { SETTLED_RETENTION_MS, SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
+import { aborted, answered, askStoreConformance, pendingRecord } from './ask-store-conformance.js'
+
+const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-store-'))
+let files = 0
+const freshPath = () => join(dir, `nested-${++files}`, 'state.sqlite')
+const paths = new WeakMap<object, string>()
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+askStoreConformance('MemoryAskStore', { create: () => new MemoryAskStore() })
+
+askStoreConformance('SqliteAskStore in memory', { create: () => new SqliteAskStore(':memory:') })
+
+askStoreConformance('SqliteAskStore on a file', {
+  create: () => {
+    const path = freshPath()
+    const store = new SqliteAskStore(path, { pollIntervalMs: 20 })
+    paths.set(store, path)
+    return store
+  },
+  reopen: async (store) => {
+    const path = paths.get(store)!
+    await store.close()
+    return new SqliteAskStore(path, { pollIntervalMs: 20 })
+  },
+})
+
+describe('SqliteAskStore shared by two instances on one file', () => {
+  const stores: SqliteAskStore[] = []
+  const openTwo = () => {
+    const path = freshPath()
+    const pair = [new SqliteAskStore(path, { pollIntervalMs: 20 }), new SqliteAskStore(path, { pollIntervalMs: 20 })] as const
+    stores.push(...pair)
+    return pair
+  }
+
+  afterEach(async () => {
+    await Promise.all(stores.splice(0).map((store) => store.close()))
+  })
+
+  it('lets exactly one of many settle calls across both instances win', async () => {
+    const [a, b] = openTwo()
+    const record = pendingRecord()
+    await a.insert(record)
+
+    const results = await Promise.all(Array.from({ length: 20 }, (_, index) => (index % 2 ? a : b).settle(record.id, answered(`U0P${index}`))))
+
+    expect(results.filter((result) => result.won)).toHaveLength(1)
+    const winner = results.find((result) => result.won)!.record.settlement
+    for (const result of results) expect(result.record.settlement).toEqual(winner)
+  })
+
+  it('tells a watcher about a settlement the other instance wrote', async () => {
+    const [a, b] = openTwo()
+    const record = pendingRecord()
+    await a.insert(record)
+    const settled = new Promise<AskRecord>((resolve) => a.watch(record.id, resolve))
+
+    await b.settle(record.id, answered('U0BOB'))
+
+    expect(await settled).toMatchObject({ id: record.id, status: 'answered', settlement: answered('U0BOB') })
+    expect(a.watchers.size).toBe(0)
+    expect(a.polling).toBe(false)
+  })
+
+  it('sees an external key the other instance took', async () => {
+    const [a, b] = openTwo()
+    await a.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))
+
+    await expect(b.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))).rejects.toThrow(/already exists/)
+  })
+})
+
+describe('SqliteAskStore housekeeping', () => {
+  it('creates the parent directories of its file', async () => {
+    const path = freshPath()
+
+    const store = new SqliteAskStore(path)
+    await store.close()
+
+    expect(existsSync(path)).toBe(true)
+  })
+
+  it('writes its file in WAL mode, so readers never block the writer', async () => {
+    const path = freshPath()
+    const store = new SqliteAskStore(path)
+    await store.close()
+
+    const db = new Database(path, { readonly: true })
+    expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
+    db.close()
+  })
+
+  it('deletes settled asks older than the retention period at open and keeps pending ones of any age', async () => {
+    const path = freshPath()
+    let now = 1_700_000_000_000
+    const first = new SqliteAskStore(path, { now: () => now })
+    const old = pendingRecord()
+    const recent = pendingRecord()
+    const waiting = pendingRecord()
+    for (const record of [old, recent, waiting]) await first.insert(record)
+    await first.settle(old.id, aborted())
+    now += SETTLED_RETENTION_MS - 1000
+    await first.settle(recent.id, answered())
+    await first.close()
+
+    now += 2000
+    const reopened = new SqliteAskStore(path, { now: () => now })
+
+    expect(await reopened.get(old.id)).toBeUndefined()
+    expect(await reopened.get(recent.id)).toBeDefined()
+    expect(await reopened.get(waiting.id)).toBeDefined()
+    await reopened.close()
+  })
+
+  it('polls only while someone watches, and leaves no timer behind', async () => {
+    const store = new SqliteAskStore(':memory:', { pollIntervalMs: 5 })
+    const record = pendingRecord()
+    await store.insert(record)
+
+    const unsubscribe = store.watch(record.id, () => undefined)
+    const pollingWhileWatched = store.polling
+    unsubscribe()
+
+    expect(pollingWhileWatched).toBe(true)
+    expect(store.watchers.size).toBe(0)
+    expect(store.polling).toBe(false)
+    await store.close()
+  })
+
+  it('stops polling when closed with a watcher still registered', async () => {
+    const store = new SqliteAskStore(':memory:')
+    store.watch('ask-x', () => undefined)
+
+    await store.close()
+
+    expect(store.polling).toBe(false)
+  })
+
+  it('refuses a file written by a newer schema', async () => {
+    const path = freshPath()
+    await new SqliteAskStore(path).close()
+    const db = new Database(path)
+    db.pragma('user_version = 99')
+    db.close()
+
+    expect(() => new SqliteAskStore(path)).toThrow(/newer dsh-slack/)
+  })
+})
+
+describe('openStore', () => {
+  it('returns a store object as given', async () => {
+    const store = new MemoryAskStore()
+
+    expect(openStore(store)).toBe(store)
+  })
+
+  it('opens a SQLite store at a path, or in memory for :memory:', async () => {
+    const path = freshPath()
+
+    const onFile = openStore(path)
+    const inMemory = openStore(':memory:')
+
+    expect(onFile).toBeInstanceOf(SqliteAskStore)
+    expect(inMemory).toBeInstanceOf(SqliteAskStore)
+    expect(existsSync(path)).toBe(true)
+    await onFile.close()
+    await inMemory.close()
+  })
+})
+
