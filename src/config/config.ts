@@ -51,6 +51,16 @@ const USERGROUP_ID = /^S[A-Z0-9]{2,}$/
 
 type Check = (value: string) => string | null
 
+/**
+ * A value quoted for an error message. A secret pasted into the wrong variable
+ * (a token in SLACK_CHANNEL, a password in a URL) must not reach a log either,
+ * so token-like values are withheld and URL credentials masked.
+ */
+function shown(value: string): string {
+  if (/xox[a-z]-|xapp-/i.test(value)) return '(a value that looks like a Slack token, not shown)'
+  return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//***@'))
+}
+
 /** A check that returns the problem, or null. Values of secrets never enter the problem text. */
 const checks = {
   botToken: (value) => (value.startsWith('xoxb-') ? null : 'must be a bot token starting with "xoxb-" (OAuth & Permissions → Bot User OAuth Token)'),
@@ -59,31 +69,31 @@ const checks = {
   channel: (value) =>
     CHANNEL_ID.test(value) || USER_ID.test(value)
       ? null
-      : `${JSON.stringify(value)} is not a channel or user id (expected e.g. C0123ABCDEF, or U0123ABCDEF for a DM; open the channel's details in Slack to copy its id)`,
+      : `${shown(value)} is not a channel or user id (expected e.g. C0123ABCDEF, or U0123ABCDEF for a DM; open the channel's details in Slack to copy its id)`,
   slackApiUrl: (value) => {
     try {
       const url = new URL(value)
-      return url.protocol === 'http:' || url.protocol === 'https:' ? null : `${JSON.stringify(value)} is not an http(s) URL (expected e.g. https://slack.com/api/)`
+      return url.protocol === 'http:' || url.protocol === 'https:' ? null : `${shown(value)} is not an http(s) URL (expected e.g. https://slack.com/api/)`
     } catch {
-      return `${JSON.stringify(value)} is not a URL (expected e.g. https://slack.com/api/)`
+      return `${shown(value)} is not a URL (expected e.g. https://slack.com/api/)`
     }
   },
-  userId: (value) => (USER_ID.test(value) ? null : `${JSON.stringify(value)} is not a user id (expected e.g. U0123ABCDEF)`),
-  userGroupId: (value) => (USERGROUP_ID.test(value) ? null : `${JSON.stringify(value)} is not a user-group id (expected e.g. S0123ABCDEF)`),
+  userId: (value) => (USER_ID.test(value) ? null : `${shown(value)} is not a user id (expected e.g. U0123ABCDEF)`),
+  userGroupId: (value) => (USERGROUP_ID.test(value) ? null : `${shown(value)} is not a user-group id (expected e.g. S0123ABCDEF)`),
   mention: (value) =>
-    USER_ID.test(value) || USERGROUP_ID.test(value) ? null : `${JSON.stringify(value)} is not a user or user-group id (expected e.g. U0123ABCDEF or S0123ABCDEF)`,
-  locale: (value) => (value === 'en' || value === 'zh-CN' ? null : `${JSON.stringify(value)} is not a supported locale (expected en or zh-CN)`),
+    USER_ID.test(value) || USERGROUP_ID.test(value) ? null : `${shown(value)} is not a user or user-group id (expected e.g. U0123ABCDEF or S0123ABCDEF)`,
+  locale: (value) => (value === 'en' || value === 'zh-CN' ? null : `${shown(value)} is not a supported locale (expected en or zh-CN)`),
   duration: (value) => {
     const ms = parseDuration(value)
-    return ms !== null && ms > 0 ? null : `${JSON.stringify(value)} is not a duration (expected e.g. 90s, 30m or 2h)`
+    return ms !== null && ms > 0 ? null : `${shown(value)} is not a duration (expected e.g. 90s, 30m or 2h)`
   },
-  port: (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? null : `${JSON.stringify(value)} is not a port (expected a number from 0 to 65535, e.g. 3000)`),
+  port: (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? null : `${shown(value)} is not a port (expected a number from 0 to 65535, e.g. 3000)`),
   hostUrl: (value) => {
     try {
       const url = new URL(value)
-      return url.protocol === 'http:' || url.protocol === 'https:' ? null : `${JSON.stringify(value)} is not an http(s) URL (expected e.g. http://127.0.0.1:4000)`
+      return url.protocol === 'http:' || url.protocol === 'https:' ? null : `${shown(value)} is not an http(s) URL (expected e.g. http://127.0.0.1:4000)`
     } catch {
-      return `${JSON.stringify(value)} is not a URL (expected e.g. http://127.0.0.1:4000)`
+      return `${shown(value)} is not a URL (expected e.g. http://127.0.0.1:4000)`
     }
   },
   apiKey: (value) => (value.length >= 16 ? null : 'is too short; use at least 16 random characters (e.g. from `openssl rand -hex 24`)'),
