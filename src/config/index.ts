@@ -1,0 +1,6 @@
+export { configFromEnv, checkCombination, isLoopbackHost, valueChecks, DEFAULT_STATE_PATH } from './config.js'
+export type { Config, Locale } from './config.js'
+export { ConfigError } from './config-error.js'
+export { parseDuration, formatDuration } from './duration.js'
+export { loadConfig } from './load.js'
+export type { LoadConfigOptions } from './load.js'
