@@ -1,0 +1,125 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { SlackBridge } from '../bridge/types.js'
+import type { Logger } from '../log/logger.js'
+import type { AskRecord } from '../store/ask-record.js'
+import { ApiError } from './api-error.js'
+import { createAsk, deleteAsk, getAsk, type AskHandlerContext } from './ask-handlers.js'
+import { checkBearer } from './check-bearer.js'
+import { sendJson } from './send-json.js'
+
+export interface ApiServerOptions {
+  bridge: SlackBridge
+  /** Bearer key for `/v1/*`; absent: no key needed (loopback only, enforced by the config). */
+  apiKey?: string
+  logger: Logger
+  /** The bridge talks to the built-in local stand-in: `/healthz` says `slack: 'local'`. */
+  local?: boolean
+  /** Called after each ask is posted through the API. */
+  onOpened?: (record: AskRecord) => void
+}
+
+export interface ApiServer {
+  readonly server: Server
+  /** Resolves with the address once listening; port 0 picks a free one. */
+  listen(host: string, port: number): Promise<{ host: string; port: number; url: string }>
+  /** Ends long-polls in flight (they answer with the pending state), stops listening, closes connections. */
+  close(): Promise<void>
+}
+
+/** How long close() lets answered long-polls flush before it cuts the remaining connections. */
+const CLOSE_GRACE_MS = 1000
+
+/**
+ * The service's HTTP API (ARCHITECTURE.md, fixed): `/v1/asks`, `/healthz`,
+ * and, in Slack's HTTP mode, `/slack/events` on the same port. Plain
+ * node:http: four routes need no framework.
+ */
+export function createApiServer(options: ApiServerOptions): ApiServer {
+  const closing = new AbortController()
+  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}) }
+
+  const server = createServer((req, res) => {
+    route(req, res).catch((error: unknown) => {
+      if (error instanceof ApiError) {
+        // A body refused early was not read to the end: close rather than
+        // leave the rest of it in the connection.
+        const headers = error.status === 413 ? { ...error.headers, connection: 'close' } : error.headers
+        sendJson(res, error.status, { error: { code: error.code, message: error.message } }, headers)
+        return
+      }
+      options.logger.error(`${req.method} ${pathOf(req)} failed: ${error instanceof Error ? error.message : String(error)}`)
+      sendJson(res, 500, { error: { code: 'INTERNAL_ERROR', message: 'the service failed to handle the request; see its log' } })
+    })
+  })
+
+  async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const url = new URL(req.url ?? '/', 'http://localhost')
+    const path = url.pathname
+    const method = req.method ?? 'GET'
+
+    if (path === '/slack/events' && options.bridge.slackRequestListener) {
+      options.bridge.slackRequestListener(req, res)
+      return
+    }
+    if (path === '/healthz') {
+      allow(method, ['GET', 'HEAD'])
+      const health = options.bridge.health()
+      if (health === 'connected') sendJson(res, 200, { ok: true, slack: options.local ? 'local' : 'connected' })
+      else sendJson(res, 503, { ok: false, slack: health })
+      return
+    }
+    if (path === '/v1/asks') {
+      checkBearer(req, options.apiKey)
+      allow(method, ['POST'])
+      await createAsk(context, req, res)
+      return
+    }
+    const match = /^\/v1\/asks\/([^/]+)$/.exec(path)
+    if (match) {
+      checkBearer(req, options.apiKey)
+      allow(method, ['GET', 'DELETE'])
+      const id = decodeURIComponent(match[1]!)
+      if (method === 'DELETE') await deleteAsk(context, id, res)
+      else await getAsk(context, id, url, req, res)
+      return
+    }
+    throw new ApiError(404, 'NOT_FOUND', `no route ${path}: the API is POST /v1/asks, GET and DELETE /v1/asks/:id, GET /healthz`)
+  }
+
+  return {
+    server,
+    listen: (host, port) =>
+      new Promise((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(port, host, () => {
+          server.off('error', reject)
+          const address = server.address() as AddressInfo
+          const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
+          resolve({ host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` })
+        })
+      }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        closing.abort()
+        if (!server.listening) {
+          resolve()
+          return
+        }
+        const cut = setTimeout(() => server.closeAllConnections(), CLOSE_GRACE_MS)
+        server.close(() => {
+          clearTimeout(cut)
+          resolve()
+        })
+        server.closeIdleConnections()
+      }),
+  }
+}
+
+function allow(method: string, methods: string[]): void {
+  if (!methods.includes(method)) throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${methods.join(' or ')}`, { allow: methods.join(', ') })
+}
+
+function pathOf(req: IncomingMessage): string {
+  return (req.url ?? '/').split('?')[0]!
+}

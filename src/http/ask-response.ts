@@ -1,0 +1,40 @@
+import type { AskUserQuestionAnswer } from '../contract/index.js'
+import type { AskRecord, AskStatus } from '../store/ask-record.js'
+
+/** `GET /v1/asks/:id` (ARCHITECTURE.md, fixed). */
+export interface AskStateResponse {
+  id: string
+  status: AskStatus
+  answer?: AskUserQuestionAnswer
+  /** Who settled it in Slack: who answered, dismissed it or decided an approval. */
+  answeredBy?: { id: string; name?: string }
+  /** Every status but `answered` and `pending`: the seam's code and a sentence. */
+  error?: { code: string; message: string }
+}
+
+/** `POST /v1/asks` (ARCHITECTURE.md, fixed), plus the message's permalink when Slack gave one. */
+export interface AskCreatedResponse {
+  id: string
+  status: 'pending'
+  channel: string
+  ts: string
+  permalink?: string
+}
+
+/** The one mapping from a stored ask to what the API says about it. */
+export function askStateResponse(record: AskRecord): AskStateResponse {
+  const response: AskStateResponse = { id: record.id, status: record.status }
+  const settlement = record.settlement
+  if (!settlement) return response
+  if (settlement.answer) response.answer = settlement.answer
+  const outcome = settlement.outcome
+  if ('by' in outcome) response.answeredBy = outcome.by.name === undefined ? { id: outcome.by.id } : { id: outcome.by.id, name: outcome.by.name }
+  if (settlement.error) response.error = { code: settlement.error.code, message: settlement.error.message }
+  return response
+}
+
+export function askCreatedResponse(record: AskRecord): AskCreatedResponse {
+  const response: AskCreatedResponse = { id: record.id, status: 'pending', channel: record.message?.channel ?? record.target, ts: record.message?.ts ?? '' }
+  if (record.message?.permalink) response.permalink = record.message.permalink
+  return response
+}
