@@ -1,0 +1,60 @@
+import { readFile } from 'node:fs/promises'
+import yaml from 'js-yaml'
+import { describe, expect, it } from 'vitest'
+
+interface Manifest {
+  display_information: { name: string }
+  features: { bot_user: { display_name: string }; app_home?: { messages_tab_enabled?: boolean } }
+  oauth_config: { scopes: { bot: string[]; user?: string[] } }
+  settings: {
+    socket_mode_enabled: boolean
+    interactivity: { is_enabled: boolean; request_url?: string; message_menu_options_url?: string }
+    event_subscriptions?: unknown
+  }
+}
+
+const text = await readFile(new URL('../../manifest.yml', import.meta.url), 'utf8')
+const manifest = yaml.load(text) as Manifest
+
+describe('manifest.yml', () => {
+  it('names the app and its bot dsh-slack', () => {
+    expect(manifest.display_information.name).toBe('dsh-slack')
+    expect(manifest.features.bot_user.display_name).toBe('dsh-slack')
+  })
+
+  it('turns on Socket Mode and interactivity, so the app works without a public URL', () => {
+    expect(manifest.settings.socket_mode_enabled).toBe(true)
+    expect(manifest.settings.interactivity.is_enabled).toBe(true)
+  })
+
+  it('sets no request URLs in Socket Mode, but documents both for HTTP mode at /slack/events', () => {
+    expect(manifest.settings.interactivity.request_url).toBeUndefined()
+    expect(manifest.settings.interactivity.message_menu_options_url).toBeUndefined()
+    expect(text).toMatch(/#\s*request_url: https:\/\/\S+\/slack\/events/)
+    expect(text).toMatch(/#\s*message_menu_options_url: https:\/\/\S+\/slack\/events/)
+  })
+
+  it('asks for exactly the bot scopes dsh-slack uses', () => {
+    expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(
+      ['channels:read', 'chat:write', 'chat:write.public', 'files:write', 'groups:read', 'im:read', 'im:write', 'usergroups:read', 'users:read'].sort(),
+    )
+  })
+
+  it('asks for no user scopes: the app never acts as a person', () => {
+    expect(manifest.oauth_config.scopes.user).toBeUndefined()
+  })
+
+  it('explains every scope with a comment on the line above', () => {
+    const lines = text.split('\n')
+    const unexplained = manifest.oauth_config.scopes.bot.filter((scope) => {
+      const index = lines.findIndex((line) => line.trim() === `- ${scope}`)
+      return index < 1 || !lines[index - 1]!.trim().startsWith('#')
+    })
+
+    expect(unexplained).toEqual([])
+  })
+
+  it('shows the app’s Messages tab, where questions sent as DMs appear', () => {
+    expect(manifest.features.app_home?.messages_tab_enabled).toBe(true)
+  })
+})
