@@ -19,6 +19,11 @@ export const LIMIT = {
    * become a select menu.
    */
   cardButtons: 5,
+  /**
+   * Ours, not Slack's: a question longer than this is shown shortened on the
+   * card (so the controls stay on the first screen) and in full in the thread.
+   */
+  cardQuestionText: 1000,
   /** Options of checkboxes and radio_buttons. */
   checkboxOptions: 10,
   /**
@@ -31,6 +36,8 @@ export const LIMIT = {
    * total; we keep a page about as heavy as two messages).
    */
   formTextBudget: 22000,
+  /** Ours, not Slack's: each agent-written field on a card's context line (title, session, cwd) is shortened to this. */
+  contextField: 200,
   /** Elements in one context block. */
   contextElements: 10,
   /** Text of one context element (mrkdwn/plain_text). */

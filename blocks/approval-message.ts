@@ -1,0 +1,59 @@
+/**
+ * The tool approval card, for a relay of a harness host's tool permission
+ * requests: which tool, why, for which session; Allow once or Reject. Settled:
+ * who decided, or that it was decided elsewhere.
+ */
+import type { KnownBlock, RichTextBlock } from '@slack/types'
+import { askContext } from './context.js'
+import { wordButton } from './controls.js'
+import { fallbackText } from './fallback-text.js'
+import { encodeActionId } from './ids.js'
+import { wordsFor } from './i18n.js'
+import { contextLine, type MessagePayload } from './layout.js'
+import { LIMIT } from './limits.js'
+import { statusLine } from './settled-message.js'
+import { fitMrkdwn, fitText, plain, wellFormed } from './text.js'
+import type { ApprovalView, Outcome } from './view.js'
+
+/** Context, header, the tool and the reason: shared by the open and the settled card. */
+function approvalHead(view: ApprovalView): KnownBlock[] {
+  const words = wordsFor(view.locale)
+  const tool: RichTextBlock = {
+    type: 'rich_text',
+    elements: [
+      {
+        type: 'rich_text_section',
+        elements: [
+          { type: 'text', text: `${words.tool}: `, style: { bold: true } },
+          { type: 'text', text: fitText(wellFormed(view.toolName).trim() === '' ? '–' : wellFormed(view.toolName), LIMIT.contextField), style: { code: true } },
+        ],
+      },
+    ],
+  }
+  const blocks: KnownBlock[] = [askContext(view.locale, view.agent, view.mention, view.expiresAt), { type: 'header', text: plain(words.toolApproval, LIMIT.headerText) }, tool]
+  if (view.reason !== undefined && view.reason.trim() !== '') {
+    // The reason is shown literally, shortened visibly: an approval is one message, without a thread.
+    blocks.push({ type: 'rich_text', elements: [{ type: 'rich_text_quote', elements: [{ type: 'text', text: fitText(wellFormed(view.reason), LIMIT.richTextElementText) }] }] })
+  }
+  if (view.callId !== undefined && view.callId.trim() !== '') blocks.push(contextLine(`${words.callId} \`${fitMrkdwn(view.callId.replace(/`/g, 'ˋ'), LIMIT.contextField)}\``))
+  return blocks
+}
+
+/** An open tool approval: Allow once (primary) and Reject (danger). */
+export function approvalMessage(view: ApprovalView): MessagePayload {
+  const words = wordsFor(view.locale)
+  const actions: KnownBlock = {
+    type: 'actions',
+    elements: [
+      wordButton(encodeActionId({ kind: 'allow', askId: view.askId }), words.allowOnce, 'primary'),
+      wordButton(encodeActionId({ kind: 'reject', askId: view.askId }), words.reject, 'danger'),
+    ],
+  }
+  return { text: fallbackText(view), blocks: [...approvalHead(view), actions] }
+}
+
+/** A decided (or withdrawn, expired, settled elsewhere…) tool approval. */
+export function settledApprovalMessage(view: ApprovalView, outcome: Outcome): MessagePayload {
+  const status = statusLine(view.locale, outcome)
+  return { text: fitText(status, LIMIT.notificationText), blocks: [...approvalHead(view), contextLine(status)] }
+}

@@ -1,0 +1,229 @@
+/**
+ * The bridge's own words, in English and Simplified Chinese, chosen by
+ * `view.locale`. Agent text is never translated. Parameters marked `mrkdwn`
+ * are already escaped (or trusted, like `<@U…>` from Slack) by the caller;
+ * the words themselves contain no `&`, `<` or `>`.
+ */
+import type { Locale } from './view.js'
+
+export interface Words {
+  /** Context line: who asks. */
+  agent: string
+  session: string
+  /** `date` is a mrkdwn date token. */
+  expires(date: string): string
+  /** Slack `<!date>` format string for absolute times. */
+  dateFormat: string
+  other: string
+  reply: string
+  dismiss: string
+  skip: string
+  submit: string
+  next: string
+  cancel: string
+  send: string
+  answer: string
+  requestChanges: string
+  allowOnce: string
+  reject: string
+  choose: string
+  chooseMany: string
+  search(count: number): string
+  blank: string
+  multiHint: string
+  replyHint: string
+  continuedInThread(parts: number): string
+  part(index: number, count: number): string
+  restInFile(filename: string): string
+  fileTitle: string
+  batchIntro(count: number): string
+  moreQuestions(count: number): string
+  otherTitle: string
+  formTitle(page: number, pages: number): string
+  feedbackTitle: string
+  yourAnswer: string
+  otherOptional: string
+  formHint: string
+  feedbackLabel: string
+  feedbackHint: string
+  blankAnswer: string
+  tooLong(max: number): string
+  shortenedHere: string
+  planReview: string
+  toolApproval: string
+  tool: string
+  reason: string
+  callId: string
+  /** Status lines: `who` and `when` are mrkdwn. */
+  answeredBy(who: string, when: string): string
+  approvedBy(who: string, when: string): string
+  changesRequestedBy(who: string, when: string): string
+  dismissedBy(who: string, when: string): string
+  aborted(when: string): string
+  expired(when: string): string
+  stopped(when: string): string
+  settledElsewhere(how: 'answered' | 'cancelled' | 'gone', when: string): string
+  allowedBy(who: string, when: string): string
+  rejectedBy(who: string, when: string): string
+  failed(when: string): string
+  skipped: string
+  moreAnswers(count: number): string
+  /** Ephemeral notices. */
+  alreadyAnsweredBy(who: string): string
+  alreadySettled: string
+  notAllowed: string
+  closed: string
+  /** Top-level text (notifications). `from` and `text` are escaped. */
+  questionFrom(from: string, text: string): string
+  questionsFrom(from: string, count: number, first: string): string
+  planFrom(from: string, title: string): string
+  approvalFrom(from: string, tool: string): string
+  anAgent: string
+}
+
+const en: Words = {
+  agent: 'Agent',
+  session: 'session',
+  expires: (date) => `expires ${date}`,
+  dateFormat: '{date_short_pretty} at {time}',
+  other: 'Other…',
+  reply: 'Reply…',
+  dismiss: 'Dismiss',
+  skip: 'Skip',
+  submit: 'Submit',
+  next: 'Next',
+  cancel: 'Cancel',
+  send: 'Send',
+  answer: 'Answer…',
+  requestChanges: 'Request changes…',
+  allowOnce: 'Allow once',
+  reject: 'Reject',
+  choose: 'Choose an answer…',
+  chooseMany: 'Choose answers…',
+  search: (count) => `Type to search ${count} options…`,
+  blank: '(blank)',
+  multiHint: 'Choose any number, then Submit.',
+  replyHint: 'This question has no options: reply with text.',
+  continuedInThread: (parts) => `Continued in the thread (${parts} ${parts === 1 ? 'part' : 'parts'}).`,
+  part: (index, count) => `Part ${index} of ${count}`,
+  restInFile: (filename) => `The rest is in the attached file ${filename}.`,
+  fileTitle: 'Full text',
+  batchIntro: (count) => `${count} questions. Tap Answer… to fill in the form; leave a question empty to skip it.`,
+  moreQuestions: (count) => `…and ${count} more ${count === 1 ? 'question' : 'questions'}: all of them are in the form (Answer…) and in the thread.`,
+  otherTitle: 'Your answer',
+  formTitle: (page, pages) => (pages > 1 ? `Answer (${page}/${pages})` : 'Answer'),
+  feedbackTitle: 'Request changes',
+  yourAnswer: 'Your answer',
+  otherOptional: 'Other (optional): replaces the choice above',
+  formHint: 'Leave a question empty to skip it.',
+  feedbackLabel: 'What should change?',
+  feedbackHint: 'Your feedback goes back to the agent, which keeps planning.',
+  blankAnswer: 'Write an answer: it cannot be blank.',
+  tooLong: (max) => `Keep it under ${max} characters.`,
+  shortenedHere: 'Shortened here; the full text is in the message and its thread.',
+  planReview: 'Plan review',
+  toolApproval: 'Tool approval',
+  tool: 'Tool',
+  reason: 'Reason',
+  callId: 'call',
+  answeredBy: (who, when) => `Answered by ${who} · ${when}`,
+  approvedBy: (who, when) => `:white_check_mark: Approved by ${who} · ${when}`,
+  changesRequestedBy: (who, when) => `:pencil2: Changes requested by ${who} · ${when}`,
+  dismissedBy: (who, when) => `Dismissed by ${who} · ${when}`,
+  aborted: (when) => `The agent withdrew this question · ${when}`,
+  expired: (when) => `This question expired unanswered · ${when}`,
+  stopped: (when) => `Closed: the service stopped before an answer · ${when}`,
+  settledElsewhere: (how, when) =>
+    `${how === 'answered' ? 'Answered outside Slack' : how === 'cancelled' ? 'Cancelled outside Slack' : 'No longer open'} · ${when}`,
+  allowedBy: (who, when) => `:white_check_mark: Allowed once by ${who} · ${when}`,
+  rejectedBy: (who, when) => `:no_entry_sign: Rejected by ${who} · ${when}`,
+  failed: (when) => `:warning: Something went wrong; this was not answered · ${when}`,
+  skipped: 'skipped',
+  moreAnswers: (count) => `…and ${count} more`,
+  alreadyAnsweredBy: (who) => `This question was already answered by ${who}.`,
+  alreadySettled: 'This question is already settled.',
+  notAllowed: 'You are not allowed to answer this question.',
+  closed: 'This question was closed.',
+  questionFrom: (from, text) => `${from} asks: ${text}`,
+  questionsFrom: (from, count, first) => `${from} asks ${count} questions: ${first}`,
+  planFrom: (from, title) => `${from} asks for a plan review: ${title}`,
+  approvalFrom: (from, tool) => `${from} asks to use ${tool}`,
+  anAgent: 'An agent',
+}
+
+const zhCN: Words = {
+  agent: '智能体',
+  session: '会话',
+  expires: (date) => `${date} 过期`,
+  dateFormat: '{date_short_pretty} {time}',
+  other: '其他…',
+  reply: '回复…',
+  dismiss: '忽略',
+  skip: '跳过',
+  submit: '提交',
+  next: '下一页',
+  cancel: '取消',
+  send: '发送',
+  answer: '回答…',
+  requestChanges: '要求修改…',
+  allowOnce: '允许一次',
+  reject: '拒绝',
+  choose: '选择一个答案…',
+  chooseMany: '选择答案…',
+  search: (count) => `输入以搜索 ${count} 个选项…`,
+  blank: '（空）',
+  multiHint: '可多选，选好后点提交。',
+  replyHint: '这个问题没有选项：请用文字回复。',
+  continuedInThread: (parts) => `其余内容见消息串（共 ${parts} 部分）。`,
+  part: (index, count) => `第 ${index}/${count} 部分`,
+  restInFile: (filename) => `其余内容见附件 ${filename}。`,
+  fileTitle: '全文',
+  batchIntro: (count) => `共 ${count} 个问题。点“回答…”填写表单；留空即跳过该问题。`,
+  moreQuestions: (count) => `……另有 ${count} 个问题：全部问题都在表单（回答…）和消息串中。`,
+  otherTitle: '你的回答',
+  formTitle: (page, pages) => (pages > 1 ? `回答（${page}/${pages}）` : '回答'),
+  feedbackTitle: '要求修改',
+  yourAnswer: '你的回答',
+  otherOptional: '其他（可选）：填写后替代上面的选择',
+  formHint: '留空即跳过该问题。',
+  feedbackLabel: '需要修改什么？',
+  feedbackHint: '你的意见会发回给智能体，它会继续规划。',
+  blankAnswer: '请填写回答：不能为空。',
+  tooLong: (max) => `请不要超过 ${max} 个字符。`,
+  shortenedHere: '此处为节选；全文见消息及其消息串。',
+  planReview: '计划审阅',
+  toolApproval: '工具审批',
+  tool: '工具',
+  reason: '原因',
+  callId: '调用',
+  answeredBy: (who, when) => `${who} 已回答 · ${when}`,
+  approvedBy: (who, when) => `:white_check_mark: ${who} 已批准 · ${when}`,
+  changesRequestedBy: (who, when) => `:pencil2: ${who} 要求修改 · ${when}`,
+  dismissedBy: (who, when) => `${who} 已忽略 · ${when}`,
+  aborted: (when) => `智能体已撤回这个问题 · ${when}`,
+  expired: (when) => `这个问题已过期，无人回答 · ${when}`,
+  stopped: (when) => `已关闭：服务在回答前停止 · ${when}`,
+  settledElsewhere: (how, when) =>
+    `${how === 'answered' ? '已在 Slack 之外回答' : how === 'cancelled' ? '已在 Slack 之外取消' : '已不再开放'} · ${when}`,
+  allowedBy: (who, when) => `:white_check_mark: ${who} 已允许一次 · ${when}`,
+  rejectedBy: (who, when) => `:no_entry_sign: ${who} 已拒绝 · ${when}`,
+  failed: (when) => `:warning: 出错了；这个问题没有被回答 · ${when}`,
+  skipped: '已跳过',
+  moreAnswers: (count) => `……另有 ${count} 项`,
+  alreadyAnsweredBy: (who) => `这个问题已由 ${who} 回答。`,
+  alreadySettled: '这个问题已经结束。',
+  notAllowed: '你没有权限回答这个问题。',
+  closed: '这个问题已关闭。',
+  questionFrom: (from, text) => `${from} 提问：${text}`,
+  questionsFrom: (from, count, first) => `${from} 提出 ${count} 个问题：${first}`,
+  planFrom: (from, title) => `${from} 请你审阅计划：${title}`,
+  approvalFrom: (from, tool) => `${from} 请求使用 ${tool}`,
+  anAgent: '一个智能体',
+}
+
+const WORDS: Record<Locale, Words> = { en, 'zh-CN': zhCN }
+
+/** The words for a locale; an unknown locale (a config typo) falls back to English. */
+export function wordsFor(locale: Locale): Words {
+  return WORDS[locale] ?? en
+}

@@ -1,0 +1,159 @@
+/**
+ * Fitting content into messages: a card (head, as much body as fits, a note,
+ * controls) and, for what does not fit, continuation messages for the card's
+ * thread, plus a `.md` file when there are many. Nothing is dropped: the card
+ * says how many parts follow, and every part says which one it is.
+ */
+import type { ContextBlock, KnownBlock } from '@slack/types'
+import { wordsFor } from './i18n.js'
+import { LIMIT } from './limits.js'
+import type { Locale } from './view.js'
+import { escapeMrkdwn, fitMrkdwn } from './text.js'
+
+/** A message as chat.postMessage / chat.update take it. */
+export interface MessagePayload {
+  /** Notification / fallback text (mrkdwn-escaped). */
+  text: string
+  blocks: KnownBlock[]
+}
+
+/** A file to upload into the card's thread (files.uploadV2 / completeUploadExternal). */
+export interface FileAttachment {
+  filename: string
+  title: string
+  /** The whole text, exactly as the agent wrote it. */
+  content: string
+}
+
+/** A card, its thread continuation, and the whole text as a file when it is long. */
+export interface RenderedMessage {
+  message: MessagePayload
+  /** Post these, in order, as replies in the card's thread. Empty when everything fits on the card. */
+  thread: MessagePayload[]
+  file?: FileAttachment
+}
+
+/** A block with the text it carries, as Slack counts it toward a message's total. */
+export interface SizedBlock {
+  block: KnownBlock
+  size: number
+  /** Which question the block belongs to (batch listings count questions left for the thread). */
+  question?: number
+}
+
+/** Characters of text in a payload, counted the way the total-size limit counts (and urls, to be safe). */
+export function textSize(value: unknown): number {
+  if (Array.isArray(value)) {
+    let n = 0
+    for (const item of value) n += textSize(item)
+    return n
+  }
+  if (typeof value !== 'object' || value === null) return 0
+  let n = 0
+  for (const [key, item] of Object.entries(value)) {
+    if (typeof item === 'string') {
+      if (key === 'text' || key === 'url') n += item.length
+    } else {
+      n += textSize(item)
+    }
+  }
+  return n
+}
+
+export function sized(block: KnownBlock, question?: number): SizedBlock {
+  return question === undefined ? { block, size: textSize(block) } : { block, size: textSize(block), question }
+}
+
+/** A context line of mrkdwn (ours, already escaped). */
+export function contextLine(mrkdwn: string): ContextBlock {
+  return { type: 'context', elements: [{ type: 'mrkdwn', text: mrkdwn }] }
+}
+
+/** The most text the note between body and controls can carry. */
+const NOTE_RESERVE = 400
+
+export interface CardParts {
+  locale: Locale
+  head: KnownBlock[]
+  body: SizedBlock[]
+  /** What goes under the body: controls on an open card, a status on a settled one. */
+  tail: KnownBlock[]
+  /**
+   * Room kept for the tail whatever it holds now, so the open card and its
+   * settled form split the body at the same place (the thread was posted once).
+   */
+  reserve: { text: number; blocks: number }
+  /** Notification text of the card. */
+  text: string
+  /** Notification text of each thread part (`Part i of n` is added). */
+  threadText: string
+  /** The whole text, offered as a file when the thread runs long. */
+  file?: FileAttachment
+  /** Said after the body when some questions of a batch are left for the thread. */
+  moreQuestions?: (count: number) => string
+}
+
+/**
+ * Lays out a card and its thread. The head, the tail and the note are bounded
+ * by their renderers; the body goes on the card while it fits, the rest into
+ * thread parts of at most a message each.
+ */
+export function layoutCard(parts: CardParts): RenderedMessage {
+  const words = wordsFor(parts.locale)
+  const tailText = Math.max(textSize(parts.tail), parts.reserve.text)
+  const tailBlocks = Math.max(parts.tail.length, parts.reserve.blocks)
+  let room = LIMIT.messageTextBudget - textSize(parts.head) - tailText - NOTE_RESERVE
+  let slots = LIMIT.messageBlocks - parts.head.length - tailBlocks - 1
+  const card: KnownBlock[] = []
+  let i = 0
+  for (; i < parts.body.length; i++) {
+    const piece = parts.body[i]!
+    if (piece.size > room || slots < 1) break
+    card.push(piece.block)
+    room -= piece.size
+    slots -= 1
+  }
+  const rest = parts.body.slice(i)
+  const thread = threadParts(rest, parts, words)
+  const notes: string[] = []
+  if (parts.moreQuestions !== undefined && rest.length > 0) {
+    const shown = new Set(parts.body.slice(0, i).map((p) => p.question))
+    const left = new Set(rest.map((p) => p.question).filter((q) => q !== undefined && !shown.has(q)))
+    if (left.size > 0) notes.push(parts.moreQuestions(left.size))
+  }
+  if (thread.payloads.length > 0) notes.push(words.continuedInThread(thread.total))
+  if (thread.payloads.length < thread.total && parts.file !== undefined) notes.push(words.restInFile(escapeMrkdwn(parts.file.filename)))
+  const blocks = [...parts.head, ...card]
+  if (notes.length > 0) blocks.push(contextLine(fitMrkdwn(notes.join(' '), NOTE_RESERVE)))
+  blocks.push(...parts.tail)
+  const rendered: RenderedMessage = { message: { text: parts.text, blocks }, thread: thread.payloads }
+  if (parts.file !== undefined && thread.total > LIMIT.fileAfterThreadParts) rendered.file = parts.file
+  return rendered
+}
+
+function threadParts(rest: SizedBlock[], parts: CardParts, words: ReturnType<typeof wordsFor>): { payloads: MessagePayload[]; total: number } {
+  // Each part starts with a context line naming it; a part never exceeds one message.
+  const groups: KnownBlock[][] = []
+  let group: KnownBlock[] = []
+  let room = LIMIT.messageTextBudget - NOTE_RESERVE
+  for (const piece of rest) {
+    if (group.length > 0 && (piece.size > room || group.length >= LIMIT.messageBlocks - 2)) {
+      groups.push(group)
+      group = []
+      room = LIMIT.messageTextBudget - NOTE_RESERVE
+    }
+    group.push(piece.block)
+    room -= piece.size
+  }
+  if (group.length > 0) groups.push(group)
+  const total = groups.length
+  // With a file attached, the thread stops at LIMIT.threadParts and says where the rest is.
+  const kept = parts.file !== undefined && total > LIMIT.threadParts ? groups.slice(0, LIMIT.threadParts) : groups
+  const payloads = kept.map((blocks, n) => {
+    const label = words.part(n + 1, total)
+    const head = contextLine(label)
+    const tail = n === kept.length - 1 && kept.length < total && parts.file !== undefined ? [contextLine(fitMrkdwn(words.restInFile(parts.file.filename), NOTE_RESERVE))] : []
+    return { text: fitMrkdwn(`${label} · ${parts.threadText}`, LIMIT.notificationText), blocks: [head, ...blocks, ...tail] }
+  })
+  return { payloads, total }
+}

@@ -1,0 +1,278 @@
+/**
+ * The question card, for every shape of ask: one question (buttons, menus,
+ * checkboxes, or a reply button), a batch (listed, answered in a form), and a
+ * plan review (the plan, Approve, Request changes…). `askCard` is shared with
+ * the settled message, which keeps the same body and replaces the controls.
+ */
+import type { ActionsBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types'
+import { askContext } from './context.js'
+import { choiceActions, controlShowsLabels, messageControl, optionButton, wordButton } from './controls.js'
+import { fallbackText } from './fallback-text.js'
+import { encodeActionId } from './ids.js'
+import { wordsFor } from './i18n.js'
+import { contextLine, layoutCard, sized, textSize, type CardParts, type FileAttachment, type RenderedMessage, type SizedBlock } from './layout.js'
+import { LIMIT } from './limits.js'
+import { markdownUnits, packUnits, textUnits, type Inline, type RichUnit } from './markdown/rich-text.js'
+import { escapeMrkdwn, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
+import type { AskView, QuestionView } from './view.js'
+
+/** What kind of card an ask gets. */
+export type AskShape = 'single' | 'batch' | 'plan-review'
+
+/** The index of the approving option of a plan review, or -1 when the question is not one we recognise. */
+export function approveIndex(question: QuestionView): number {
+  if (question.intent?.kind !== 'plan-review' || question.intent.approve === undefined) return -1
+  return question.options.findIndex((o) => o.label === question.intent!.approve)
+}
+
+/** Plan review only when the intent is one we know and names one of the question's own options; else the generic card. */
+export function askShape(view: AskView): AskShape {
+  if (view.questions.length !== 1) return 'batch'
+  return approveIndex(view.questions[0]!) >= 0 ? 'plan-review' : 'single'
+}
+
+/** Blocks a settled status may take (status line, answers); reserved on every card. */
+export const STATUS_BLOCKS = 2
+
+function header(text: string | undefined): HeaderBlock[] {
+  if (text === undefined || text.trim() === '') return []
+  return [{ type: 'header', text: plain(text, LIMIT.headerText) }]
+}
+
+/** The question on the card, shortened when long (the full text then opens the body). */
+function questionPreview(question: string): { block: KnownBlock; full: RichUnit[] } {
+  const text = wellFormed(question).trim() === '' ? '–' : wellFormed(question)
+  const preview = fitText(text, LIMIT.cardQuestionText)
+  const block: KnownBlock = { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: preview, style: { bold: true } }] }] }
+  return { block, full: preview === text ? [] : textUnits(text, { bold: true }) }
+}
+
+function packed(units: RichUnit[], question?: number): SizedBlock[] {
+  return packUnits(units).map(({ block, size }) => (question === undefined ? { block, size } : { block, size, question }))
+}
+
+/** The options as a numbered list: label in bold, then its description. */
+function optionListUnits(question: QuestionView): RichUnit[] {
+  const items = question.options.map((o) => {
+    const elements: Inline[] = [{ type: 'text', text: wellFormed(o.label).trim() === '' ? '–' : wellFormed(o.label), style: { bold: true } }]
+    if (o.description !== undefined && o.description.trim() !== '') elements.push({ type: 'text', text: ` — ${wellFormed(o.description)}` })
+    return elements
+  })
+  return listUnits(items, 'ordered')
+}
+
+/** Inline items as list units within the block budget (long items become paragraphs). */
+function listUnits(items: Inline[][], style: 'ordered' | 'bullet'): RichUnit[] {
+  const units: RichUnit[] = []
+  let sections: { type: 'rich_text_section'; elements: Inline[] }[] = []
+  let size = 0
+  let first = 1
+  let next = 1
+  const flush = () => {
+    if (sections.length > 0) {
+      const element = { type: 'rich_text_list' as const, style, indent: 0, elements: sections, ...(style === 'ordered' && first > 1 ? { offset: first - 1 } : {}) }
+      units.push({ kind: 'element', element, size })
+    }
+    sections = []
+    size = 0
+    first = next
+  }
+  for (const elements of items) {
+    const n = elements.reduce((sum, el) => sum + (el.type === 'text' ? el.text.length : el.url.length + (el.text?.length ?? 0)), 0)
+    if (n > LIMIT.richTextElementText) {
+      flush()
+      // A label or description longer than a block: its own paragraphs, numbered by hand.
+      units.push(...textUnits(`${next}. `), ...elements.flatMap((el) => (el.type === 'text' ? textUnits(el.text, el.style ?? {}) : [])))
+      next++
+      first = next
+      continue
+    }
+    if (size + n > LIMIT.richTextElementText) flush()
+    sections.push({ type: 'rich_text_section', elements })
+    size += n
+    next++
+  }
+  flush()
+  return units
+}
+
+function hasDescriptions(question: QuestionView): boolean {
+  return question.options.some((o) => o.description !== undefined && o.description.trim() !== '')
+}
+
+/** The controls of a single question, by the control its options get. */
+function singleControls(view: AskView, question: QuestionView): KnownBlock[] {
+  const words = wordsFor(view.locale)
+  const id = view.askId
+  const control = messageControl(question)
+  const other = wordButton(encodeActionId({ kind: 'other', askId: id, question: 0 }), control === 'reply' ? words.reply : words.other, control === 'reply' ? 'primary' : undefined)
+  const skip = wordButton(encodeActionId({ kind: 'skip', askId: id }), words.skip)
+  const dismiss = wordButton(encodeActionId({ kind: 'dismiss', askId: id }), words.dismiss)
+  switch (control) {
+    case 'reply':
+      return [contextLine(escapeMrkdwn(words.replyHint)), { type: 'actions', elements: [other, skip, dismiss] }]
+    case 'buttons':
+      return [{ type: 'actions', elements: [...question.options.map((o, i) => optionButton(view.locale, id, 0, o, i)), other, skip, dismiss] }]
+    case 'select':
+    case 'external-select':
+      return [choiceActions(view.locale, id, 0, question, control), { type: 'actions', elements: [other, skip, dismiss] }]
+    case 'checkboxes':
+    case 'multi-select':
+    case 'multi-external-select': {
+      const submit = wordButton(encodeActionId({ kind: 'submit', askId: id, question: 0 }), words.submit, 'primary')
+      return [contextLine(escapeMrkdwn(words.multiHint)), choiceActions(view.locale, id, 0, question, control), { type: 'actions', elements: [submit, other, skip, dismiss] }]
+    }
+    default: {
+      const unreachable: never = control
+      return unreachable
+    }
+  }
+}
+
+/** Approve, the other options, Request changes…, Dismiss; descriptions of the options above them. */
+function planControls(view: AskView, question: QuestionView): KnownBlock[] {
+  const words = wordsFor(view.locale)
+  const id = view.askId
+  const approve = approveIndex(question)
+  const others = question.options.map((o, i) => ({ o, i })).filter(({ i }) => i !== approve)
+  const blocks: KnownBlock[] = []
+  const described = question.options.slice(0, LIMIT.cardButtons).filter((o) => o.description !== undefined && o.description.trim() !== '')
+  if (described.length > 0) {
+    const line = described.map((o) => `*${fitMrkdwn(o.label, LIMIT.optionText)}*: ${fitMrkdwn(o.description!, LIMIT.optionDescription)}`).join('\n')
+    blocks.push(contextLine(line))
+  }
+  const elements: ActionsBlock['elements'] = [optionButton(view.locale, id, 0, question.options[approve]!, approve, true)]
+  const fit = others.length < LIMIT.cardButtons && others.every(({ o }) => o.label.length <= LIMIT.buttonText && o.label.trim() !== '')
+  if (fit) {
+    for (const { o, i } of others) elements.push(optionButton(view.locale, id, 0, o, i))
+  } else if (others.length > 0) {
+    // Many or long other options: a menu of every option (Approve too; the value is its index either way).
+    blocks.push(choiceActions(view.locale, id, 0, question, question.options.length <= LIMIT.selectOptions ? 'select' : 'external-select'))
+  }
+  elements.push(wordButton(encodeActionId({ kind: 'request-changes', askId: id }), words.requestChanges))
+  elements.push(wordButton(encodeActionId({ kind: 'dismiss', askId: id }), words.dismiss))
+  blocks.push({ type: 'actions', elements })
+  return blocks
+}
+
+function batchControls(view: AskView): KnownBlock[] {
+  const words = wordsFor(view.locale)
+  return [
+    {
+      type: 'actions',
+      elements: [
+        wordButton(encodeActionId({ kind: 'answer', askId: view.askId }), words.answer, 'primary'),
+        wordButton(encodeActionId({ kind: 'dismiss', askId: view.askId }), words.dismiss),
+      ],
+    },
+  ]
+}
+
+/** One question of a batch as it reads in the listing: number, header, question, detail, options. */
+function batchQuestionUnits(question: QuestionView, index: number): RichUnit[] {
+  const title: Inline[] = [{ type: 'text', text: `${index + 1}. `, style: { bold: true } }]
+  if (question.header !== undefined && question.header.trim() !== '') title.push({ type: 'text', text: `${wellFormed(question.header)} · `, style: { italic: true } })
+  title.push({ type: 'text', text: wellFormed(question.question).trim() === '' ? '–' : wellFormed(question.question), style: { bold: true } })
+  const units: RichUnit[] = []
+  for (const el of title) if (el.type === 'text') units.push(...textUnits(el.text, el.style ?? {}))
+  // One section for the title line, however it was split.
+  const merged = mergeSections(units)
+  if (question.detail !== undefined && question.detail.trim() !== '') merged.push(...markdownUnits(question.detail))
+  if (question.options.length > 0) merged.push(...optionListUnits(question))
+  return merged
+}
+
+function mergeSections(units: RichUnit[]): RichUnit[] {
+  const out: RichUnit[] = []
+  for (const unit of units) {
+    const last = out[out.length - 1]
+    if (
+      last?.kind === 'element' && unit.kind === 'element' &&
+      last.element.type === 'rich_text_section' && unit.element.type === 'rich_text_section' &&
+      last.size + unit.size <= LIMIT.richTextElementText
+    ) {
+      last.element.elements.push(...unit.element.elements)
+      last.size += unit.size
+    } else {
+      out.push(unit)
+    }
+  }
+  return out
+}
+
+/** The whole ask as Markdown, for the file attached when the thread runs long. */
+export function askMarkdown(view: AskView): string {
+  const shape = askShape(view)
+  if (shape === 'plan-review') return view.questions[0]!.detail ?? ''
+  return view.questions
+    .map((q, i) => {
+      const lines = [`## ${view.questions.length > 1 ? `${i + 1}. ` : ''}${q.header ?? ''}`.trimEnd(), '', `**${q.question}**`]
+      if (q.detail !== undefined) lines.push('', q.detail)
+      if (q.options.length > 0) lines.push('', ...q.options.map((o, n) => `${n + 1}. **${o.label}**${o.description ? ` — ${o.description}` : ''}`))
+      return lines.join('\n')
+    })
+    .join('\n\n')
+}
+
+function askFile(view: AskView): FileAttachment {
+  const shape = askShape(view)
+  const q = view.questions[0]
+  const title = fitText(wellFormed(q?.header?.trim() || q?.question?.trim() || wordsFor(view.locale).fileTitle), LIMIT.headerText)
+  const filename = shape === 'plan-review' ? 'plan.md' : shape === 'batch' ? 'questions.md' : 'question.md'
+  return { filename, title, content: askMarkdown(view) }
+}
+
+/**
+ * Everything a card is made of, before layout. The reserve keeps room for the
+ * larger of the controls and a settled status, so both split alike.
+ */
+export function askCard(view: AskView): CardParts {
+  const words = wordsFor(view.locale)
+  const shape = askShape(view)
+  const context = askContext(view.locale, view.agent, view.mention, view.expiresAt)
+  const text = fallbackText(view)
+  const threadText = fitMrkdwn(view.questions[0]?.header ?? view.questions[0]?.question ?? '', LIMIT.notificationText)
+  const file = askFile(view)
+  let head: KnownBlock[]
+  let body: SizedBlock[]
+  let tail: KnownBlock[]
+  let moreQuestions: CardParts['moreQuestions']
+  if (shape === 'batch') {
+    const intro: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(words.batchIntro(view.questions.length))}*` } }
+    head = [context, intro]
+    body = view.questions.flatMap((q, i) => packed(batchQuestionUnits(q, i), i))
+    tail = batchControls(view)
+    moreQuestions = (count) => escapeMrkdwn(words.moreQuestions(count))
+  } else {
+    const question = view.questions[0]!
+    const preview = questionPreview(question.question)
+    head = [context, ...header(shape === 'plan-review' ? (question.header ?? words.planReview) : question.header), preview.block]
+    const units = [...preview.full]
+    if (question.detail !== undefined && question.detail.trim() !== '') units.push(...markdownUnits(question.detail))
+    const control = messageControl(question)
+    if (shape === 'single' && question.options.length > 0 && (hasDescriptions(question) || !controlShowsLabels(question, control))) units.push(...optionListUnits(question))
+    body = packed(units)
+    tail = shape === 'plan-review' ? planControls(view, question) : singleControls(view, question)
+  }
+  const parts: CardParts = {
+    locale: view.locale,
+    head,
+    body,
+    tail,
+    reserve: { text: Math.max(textSize(tail), LIMIT.statusText), blocks: Math.max(tail.length, STATUS_BLOCKS) },
+    text,
+    threadText,
+    file,
+  }
+  if (moreQuestions !== undefined) parts.moreQuestions = moreQuestions
+  return parts
+}
+
+/**
+ * The message that asks: context line, header, the question, its detail
+ * (rendered Markdown), the options and the controls; plus thread parts (and a
+ * file) for whatever did not fit on the card.
+ */
+export function questionMessage(view: AskView): RenderedMessage {
+  return layoutCard(askCard(view))
+}
