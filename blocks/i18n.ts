@@ -71,8 +71,15 @@ export interface Words {
   /** Ephemeral notices. */
   alreadyAnsweredBy(who: string): string
   alreadySettled: string
+  alreadyDismissedBy(who: string): string
+  alreadyDecidedBy(who: string): string
   notAllowed: string
   closed: string
+  pickSomething: string
+  failedNotice: string
+  /** Form errors, shown under the input. */
+  formBoth: string
+  formInvalid: string
   /** Top-level text (notifications). `from` and `text` are escaped. */
   questionFrom(from: string, text: string): string
   questionsFrom(from: string, count: number, first: string): string
@@ -114,8 +121,8 @@ const en: Words = {
   formTitle: (page, pages) => (pages > 1 ? `Answer (${page}/${pages})` : 'Answer'),
   feedbackTitle: 'Request changes',
   yourAnswer: 'Your answer',
-  otherOptional: 'Other (optional): replaces the choice above',
-  formHint: 'Leave a question empty to skip it.',
+  otherOptional: 'Other (optional): instead of a choice above',
+  formHint: 'Leave a question empty to skip it. Choose an option or write Other, not both.',
   feedbackLabel: 'What should change?',
   feedbackHint: 'Your feedback goes back to the agent, which keeps planning.',
   blankAnswer: 'Write an answer: it cannot be blank.',
@@ -142,8 +149,14 @@ const en: Words = {
   moreAnswers: (count) => `…and ${count} more`,
   alreadyAnsweredBy: (who) => `This question was already answered by ${who}.`,
   alreadySettled: 'This question is already settled.',
+  alreadyDismissedBy: (who) => `This question was already dismissed by ${who}.`,
+  alreadyDecidedBy: (who) => `This was already decided by ${who}.`,
   notAllowed: 'You are not allowed to answer this question.',
   closed: 'This question was closed.',
+  pickSomething: 'Choose at least one option first, or use Other….',
+  failedNotice: 'Something went wrong and your answer was not recorded. Please try again.',
+  formBoth: 'Choose an option or write an Other answer, not both.',
+  formInvalid: 'That choice is no longer available; choose again.',
   questionFrom: (from, text) => `${from} asks: ${text}`,
   questionsFrom: (from, count, first) => `${from} asks ${count} questions: ${first}`,
   planFrom: (from, title) => `${from} asks for a plan review: ${title}`,
@@ -184,8 +197,8 @@ const zhCN: Words = {
   formTitle: (page, pages) => (pages > 1 ? `回答（${page}/${pages}）` : '回答'),
   feedbackTitle: '要求修改',
   yourAnswer: '你的回答',
-  otherOptional: '其他（可选）：填写后替代上面的选择',
-  formHint: '留空即跳过该问题。',
+  otherOptional: '其他（可选）：代替上面的选择',
+  formHint: '留空即跳过该问题。选择选项或填写“其他”，二选一。',
   feedbackLabel: '需要修改什么？',
   feedbackHint: '你的意见会发回给智能体，它会继续规划。',
   blankAnswer: '请填写回答：不能为空。',
@@ -212,8 +225,14 @@ const zhCN: Words = {
   moreAnswers: (count) => `……另有 ${count} 项`,
   alreadyAnsweredBy: (who) => `这个问题已由 ${who} 回答。`,
   alreadySettled: '这个问题已经结束。',
+  alreadyDismissedBy: (who) => `这个问题已被 ${who} 忽略。`,
+  alreadyDecidedBy: (who) => `这已由 ${who} 决定。`,
   notAllowed: '你没有权限回答这个问题。',
   closed: '这个问题已关闭。',
+  pickSomething: '请先至少选择一个选项，或使用“其他…”。',
+  failedNotice: '出错了，你的回答没有被记录，请重试。',
+  formBoth: '请选择一个选项或填写“其他”，不要同时填写。',
+  formInvalid: '这个选项已不可用，请重新选择。',
   questionFrom: (from, text) => `${from} 提问：${text}`,
   questionsFrom: (from, count, first) => `${from} 提出 ${count} 个问题：${first}`,
   planFrom: (from, title) => `${from} 请你审阅计划：${title}`,

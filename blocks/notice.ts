@@ -1,34 +1,60 @@
 /**
  * Ephemeral notices to one person: someone else answered first, you may not
- * answer, the question is closed. Mrkdwn text for chat.postEphemeral.
+ * answer, the question is closed, pick something first, it failed. Mrkdwn
+ * text for chat.postEphemeral, in the bridge's language.
  */
 import { personMrkdwn } from './context.js'
 import { wordsFor } from './i18n.js'
-import type { Locale, Person } from './view.js'
+import type { Locale, Outcome, Person } from './view.js'
 
 /** What an ephemeral notice says. */
 export type Notice =
-  /** A later click on a question someone already answered; `by` is absent when unknown. */
+  /** A late click on a settled question: says who answered, dismissed or decided, when known. */
+  | { kind: 'already-settled'; outcome: Outcome }
+  /** A late click when only the person who answered is known. */
   | { kind: 'already-answered'; by?: Person }
   /** The person is not among the allowed users or groups. */
   | { kind: 'not-allowed' }
-  /** The question was withdrawn, expired, dismissed or otherwise closed. */
+  /** The question was withdrawn, expired or otherwise closed. */
   | { kind: 'closed' }
+  /** Submit with nothing chosen. */
+  | { kind: 'pick-something' }
+  /** The answer could not be recorded. */
+  | { kind: 'failed' }
 
 export type NoticeKind = Notice['kind']
 
 export function noticeText(locale: Locale, notice: Notice): string {
   const words = wordsFor(locale)
   switch (notice.kind) {
+    case 'already-settled': {
+      const outcome = notice.outcome
+      if (outcome.kind === 'answered') return words.alreadyAnsweredBy(personMrkdwn(outcome.by))
+      if (outcome.kind === 'dismissed') return words.alreadyDismissedBy(personMrkdwn(outcome.by))
+      if (outcome.kind === 'decided') return words.alreadyDecidedBy(personMrkdwn(outcome.by))
+      return words.closed
+    }
     case 'already-answered':
       return notice.by === undefined ? words.alreadySettled : words.alreadyAnsweredBy(personMrkdwn(notice.by))
     case 'not-allowed':
       return words.notAllowed
     case 'closed':
       return words.closed
+    case 'pick-something':
+      return words.pickSomething
+    case 'failed':
+      return words.failedNotice
     default: {
       const unreachable: never = notice
       return unreachable
     }
   }
+}
+
+/** Why a form input was refused, shown under it (`response_action: 'errors'`). */
+export type FormProblem = 'both' | 'invalid'
+
+export function formErrorText(locale: Locale, problem: FormProblem): string {
+  const words = wordsFor(locale)
+  return problem === 'both' ? words.formBoth : words.formInvalid
 }
