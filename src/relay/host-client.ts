@@ -1,0 +1,284 @@
+import WebSocket from 'ws'
+import type { Logger } from '../log/logger.js'
+import { backoffDelay, formatDelay } from './backoff.js'
+import { parseFrame, type HostFrame } from './frames.js'
+import { HostAccess } from './host-access.js'
+import type { HostHttp } from './host-http.js'
+import type { HostEndpoints } from './host-url.js'
+import { RelayError } from './relay-error.js'
+import { receiptSchema, type ClientResponse, type Receipt } from './responses.js'
+import type { Scheduler } from './scheduler.js'
+import type { RelayTiming } from './timing.js'
+
+export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'waiting' | 'stopped'
+
+export interface HostClientOptions {
+  endpoints: HostEndpoints
+  accessSecret?: string
+  http: HostHttp
+  logger: Logger
+  scheduler: Scheduler
+  timing: RelayTiming
+  onFrame(frame: HostFrame): void
+  /** A socket opened; `connection` counts them, so late work for an old socket can tell. */
+  onConnected(connection: number): void
+}
+
+/** The outcome of one `POST /api/respond`. */
+export type RespondResult =
+  | { kind: 'receipt'; receipt: Receipt }
+  /** No receipt; worth retrying later. */
+  | { kind: 'unreachable'; error: RelayError }
+  /** A status that retrying will not change (403, 415, …). */
+  | { kind: 'refused'; error: RelayError }
+
+/** Why a connection attempt ended. */
+type Ending = { opened: boolean; error: RelayError; closeCode?: number }
+
+/**
+ * One harness host's event stream: logs in when a secret is configured,
+ * opens `/api/events.mux` with the `Host` header and no `Origin`, hands each
+ * parsed frame on, and reconnects with backoff, saying so in one log line per
+ * change. It never sends on the socket: the host closes a socket that does.
+ */
+export class HostClient {
+  readonly #options: HostClientOptions
+  readonly #access: HostAccess
+  #state: ConnectionState = 'idle'
+  #socket: WebSocket | undefined
+  #connections = 0
+  #stopped = false
+  #cancelSleep: (() => void) | undefined
+  #running: Promise<void> | undefined
+  /** The last failure logged at warn/error, so a repeat goes to debug. */
+  #lastReported: string | undefined
+  #lastError: RelayError | undefined
+
+  constructor(options: HostClientOptions) {
+    this.#options = options
+    this.#access = new HostAccess(options.endpoints, options.accessSecret, options.http, options.scheduler)
+  }
+
+  get state(): ConnectionState {
+    return this.#state
+  }
+
+  get connected(): boolean {
+    return this.#state === 'connected'
+  }
+
+  /** The last reason the connection failed, while it is not connected. */
+  get lastError(): RelayError | undefined {
+    return this.#state === 'connected' ? undefined : this.#lastError
+  }
+
+  start(): void {
+    this.#running ??= this.#run()
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true
+    this.#cancelSleep?.()
+    // terminate, not close: a close frame is the only thing we would ever send.
+    this.#socket?.terminate()
+    await this.#running
+    this.#state = 'stopped'
+  }
+
+  /**
+   * Sends a response. A 401 means the cookie expired or the host restarted
+   * with a new key: log in again and retry once.
+   */
+  async respond(body: ClientResponse): Promise<RespondResult> {
+    let result = await this.#postRespond(body)
+    if (result.kind === 'unauthorized') {
+      this.#access.invalidate()
+      const login = await this.#login()
+      if (!login.ok) return { kind: 'unreachable', error: login.error }
+      result = await this.#postRespond(body)
+    }
+    if (result.kind === 'unauthorized') return { kind: 'unreachable', error: new RelayError('HOST_REFUSED', 'the host refused the access cookie') }
+    return result
+  }
+
+  async #login(): Promise<{ ok: true } | { ok: false; error: RelayError }> {
+    // After a wrong secret or a 429 only the connect loop logs in, with its
+    // backoff; a burst of answers must not spend the host's login budget.
+    const last = this.#access.lastFailure
+    if (last && last.code !== 'HOST_UNREACHABLE') return { ok: false, error: last }
+    return this.#access.ensure()
+  }
+
+  async #postRespond(body: ClientResponse): Promise<RespondResult | { kind: 'unauthorized' }> {
+    const login = await this.#login()
+    if (!login.ok) return { kind: 'unreachable', error: login.error }
+    let response
+    try {
+      response = await this.#options.http.postJson(this.#options.endpoints.respond, this.#access.headers(), body)
+    } catch (error) {
+      return { kind: 'unreachable', error: error instanceof RelayError ? error : new RelayError('HOST_UNREACHABLE', String(error), { cause: error }) }
+    }
+    if (response.status === 401 && this.#access.hasSecret) return { kind: 'unauthorized' }
+    if (response.status === 429 || response.status >= 500) {
+      return { kind: 'unreachable', error: new RelayError('HOST_UNREACHABLE', `respond answered HTTP ${response.status}`) }
+    }
+    if (response.status !== 200) {
+      return { kind: 'refused', error: new RelayError('HOST_REFUSED', `respond answered HTTP ${response.status}${hint(response.status, this.#access.hasSecret)}`) }
+    }
+    let json: unknown
+    try {
+      json = JSON.parse(response.text)
+    } catch {
+      json = undefined
+    }
+    const receipt = receiptSchema.safeParse(json)
+    if (!receipt.success) return { kind: 'refused', error: new RelayError('HOST_REFUSED', 'respond answered something that is not a receipt') }
+    return { kind: 'receipt', receipt: receipt.data }
+  }
+
+  async #run(): Promise<void> {
+    const { scheduler, timing, logger, endpoints } = this.#options
+    let attempt = 0
+    while (!this.#stopped) {
+      if (this.#lastReported === undefined) logger.info(`relay ${endpoints.base}: connecting`)
+      else logger.debug(`relay ${endpoints.base}: connecting (attempt ${attempt + 1})`)
+      this.#state = 'connecting'
+      const ending = await this.#connectOnce()
+      if (this.#stopped) break
+      if (ending.opened) attempt = 0
+      this.#lastError = ending.error
+      let delay = backoffDelay(attempt, { initialMs: timing.backoffInitialMs, maxMs: timing.backoffMaxMs }, scheduler.random)
+      attempt += 1
+      // Logging in again before the host's window has passed only earns more 429s.
+      if (ending.error.code === 'LOGIN_RATE_LIMITED') delay = Math.max(delay, timing.loginRateWindowMs)
+      this.#report(ending, delay)
+      this.#state = 'waiting'
+      await this.#sleep(delay)
+    }
+  }
+
+  #report(ending: Ending, delay: number): void {
+    const { logger, endpoints } = this.#options
+    const key = `${ending.error.code}:${ending.error.message}`
+    const line = `relay ${endpoints.base}: ${describeEnding(ending)}; retrying in ${formatDelay(delay)}`
+    if (key === this.#lastReported) return logger.debug(line)
+    this.#lastReported = key
+    const serious = ending.error.code === 'WRONG_SECRET' || ending.error.code === 'SECRET_REQUIRED' || ending.error.code === 'HOST_REFUSED'
+    if (serious) logger.error(line)
+    else logger.warn(line)
+  }
+
+  #sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const cancel = this.#options.scheduler.after(ms, () => {
+        this.#cancelSleep = undefined
+        resolve()
+      })
+      this.#cancelSleep = () => {
+        cancel()
+        this.#cancelSleep = undefined
+        resolve()
+      }
+    })
+  }
+
+  async #connectOnce(): Promise<Ending> {
+    const login = await this.#access.ensure()
+    if (!login.ok) return { opened: false, error: login.error }
+    if (this.#stopped) return { opened: false, error: new RelayError('HOST_UNREACHABLE', 'stopped') }
+    return new Promise((resolve) => this.#open(resolve))
+  }
+
+  #open(resolve: (ending: Ending) => void): void {
+    const { endpoints, timing, logger } = this.#options
+    // No `origin` option: ws then sends no Origin header, which the host accepts.
+    const socket = new WebSocket(endpoints.events, {
+      headers: this.#access.headers(),
+      handshakeTimeout: timing.handshakeTimeoutMs,
+      perMessageDeflate: false,
+      followRedirects: false,
+    })
+    this.#socket = socket
+    let opened = false
+    let failure: RelayError | undefined
+    socket.on('unexpected-response', (request, response) => {
+      const status = response.statusCode ?? 0
+      response.resume()
+      if (status === 401) {
+        this.#access.invalidate()
+        failure = this.#access.hasSecret
+          ? new RelayError('HOST_UNREACHABLE', 'the host refused the access cookie; logging in again')
+          : new RelayError('SECRET_REQUIRED', 'the host requires an access secret: set DSH_HOST_ACCESS_SECRET')
+      } else if (status === 429 || status >= 500) {
+        failure = new RelayError('HOST_UNREACHABLE', `the upgrade answered HTTP ${status}`)
+      } else {
+        failure = new RelayError('HOST_REFUSED', `the host refused the connection: HTTP ${status}${hint(status, this.#access.hasSecret)}`)
+      }
+      request.destroy()
+    })
+    socket.on('open', () => {
+      opened = true
+      this.#connections += 1
+      this.#state = 'connected'
+      this.#lastReported = undefined
+      this.#lastError = undefined
+      logger.info(`relay ${endpoints.base}: connected`)
+      this.#options.onConnected(this.#connections)
+    })
+    socket.on('message', (data, isBinary) => {
+      if (isBinary) return logger.warn(`relay ${endpoints.base}: skipped a binary frame`)
+      this.#onText(Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8'))
+    })
+    socket.on('error', (error) => {
+      failure ??= new RelayError('HOST_UNREACHABLE', errorText(error), { cause: error })
+    })
+    socket.on('close', (code, reason) => {
+      if (this.#socket === socket) this.#socket = undefined
+      const text = reason.toString('utf8')
+      const error = opened
+        ? new RelayError('HOST_UNREACHABLE', `disconnected: ${code}${text ? ` ${text}` : ''}`)
+        : (failure ?? new RelayError('HOST_UNREACHABLE', 'the connection closed before it opened'))
+      resolve({ opened, error, closeCode: code })
+    })
+  }
+
+  #onText(text: string): void {
+    const { logger, endpoints } = this.#options
+    const parsed = parseFrame(text)
+    if (parsed.ok) return this.#options.onFrame(parsed.frame)
+    if (parsed.ignored) return logger.debug(`relay ${endpoints.base}: ignored a ${parsed.method} frame`)
+    logger.warn(`relay ${endpoints.base}: skipped a frame: ${parsed.problem}`)
+  }
+}
+
+function errorText(error: Error): string {
+  const code = (error as { code?: unknown }).code
+  return typeof code === 'string' ? `${code} (${error.message})` : error.message
+}
+
+function describeEnding(ending: Ending): string {
+  const { error } = ending
+  switch (error.code) {
+    case 'WRONG_SECRET':
+      return 'login failed: wrong secret (check DSH_HOST_ACCESS_SECRET)'
+    case 'LOGIN_RATE_LIMITED':
+      return `login refused: ${error.message}`
+    case 'SECRET_REQUIRED':
+      return error.message
+    case 'HOST_REFUSED':
+      return error.message
+    case 'HOST_UNREACHABLE':
+      if (ending.opened) return error.message
+      return `cannot reach the host: ${error.message}`
+    default: {
+      const unknown: never = error.code
+      return unknown
+    }
+  }
+}
+
+function hint(status: number, hasSecret: boolean): string {
+  if (status === 403) return ' (the Host header is not trusted: use a loopback DSH_HOST_URL such as http://127.0.0.1:<port>, or start the host with a trusted host name)'
+  if (status === 401 && !hasSecret) return ' (the host requires an access secret: set DSH_HOST_ACCESS_SECRET)'
+  return ''
+}

@@ -1,0 +1,301 @@
+import type { SlackBridge } from '../bridge/types.js'
+import { isUserInteractionError } from '../contract/index.js'
+import type { Logger } from '../log/logger.js'
+import type { AskRecord } from '../store/ask-record.js'
+import { backoffDelay } from './backoff.js'
+import type { HostFrame } from './frames.js'
+import { HostClient, type ConnectionState } from './host-client.js'
+import type { HostHttp } from './host-http.js'
+import { externalKeyFor, hostEndpoints, rpcIdFromExternalKey, type HostEndpoints } from './host-url.js'
+import { withKnownIntents } from './intents.js'
+import { Outbox, type Delivery, type OutboxEntry } from './outbox.js'
+import type { RelayErrorCode } from './relay-error.js'
+import { describeResponse, responseFor, type HostRequest } from './responses.js'
+import type { Scheduler } from './scheduler.js'
+import type { RelayTiming } from './timing.js'
+
+export interface HostRelayOptions {
+  bridge: SlackBridge
+  hostUrl: string
+  accessSecret?: string
+  logger: Logger
+  scheduler: Scheduler
+  timing: RelayTiming
+  http: HostHttp
+}
+
+/** One host, as `startRelay(...).status()` reports it. */
+export interface HostRelayStatus {
+  url: string
+  state: ConnectionState
+  /** Why it is not connected, while it is not. */
+  lastError?: { code: RelayErrorCode; message: string }
+  /** Responses waiting for the host to be reachable. */
+  outbox: number
+}
+
+type Closing = 'answered' | 'cancelled' | 'gone' | { failed: string }
+
+/**
+ * Relays one harness host: each request becomes an ask (found again by its
+ * external key when the host replays it, so a message is never posted
+ * twice, even across a restart of dsh-slack), each settlement in Slack goes
+ * back to the host, and each settlement elsewhere updates the message.
+ */
+export class HostRelay {
+  readonly endpoints: HostEndpoints
+  readonly #options: HostRelayOptions
+  readonly #client: HostClient
+  readonly #outbox: Outbox
+  /** What each open request needs for its response; filled by every (re)played frame. */
+  readonly #requests = new Map<string, HostRequest>()
+  /** `approval/resolved` names the approval, not the request. */
+  readonly #rpcIdByApproval = new Map<string, string>()
+  /** `bridge.open` calls in flight, so a replay racing the first frame shares it. */
+  readonly #opening = new Map<string, Promise<AskRecord | undefined>>()
+  /** How the host said a request ended (`question/resolved`, `approval/resolved`). */
+  readonly #resolved = new Map<string, 'answered' | 'cancelled'>()
+  /** Requests the host sent on the current connection. */
+  #seen = new Set<string>()
+  #connection = 0
+  #cancelGrace: (() => void) | undefined
+  #cancelRetry: (() => void) | undefined
+  #retryAttempt = 0
+  #unsubscribe: (() => void) | undefined
+  readonly #tasks = new Set<Promise<unknown>>()
+  #stopped = false
+
+  constructor(options: HostRelayOptions) {
+    this.#options = options
+    this.endpoints = hostEndpoints(options.hostUrl)
+    this.#outbox = new Outbox((rpcId, entry) => this.#deliver(rpcId, entry))
+    this.#client = new HostClient({
+      endpoints: this.endpoints,
+      ...(options.accessSecret !== undefined ? { accessSecret: options.accessSecret } : {}),
+      http: options.http,
+      logger: options.logger,
+      scheduler: options.scheduler,
+      timing: options.timing,
+      onFrame: (frame) => this.#onFrame(frame),
+      onConnected: (connection) => this.#onConnected(connection),
+    })
+  }
+
+  start(): void {
+    this.#unsubscribe = this.#options.bridge.onSettled((record) => this.#onSettled(record))
+    this.#client.start()
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true
+    this.#unsubscribe?.()
+    this.#cancelGrace?.()
+    this.#cancelRetry?.()
+    await this.#client.stop()
+    while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks])
+  }
+
+  status(): HostRelayStatus {
+    const error = this.#client.lastError
+    return {
+      url: this.endpoints.base,
+      state: this.#client.state,
+      ...(error ? { lastError: { code: error.code, message: error.message } } : {}),
+      outbox: this.#outbox.size,
+    }
+  }
+
+  // ---- host → Slack ----------------------------------------------------------
+
+  #onFrame(frame: HostFrame): void {
+    if (this.#stopped) return
+    switch (frame.kind) {
+      case 'question': {
+        const { rpcId, sessionId } = frame
+        this.#seen.add(rpcId)
+        this.#requests.set(rpcId, { kind: 'question', rpcId, sessionId })
+        const { questions, dropped } = withKnownIntents(frame.questions)
+        for (const { id, kind } of dropped) {
+          this.#log('warn', `request ${rpcId}: question "${id}" has an intent of unknown kind "${kind}"; shown as a generic question`)
+        }
+        const externalKey = externalKeyFor(this.endpoints.base, rpcId)
+        return this.#track(this.#open(rpcId, () => this.#options.bridge.open({ questions, agent: { id: sessionId } }, { externalKey })))
+      }
+      case 'approval': {
+        const { rpcId, sessionId, approvalId, toolName, reason, callId } = frame
+        this.#seen.add(rpcId)
+        this.#requests.set(rpcId, { kind: 'approval', rpcId, sessionId, approvalId })
+        this.#rpcIdByApproval.set(approvalId, rpcId)
+        const input = { toolName, agent: { id: sessionId }, ...(reason !== undefined ? { reason } : {}), ...(callId !== undefined ? { callId } : {}) }
+        const externalKey = externalKeyFor(this.endpoints.base, rpcId)
+        return this.#track(this.#open(rpcId, () => this.#options.bridge.openApproval(input, { externalKey })))
+      }
+      case 'question-resolved':
+        return this.#track(this.#onResolved(frame.questionRpcId, frame.outcome))
+      case 'approval-resolved': {
+        const rpcId = this.#rpcIdByApproval.get(frame.approvalId)
+        if (rpcId === undefined) return this.#log('debug', `approval ${frame.approvalId} resolved; not one of ours`)
+        this.#rpcIdByApproval.delete(frame.approvalId)
+        const how = frame.outcome === 'allowed-once' || frame.outcome === 'rejected' ? 'answered' : 'cancelled'
+        return this.#track(this.#onResolved(rpcId, how))
+      }
+      default: {
+        const unknown: never = frame
+        return unknown
+      }
+    }
+  }
+
+  async #open(rpcId: string, open: () => Promise<AskRecord>): Promise<void> {
+    let opening = this.#opening.get(rpcId)
+    if (!opening) {
+      opening = open()
+        .then((record) => {
+          this.#log('debug', `request ${rpcId} is ask ${record.id} (${record.status})`)
+          return record
+        })
+        .catch((error: unknown) => {
+          const what = isUserInteractionError(error) ? `${error.code}: ${error.message}` : String(error)
+          this.#log('error', `request ${rpcId} cannot be shown in Slack: ${what}; it stays open on the host (answer it there)`)
+          return undefined
+        })
+        .finally(() => this.#opening.delete(rpcId))
+      this.#opening.set(rpcId, opening)
+    }
+    const record = await opening
+    // The host replayed a request whose ask was settled while the host could
+    // not hear it (down, or dsh-slack restarted before sending): send now.
+    if (record && record.status !== 'pending') this.#onSettled(record)
+  }
+
+  async #onResolved(rpcId: string, how: 'answered' | 'cancelled'): Promise<void> {
+    this.#resolved.set(rpcId, how)
+    this.#requests.delete(rpcId)
+    this.#outbox.forget(rpcId)
+    const record = await this.#recordFor(rpcId)
+    if (!record) return
+    // Settled in Slack already: our own response decides what the message
+    // shows (a `not-pending` receipt corrects it if someone else won).
+    if (record.status !== 'pending') return
+    this.#log('info', `request ${rpcId} was ${how} outside Slack; ask ${record.id} withdrawn`)
+    await this.#close(record.id, how)
+  }
+
+  async #recordFor(rpcId: string): Promise<AskRecord | undefined> {
+    const opening = this.#opening.get(rpcId)
+    if (opening) await opening
+    return this.#options.bridge.store.findByExternalKey(externalKeyFor(this.endpoints.base, rpcId))
+  }
+
+  #onConnected(connection: number): void {
+    this.#connection = connection
+    this.#seen = new Set()
+    this.#cancelGrace?.()
+    this.#cancelGrace = this.#options.scheduler.after(this.#options.timing.replayGraceMs, () => {
+      this.#cancelGrace = undefined
+      this.#track(this.#withdrawUnreplayed(connection))
+    })
+    this.#retryAttempt = 0
+    this.#track(this.#flush())
+  }
+
+  /** Asks of this host the host did not replay: it no longer holds them (restarted, or settled while we were away). */
+  async #withdrawUnreplayed(connection: number): Promise<void> {
+    if (connection !== this.#connection || !this.#client.connected || this.#stopped) return
+    const pending = await this.#options.bridge.store.listPending()
+    for (const record of pending) {
+      const rpcId = rpcIdFromExternalKey(this.endpoints.base, record.externalKey)
+      if (rpcId === undefined || this.#seen.has(rpcId) || this.#opening.has(rpcId)) continue
+      if (connection !== this.#connection) return
+      const how = this.#resolved.get(rpcId) ?? 'gone'
+      this.#log('info', `request ${rpcId} is no longer pending on the host; ask ${record.id} withdrawn`)
+      await this.#close(record.id, how)
+    }
+  }
+
+  // ---- Slack → host ----------------------------------------------------------
+
+  #onSettled(record: AskRecord): void {
+    const rpcId = rpcIdFromExternalKey(this.endpoints.base, record.externalKey)
+    if (rpcId === undefined || this.#stopped || this.#outbox.knows(rpcId)) return
+    const request = this.#requests.get(rpcId)
+    if (!request) {
+      const how = this.#resolved.get(rpcId)
+      // The host settled it just before the click landed: say who won.
+      if (how && record.settlement && record.settlement.outcome.kind !== 'settled-elsewhere' && record.settlement.outcome.kind !== 'failed') {
+        return this.#track(this.#close(record.id, how))
+      }
+      return this.#log('debug', `ask ${record.id} settled before the host replayed request ${rpcId}; it is answered when the host does`)
+    }
+    const response = responseFor(record, request)
+    if (!response) return
+    this.#outbox.add(rpcId, { askId: record.id, response, maybeDelivered: false })
+    this.#track(this.#flush())
+  }
+
+  async #flush(): Promise<void> {
+    if (!this.#client.connected) return
+    const emptied = await this.#outbox.flush()
+    if (emptied || this.#stopped || !this.#client.connected || this.#cancelRetry) return
+    // Reachable over the socket but not over HTTP: try again with backoff;
+    // a reconnect flushes anyway.
+    const delay = backoffDelay(this.#retryAttempt++, { initialMs: this.#options.timing.backoffInitialMs, maxMs: this.#options.timing.backoffMaxMs }, this.#options.scheduler.random)
+    this.#cancelRetry = this.#options.scheduler.after(delay, () => {
+      this.#cancelRetry = undefined
+      this.#track(this.#flush())
+    })
+  }
+
+  async #deliver(rpcId: string, entry: OutboxEntry): Promise<Delivery> {
+    const result = await this.#client.respond(entry.response)
+    if (result.kind === 'unreachable') {
+      if (result.error.maybeDelivered) entry.maybeDelivered = true
+      this.#log('warn', `could not send ${describeResponse(entry.response)} for request ${rpcId} (${result.error.message}); kept for when the host is back`)
+      return 'keep'
+    }
+    if (result.kind === 'refused') {
+      this.#log('error', `the host refused the response for request ${rpcId} (ask ${entry.askId}): ${result.error.message}`)
+      await this.#close(entry.askId, { failed: `the host refused the answer: ${result.error.message}` })
+      return 'dropped'
+    }
+    const { receipt } = result
+    this.#retryAttempt = 0
+    if (receipt.accepted) {
+      this.#log('info', `sent ${describeResponse(entry.response)} for request ${rpcId} (ask ${entry.askId})`)
+      return 'delivered'
+    }
+    if (receipt.reason === 'not-pending') {
+      if (entry.maybeDelivered) {
+        this.#log('warn', `request ${rpcId} is no longer pending; an earlier attempt probably delivered ask ${entry.askId}'s answer`)
+        return 'delivered'
+      }
+      const how = this.#resolved.get(rpcId) ?? 'answered'
+      this.#log('info', `request ${rpcId} was settled on the host before ask ${entry.askId}'s answer arrived; the message says so`)
+      await this.#close(entry.askId, how)
+      return 'dropped'
+    }
+    this.#log('error', `the host refused the response for request ${rpcId} (ask ${entry.askId}): ${receipt.reason}; the request stays open on the host`)
+    await this.#close(entry.askId, { failed: `the host refused the answer (${receipt.reason})` })
+    return 'dropped'
+  }
+
+  // ---- helpers -----------------------------------------------------------------
+
+  async #close(askId: string, how: Closing): Promise<void> {
+    try {
+      await this.#options.bridge.closeElsewhere(askId, how)
+    } catch (error) {
+      this.#log('error', `could not update ask ${askId}'s message: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  #track(task: Promise<unknown>): void {
+    const tracked = task.catch((error: unknown) => this.#log('error', `relay task failed: ${error instanceof Error ? error.message : String(error)}`))
+    this.#tasks.add(tracked)
+    void tracked.finally(() => this.#tasks.delete(tracked))
+  }
+
+  #log(level: keyof Logger, message: string): void {
+    this.#options.logger[level](`relay ${this.endpoints.base}: ${message}`)
+  }
+}

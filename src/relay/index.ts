@@ -1,0 +1,5 @@
+export { startRelay, type Relay, type RelayStatus, type StartRelayOptions } from './start-relay.js'
+export type { HostRelayStatus } from './host-relay.js'
+export type { RelayTiming } from './timing.js'
+export type { Scheduler } from './scheduler.js'
+export { RelayError, RELAY_ERROR_CODES, type RelayErrorCode } from './relay-error.js'
