@@ -1,0 +1,65 @@
+import type { Logger } from '../log/logger.js'
+import type { SlackPort } from '../slack/slack-port.js'
+import { TIMING } from '../slack/timing.js'
+
+interface CachedMembers {
+  members: Set<string>
+  fetchedAt: number
+}
+
+/**
+ * Who may answer: the allowed users, plus members of the allowed user
+ * groups (looked up, cached, refreshed). With neither configured, anyone
+ * who can see the message may answer.
+ */
+export class AnswerPolicy {
+  readonly #users: Set<string>
+  readonly #groups: string[]
+  readonly #cache = new Map<string, CachedMembers>()
+  readonly #inflight = new Map<string, Promise<Set<string>>>()
+
+  constructor(
+    private readonly slack: Pick<SlackPort, 'userGroupMembers'>,
+    options: { allowedUsers?: string[]; allowedUserGroups?: string[] },
+    private readonly logger: Logger,
+    private readonly now: () => number = Date.now,
+  ) {
+    this.#users = new Set(options.allowedUsers ?? [])
+    this.#groups = [...(options.allowedUserGroups ?? [])]
+  }
+
+  get isOpen(): boolean {
+    return this.#users.size === 0 && this.#groups.length === 0
+  }
+
+  async mayAnswer(userId: string): Promise<boolean> {
+    if (this.isOpen || this.#users.has(userId)) return true
+    for (const group of this.#groups) {
+      if ((await this.#members(group)).has(userId)) return true
+    }
+    return false
+  }
+
+  async #members(group: string): Promise<Set<string>> {
+    const cached = this.#cache.get(group)
+    if (cached && this.now() - cached.fetchedAt < TIMING.userGroupCacheMs) return cached.members
+    let pending = this.#inflight.get(group)
+    if (!pending) {
+      pending = this.slack
+        .userGroupMembers(group)
+        .then((members) => {
+          const set = new Set(members)
+          this.#cache.set(group, { members: set, fetchedAt: this.now() })
+          return set
+        })
+        .catch((error: unknown) => {
+          // A failed refresh keeps the last known members rather than locking everyone out.
+          this.logger.warn(`could not look up members of user group ${group}: ${error instanceof Error ? error.message : String(error)}`)
+          return cached?.members ?? new Set<string>()
+        })
+        .finally(() => this.#inflight.delete(group))
+      this.#inflight.set(group, pending)
+    }
+    return pending
+  }
+}

@@ -1,0 +1,298 @@
+import { randomBytes, randomUUID } from 'node:crypto'
+import type { Outcome } from '../../blocks/view.js'
+import { UserInteractionError, validateAnswer, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
+import type { Logger } from '../log/logger.js'
+import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
+import type { AskStore } from '../store/ask-store.js'
+import type { ChannelPacer } from '../slack/channel-pacer.js'
+import { SlackCallError, toSlackCallError } from '../slack/slack-call-error.js'
+import { adviceFor } from '../slack/slack-error-advice.js'
+import type { SlackPort } from '../slack/slack-port.js'
+import { agentView } from './agent-view.js'
+import type { ViewSettings } from './ask-view.js'
+import { setLongTimeout } from './long-timeout.js'
+import { renderOpen, renderSettled } from './render.js'
+import type { OpenApprovalInput, OpenAskOptions } from './types.js'
+
+export interface LifecycleOptions {
+  store: AskStore
+  slack: SlackPort
+  pacer: ChannelPacer
+  settings: ViewSettings
+  /** Where asks go when the request names no channel. */
+  defaultChannel?: string
+  defaultTimeoutMs?: number
+  owner: 'service' | 'library'
+  logger: Logger
+  now?: () => number
+}
+
+const USER_ID = /^[UW][A-Z0-9]+$/
+
+/** Ask ids go into action ids: url-safe, unguessable, short. */
+export function newAskId(): string {
+  return randomBytes(12).toString('base64url')
+}
+
+/**
+ * One ask's life, whoever asked (the seam, the HTTP API, the relay): record
+ * → post → wait → settle once → show the settlement. Settling resolves the
+ * waiting caller before the message is updated, and a failed update never
+ * loses the answer.
+ */
+export class AskLifecycle {
+  readonly instance = randomUUID()
+  readonly #expiryTimers = new Map<string, () => void>()
+  readonly #settledListeners = new Set<(record: AskRecord) => void>()
+  readonly #dmChannels = new Map<string, string>()
+  readonly #now: () => number
+
+  constructor(private readonly options: LifecycleOptions) {
+    this.#now = options.now ?? Date.now
+  }
+
+  get store(): AskStore {
+    return this.options.store
+  }
+
+  get owner(): AskOwner {
+    return this.options.owner === 'service' ? { kind: 'service' } : { kind: 'library', pid: process.pid, instance: this.instance }
+  }
+
+  /** Validates and posts a question ask; with a known external key returns the existing ask. */
+  async open(request: AskUserQuestionRequest | unknown, options: OpenAskOptions = {}): Promise<AskRecord> {
+    const valid = validateRequest(request)
+    return this.openValid(valid, options)
+  }
+
+  async openValid(valid: ValidRequest, options: OpenAskOptions = {}): Promise<AskRecord> {
+    const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
+    if (existing) return existing
+    const record = this.#newRecord('question', options)
+    record.questions = valid.questions
+    const agent = agentView(valid.agent)
+    if (agent) record.agent = agent
+    return this.#insertAndPost(record, valid.signal)
+  }
+
+  async openApproval(input: OpenApprovalInput, options: OpenAskOptions = {}): Promise<AskRecord> {
+    const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
+    if (existing) return existing
+    if (typeof input.toolName !== 'string' || input.toolName.trim() === '') throw new UserInteractionError('BAD_REQUEST', 'an approval needs a tool name')
+    const record = this.#newRecord('approval', options)
+    record.approval = { toolName: input.toolName }
+    if (input.reason !== undefined) record.approval.reason = input.reason
+    if (input.callId !== undefined) record.approval.callId = input.callId
+    if (input.agent) record.agent = input.agent
+    return this.#insertAndPost(record)
+  }
+
+  #newRecord(kind: AskRecord['kind'], options: OpenAskOptions): AskRecord {
+    const target = options.channel ?? this.options.defaultChannel
+    if (!target) throw new UserInteractionError('BAD_REQUEST', 'no channel to ask in: set SLACK_CHANNEL (or the channel option), or pass a channel with the request')
+    const createdAt = this.#now()
+    const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner }
+    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs
+    if (timeoutMs !== undefined) record.expiresAt = createdAt + timeoutMs
+    if (options.externalKey !== undefined) record.externalKey = options.externalKey
+    return record
+  }
+
+  async #insertAndPost(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+    await this.options.store.insert(record)
+    // An abort while we post must still withdraw the message once it exists.
+    const onAbort = () => void this.abort(record.id)
+    signal?.addEventListener('abort', onAbort, { once: true })
+    try {
+      await this.#post(record)
+    } finally {
+      signal?.removeEventListener('abort', onAbort)
+    }
+    if (signal?.aborted) await this.abort(record.id)
+    this.#armExpiry(record)
+    const current = (await this.options.store.get(record.id)) ?? record
+    this.options.logger.info(`ask ${record.id} posted to ${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`)
+    return current
+  }
+
+  async #post(record: AskRecord): Promise<void> {
+    const { slack, pacer, settings } = this.options
+    let channel = record.target
+    try {
+      channel = await this.#resolveChannel(record.target)
+      const plan = renderOpen(record, settings)
+      const posted = await pacer.run(channel, () => slack.postMessage(channel, plan.message))
+      const permalink = await slack.permalink(posted.channel, posted.ts).catch(() => undefined)
+      await this.options.store.attachMessage(record.id, { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) })
+      for (const part of plan.thread) await pacer.run(posted.channel, () => slack.postMessage(posted.channel, part, posted.ts))
+      if (plan.file) await slack.uploadFile(posted.channel, posted.ts, plan.file)
+    } catch (error) {
+      const failure = error instanceof SlackCallError ? error : toSlackCallError('chat.postMessage', error)
+      const message = `${failure.method} failed with Slack error "${failure.slackError}": ${adviceFor(failure.slackError, { channel })}`
+      this.options.logger.error(`ask ${record.id}: ${message}`)
+      await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
+      throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
+    }
+    // Settled while we were posting (an abort, a fast click): show it now that the message exists.
+    const current = await this.options.store.get(record.id)
+    if (current && current.status !== 'pending' && current.settlement) await this.#showSettled(current, current.settlement.outcome)
+  }
+
+  async #resolveChannel(target: string): Promise<string> {
+    if (!USER_ID.test(target)) return target
+    const known = this.#dmChannels.get(target)
+    if (known) return known
+    const channel = await this.options.slack.openDirectMessage(target)
+    this.#dmChannels.set(target, channel)
+    return channel
+  }
+
+  #armExpiry(record: AskRecord): void {
+    if (record.expiresAt === undefined || this.#expiryTimers.has(record.id)) return
+    const cancel = setLongTimeout(() => void this.expire(record.id), record.expiresAt - this.#now())
+    this.#expiryTimers.set(record.id, cancel)
+  }
+
+  /**
+   * Pending → settled, once. The winner's answer is validated first (an
+   * answer that breaks the seam never reaches the agent), waiting callers
+   * are resolved, and then the message shows the settlement.
+   */
+  async settle(id: string, settlement: Settlement): Promise<SettleResult> {
+    const record = await this.options.store.get(id)
+    if (!record) throw new Error(`no ask ${id}`)
+    if (settlement.answer) settlement = { ...settlement, answer: validateAnswer(record, settlement.answer) }
+    const result = await this.options.store.settle(id, settlement)
+    if (!result.won) return result
+    this.#expiryTimers.get(id)?.()
+    this.#expiryTimers.delete(id)
+    this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
+    for (const listener of this.#settledListeners) {
+      try {
+        listener(result.record)
+      } catch (error) {
+        this.options.logger.error(`a settlement listener failed: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
+    await this.#showSettled(result.record, settlement.outcome)
+    return result
+  }
+
+  /** Updates the message to a settled state. Failure is logged; the settlement stands. */
+  async #showSettled(record: AskRecord, outcome: Outcome): Promise<boolean> {
+    if (!record.message) return false
+    try {
+      await this.options.slack.updateMessage(record.message.channel, record.message.ts, renderSettled(record, outcome, this.options.settings))
+      await this.options.store.markFinalMessageShown(record.id)
+      return true
+    } catch (error) {
+      this.options.logger.error(`ask ${record.id} is ${record.status}, but its message could not be updated: ${error instanceof Error ? error.message : String(error)}`)
+      return false
+    }
+  }
+
+  /** The agent withdrew the ask. Idempotent: a settled ask keeps its status. */
+  async abort(id: string, outcome: Outcome = { kind: 'aborted', at: this.#now() }): Promise<AskRecord | undefined> {
+    const record = await this.options.store.get(id)
+    if (!record || record.status !== 'pending') return record
+    const reason = outcome.kind === 'stopped' ? 'the bridge stopped with the question still open' : 'the question was withdrawn'
+    return (await this.settle(id, { status: 'aborted', outcome, error: { code: 'ASK_ABORTED', message: reason } })).record
+  }
+
+  async expire(id: string): Promise<AskRecord | undefined> {
+    const record = await this.options.store.get(id)
+    if (!record || record.status !== 'pending') return record
+    return (await this.settle(id, { status: 'expired', outcome: { kind: 'expired', at: this.#now() }, error: { code: 'ASK_EXPIRED', message: 'nobody answered the question in time' } })).record
+  }
+
+  /** Relay: settled outside Slack. A settled ask only has its message corrected. */
+  async closeElsewhere(id: string, how: 'answered' | 'cancelled' | 'gone' | { failed: string }): Promise<AskRecord | undefined> {
+    const record = await this.options.store.get(id)
+    if (!record) return undefined
+    const at = this.#now()
+    const outcome: Outcome = typeof how === 'object' ? { kind: 'failed', at, reason: how.failed } : { kind: 'settled-elsewhere', at, how }
+    if (record.status !== 'pending') {
+      await this.#showSettled(record, outcome)
+      return record
+    }
+    const status = typeof how === 'object' ? 'failed' : how === 'answered' ? 'answered' : how === 'cancelled' ? 'cancelled' : 'aborted'
+    const message = typeof how === 'object' ? how.failed : `settled outside Slack (${how})`
+    return (await this.settle(id, { status, outcome, error: { code: status === 'cancelled' ? 'ASK_CANCELLED' : 'ASK_ABORTED', message } })).record
+  }
+
+  onSettled(listener: (record: AskRecord) => void): () => void {
+    this.#settledListeners.add(listener)
+    return () => this.#settledListeners.delete(listener)
+  }
+
+  /**
+   * At start: asks of a library process that is gone are marked expired
+   * (their `ask()` died with it); a service's asks get their expiry timers
+   * back; settled asks whose message update failed are shown again.
+   */
+  async recover(): Promise<void> {
+    for (const record of await this.options.store.listPending()) {
+      if (record.owner.kind === 'library' && record.owner.instance !== this.instance && !isProcessAlive(record.owner.pid)) {
+        await this.expire(record.id)
+      } else if (record.owner.kind === this.owner.kind && record.owner.kind === 'service') {
+        this.#armExpiry(record)
+      }
+    }
+    for (const record of await this.options.store.listUnshownSettled()) {
+      if (record.settlement) await this.#showSettled(record, record.settlement.outcome)
+    }
+  }
+
+  /** Withdraws this process's open asks (all of a service's, when asked to) and clears every timer. */
+  async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
+    const withdraw = options.withdrawOpen ?? this.options.owner === 'library'
+    if (withdraw) {
+      const mine = (await this.options.store.listPending()).filter((record) =>
+        record.owner.kind === 'service' ? this.options.owner === 'service' : record.owner.instance === this.instance,
+      )
+      await Promise.all(mine.map((record) => this.abort(record.id, { kind: 'stopped', at: this.#now() })))
+    }
+    for (const cancel of this.#expiryTimers.values()) cancel()
+    this.#expiryTimers.clear()
+    this.#settledListeners.clear()
+  }
+
+  /** Open expiry timers (for leak checks). */
+  get armedTimers(): number {
+    return this.#expiryTimers.size
+  }
+}
+
+function isProcessAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+function describeOutcome(outcome: Outcome): string {
+  switch (outcome.kind) {
+    case 'answered':
+      return `answered by ${outcome.by.name ?? outcome.by.id}`
+    case 'dismissed':
+      return `dismissed by ${outcome.by.name ?? outcome.by.id}`
+    case 'decided':
+      return `${outcome.decision} by ${outcome.by.name ?? outcome.by.id}`
+    case 'aborted':
+      return 'withdrawn'
+    case 'expired':
+      return 'expired'
+    case 'stopped':
+      return 'withdrawn (bridge stopped)'
+    case 'settled-elsewhere':
+      return `settled outside Slack (${outcome.how})`
+    case 'failed':
+      return `failed: ${outcome.reason}`
+    default: {
+      const unreachable: never = outcome
+      return unreachable
+    }
+  }
+}

@@ -1,0 +1,62 @@
+import type { Locale } from '../../blocks/view.js'
+import { ConfigError } from '../config/config-error.js'
+import { valueChecks } from '../config/config.js'
+import { parseDuration } from '../config/duration.js'
+import type { SlackBridgeOptions } from './types.js'
+
+/** The options after checking: every value well-formed, defaults applied. */
+export interface ResolvedOptions {
+  botToken: string
+  appToken?: string
+  signingSecret?: string
+  channel?: string
+  slackApiUrl?: string
+  allowedUsers: string[]
+  allowedUserGroups: string[]
+  mention?: string
+  locale: Locale
+  defaultTimeoutMs?: number
+  owner: 'service' | 'library'
+}
+
+function check(name: string, value: string | undefined, problemOf: (value: string) => string | null): string | undefined {
+  if (value === undefined) return undefined
+  if (typeof value !== 'string') throw new ConfigError(name, 'must be a string')
+  const problem = problemOf(value)
+  if (problem) throw new ConfigError(name, problem)
+  return value
+}
+
+/**
+ * Checks library options with the same rules as the environment variables,
+ * so a typo fails at `createSlackBridge` with the option's name, not later
+ * as a confusing Slack error.
+ */
+export function resolveOptions(options: SlackBridgeOptions): ResolvedOptions {
+  const botToken = check('botToken', options.botToken, valueChecks.botToken)
+  if (!botToken) throw new ConfigError('botToken', 'is required (the Bot User OAuth Token, xoxb-…)')
+  const resolved: ResolvedOptions = {
+    botToken,
+    allowedUsers: (options.allowedUsers ?? []).map((user) => check('allowedUsers', user, valueChecks.userId)!),
+    allowedUserGroups: (options.allowedUserGroups ?? []).map((group) => check('allowedUserGroups', group, valueChecks.userGroupId)!),
+    locale: (check('locale', options.locale, valueChecks.locale) ?? 'en') as Locale,
+    owner: options.owner ?? 'library',
+  }
+  const appToken = check('appToken', options.appToken, valueChecks.appToken)
+  if (appToken) resolved.appToken = appToken
+  // Signing secrets are checked by Bolt; ours only has to be present in HTTP mode.
+  if (options.signingSecret) resolved.signingSecret = options.signingSecret
+  if (!appToken && !resolved.signingSecret) throw new ConfigError('signingSecret', 'is required in HTTP mode (no appToken): copy it from Basic Information → App Credentials, or pass appToken for Socket Mode')
+  const channel = check('channel', options.channel, valueChecks.channel)
+  if (channel) resolved.channel = channel
+  const slackApiUrl = check('slackApiUrl', options.slackApiUrl, valueChecks.slackApiUrl)
+  if (slackApiUrl) resolved.slackApiUrl = slackApiUrl.endsWith('/') ? slackApiUrl : `${slackApiUrl}/`
+  const mention = check('mention', options.mention, valueChecks.mention)
+  if (mention) resolved.mention = mention
+  if (options.timeout !== undefined) {
+    const ms = typeof options.timeout === 'number' ? options.timeout : parseDuration(options.timeout)
+    if (ms === null || !(ms > 0)) throw new ConfigError('timeout', `${JSON.stringify(options.timeout)} is not a duration (expected milliseconds, or text like 90s, 30m or 2h)`)
+    resolved.defaultTimeoutMs = ms
+  }
+  return resolved
+}

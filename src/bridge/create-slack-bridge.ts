@@ -1,0 +1,122 @@
+import { createServer, type Server } from 'node:http'
+import { App, HTTPReceiver, SocketModeReceiver } from '@slack/bolt'
+import type { WebClientOptions } from '@slack/web-api'
+import { UserInteractionError } from '../contract/index.js'
+import { consoleLogger } from '../log/logger.js'
+import type { AskStore } from '../store/ask-store.js'
+import { openStore } from '../store/open-store.js'
+import { boltLogger } from '../slack/bolt-logger.js'
+import { ChannelPacer } from '../slack/channel-pacer.js'
+import { FormDrafts } from '../slack/handlers/form-drafts.js'
+import { registerHandlers } from '../slack/handlers/register.js'
+import { SlackCallError } from '../slack/slack-call-error.js'
+import { adviceFor } from '../slack/slack-error-advice.js'
+import { TIMING } from '../slack/timing.js'
+import { webApiPort } from '../slack/web-api-port.js'
+import { AnswerPolicy } from './answer-policy.js'
+import { AskLifecycle } from './ask-lifecycle.js'
+import { resolveOptions } from './bridge-options.js'
+import type { SlackBridge, SlackBridgeOptions, SlackHealth } from './types.js'
+import { createProvider, waitForSettlement } from './waiting.js'
+
+/**
+ * Web API calls: a few quick retries for 5xx and network blips, a timeout
+ * (the SDK's default is none), and 429s handed to our per-channel pacer
+ * instead of pausing the client's whole queue for up to 30 minutes.
+ */
+function webClientOptions(slackApiUrl: string | undefined, logger: ReturnType<typeof boltLogger>): WebClientOptions {
+  return {
+    ...(slackApiUrl ? { slackApiUrl } : {}),
+    retryConfig: { retries: 2, factor: 2, minTimeout: 300, maxTimeout: 2000, randomize: true },
+    timeout: TIMING.webApiTimeoutMs,
+    rejectRateLimitedCalls: true,
+    logger,
+  }
+}
+
+/**
+ * Starts a bridge: checks the token, connects (Socket Mode, or HTTP mode
+ * with verified requests), recovers asks left from an earlier run, and
+ * returns the provider and the lower-level operations.
+ */
+export async function createSlackBridge(options: SlackBridgeOptions): Promise<SlackBridge> {
+  const resolved = resolveOptions(options)
+  const logger = options.logger ?? consoleLogger()
+  const slackLogger = boltLogger(logger)
+  const clientOptions = webClientOptions(resolved.slackApiUrl, slackLogger)
+  const socketMode = resolved.appToken !== undefined
+
+  const receiver = socketMode
+    ? new SocketModeReceiver({
+        appToken: resolved.appToken!,
+        logger: slackLogger,
+        // Its own options object: the socket client raises the retry count of
+        // the options it is given for reconnects, which must not leak into our calls.
+        installerOptions: { clientOptions: { ...clientOptions, retryConfig: { retries: 20, factor: 1.5, maxTimeout: 30_000 } } },
+      })
+    : new HTTPReceiver({ signingSecret: resolved.signingSecret!, endpoints: '/slack/events', logger: slackLogger })
+  const app = new App({ token: resolved.botToken, receiver, socketMode, clientOptions, logger: slackLogger })
+
+  const slack = webApiPort(app.client)
+  try {
+    await slack.authTest()
+  } catch (error) {
+    const slackError = error instanceof SlackCallError ? error.slackError : 'request_failed'
+    throw new UserInteractionError('SLACK_API_ERROR', `auth.test failed with Slack error "${slackError}": ${adviceFor(slackError)}`, { cause: error })
+  }
+
+  const ownsStore = typeof options.state !== 'object'
+  const store: AskStore = openStore(options.state)
+  const settings = { locale: resolved.locale, ...(resolved.mention ? { mention: resolved.mention } : {}) }
+  const lifecycle = new AskLifecycle({
+    store,
+    slack,
+    pacer: new ChannelPacer(),
+    settings,
+    ...(resolved.channel ? { defaultChannel: resolved.channel } : {}),
+    ...(resolved.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: resolved.defaultTimeoutMs } : {}),
+    owner: resolved.owner,
+    logger,
+  })
+  const policy = new AnswerPolicy(slack, resolved, logger)
+  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now: Date.now })
+
+  let health: SlackHealth = 'connected'
+  let server: Server | undefined
+  if (receiver instanceof SocketModeReceiver) {
+    receiver.client.on('connected', () => (health = 'connected'))
+    receiver.client.on('reconnecting', () => (health = 'disconnected'))
+    receiver.client.on('disconnected', () => (health = 'disconnected'))
+    await app.start()
+  } else if (options.listen !== false) {
+    const { host = '127.0.0.1', port } = options.listen ?? { port: 3000 }
+    server = createServer(receiver.requestListener)
+    await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, host, resolve))
+  }
+  await lifecycle.recover()
+
+  let stopped: Promise<void> | undefined
+  const bridge: SlackBridge = {
+    provider: createProvider(lifecycle),
+    open: (request, openOptions) => lifecycle.open(request, openOptions),
+    openApproval: (input, openOptions) => lifecycle.openApproval(input, openOptions),
+    get: (id) => store.get(id),
+    waitForSettlement: (id, timeoutMs, signal) => waitForSettlement(store, id, timeoutMs, signal),
+    abort: (id) => lifecycle.abort(id),
+    closeElsewhere: (id, how) => lifecycle.closeElsewhere(id, how),
+    onSettled: (listener) => lifecycle.onSettled(listener),
+    health: () => health,
+    store,
+    stop: (stopOptions) =>
+      (stopped ??= (async () => {
+        await lifecycle.stop(stopOptions)
+        if (socketMode) await app.stop()
+        if (server) await new Promise<void>((resolve) => server!.close(() => resolve()))
+        if (ownsStore) await store.close()
+      })()),
+  }
+  if (receiver instanceof HTTPReceiver && options.listen === false) {
+    Object.assign(bridge, { slackRequestListener: receiver.requestListener })
+  }
+  return bridge
+}

@@ -1,0 +1,32 @@
+import {
+  approvalMessage,
+  questionMessage,
+  settledApprovalMessage,
+  settledMessage,
+} from '../../blocks/index.js'
+import type { Outcome } from '../../blocks/view.js'
+import type { AskRecord } from '../store/ask-record.js'
+import type { MessageContent } from '../slack/slack-port.js'
+import { approvalViewOf, askViewOf, type ViewSettings } from './ask-view.js'
+
+/** Everything one ask posts: the message, its thread continuation, maybe a file. */
+export interface PostPlan {
+  message: MessageContent
+  thread: MessageContent[]
+  file?: { filename: string; title: string; content: string }
+}
+
+/** The first post of an ask, by its kind. */
+export function renderOpen(record: AskRecord, settings: ViewSettings): PostPlan {
+  if (record.kind === 'approval') return { message: approvalMessage(approvalViewOf(record, settings)), thread: [] }
+  const rendered = questionMessage(askViewOf(record, settings))
+  const plan: PostPlan = { message: rendered.message, thread: rendered.thread }
+  if (rendered.file) plan.file = rendered.file
+  return plan
+}
+
+/** The message that replaces the controls once the ask is settled. */
+export function renderSettled(record: AskRecord, outcome: Outcome, settings: ViewSettings): MessageContent {
+  if (record.kind === 'approval') return settledApprovalMessage(approvalViewOf(record, settings), outcome)
+  return settledMessage(askViewOf(record, settings), outcome)
+}

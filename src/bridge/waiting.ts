@@ -1,0 +1,71 @@
+import type { AskUserQuestionAnswer, AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
+import { validateRequest } from '../contract/index.js'
+import type { AskRecord } from '../store/ask-record.js'
+import type { AskStore } from '../store/ask-store.js'
+import type { AskLifecycle } from './ask-lifecycle.js'
+import { answerOrError } from './outcome-error.js'
+
+/**
+ * Resolves with the record once settled, or the pending record after
+ * `timeoutMs`, or when `signal` fires. Every listener and timer it sets is
+ * gone when it resolves.
+ */
+export async function waitForSettlement(store: AskStore, id: string, timeoutMs: number, signal?: AbortSignal): Promise<AskRecord | undefined> {
+  const initial = await store.get(id)
+  if (!initial || initial.status !== 'pending' || timeoutMs <= 0 || signal?.aborted) return initial
+  return new Promise<AskRecord | undefined>((resolve) => {
+    let unwatch = () => {}
+    const finish = (record: AskRecord | undefined) => {
+      clearTimeout(timer)
+      unwatch()
+      signal?.removeEventListener('abort', onAbort)
+      resolve(record)
+    }
+    const onAbort = () => void store.get(id).then(finish, () => finish(initial))
+    const timer = setTimeout(onAbort, timeoutMs)
+    timer.unref()
+    signal?.addEventListener('abort', onAbort, { once: true })
+    unwatch = store.watch(id, finish)
+    // Settled between the first read and the watch: do not wait for nothing.
+    void store.get(id).then((record) => {
+      if (record && record.status !== 'pending') finish(record)
+    })
+  })
+}
+
+/**
+ * The seam's provider: `ask()` validates (in the seam's order), posts, and
+ * waits until the ask settles, however long that takes. The request's
+ * signal withdraws it. It always settles: answered, or a UserInteractionError.
+ */
+export function createProvider(lifecycle: AskLifecycle): UserInteractionProvider {
+  return {
+    async ask(request: AskUserQuestionRequest): Promise<AskUserQuestionAnswer> {
+      const valid = validateRequest(request)
+      const record = await lifecycle.openValid(valid)
+      const settled = await untilSettled(lifecycle, record, valid.signal)
+      const result = answerOrError(settled)
+      if (result instanceof Error) throw result
+      return result
+    },
+  }
+}
+
+function untilSettled(lifecycle: AskLifecycle, record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+  if (record.status !== 'pending') return Promise.resolve(record)
+  return new Promise<AskRecord>((resolve, reject) => {
+    const onAbort = () => void lifecycle.abort(record.id).catch(reject)
+    const unwatch = lifecycle.store.watch(record.id, (settled) => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve(settled)
+    })
+    signal?.addEventListener('abort', onAbort, { once: true })
+    void lifecycle.store.get(record.id).then((current) => {
+      if (current && current.status !== 'pending') {
+        unwatch()
+        signal?.removeEventListener('abort', onAbort)
+        resolve(current)
+      }
+    }, reject)
+  })
+}

@@ -1,0 +1,14 @@
+/**
+ * dsh-slack: the user-interaction seam's provider, with Slack as its UI.
+ * This file only re-exports.
+ */
+export { createSlackBridge } from './bridge/create-slack-bridge.js'
+export type { SlackBridge, SlackBridgeOptions, OpenAskOptions, OpenApprovalInput, SlackHealth } from './bridge/types.js'
+export * from './contract/index.js'
+export type { AskRecord, AskStatus, AskOwner, Settlement, PostedMessage, ApprovalRequest } from './store/ask-record.js'
+export type { AskStore } from './store/ask-store.js'
+export { MemoryAskStore } from './store/memory-ask-store.js'
+export { SqliteAskStore } from './store/sqlite-ask-store.js'
+export { ConfigError } from './config/config-error.js'
+export type { Logger } from './log/logger.js'
+export { consoleLogger, silentLogger } from './log/logger.js'

@@ -1,0 +1,92 @@
+import { decodeActionId, type ActionRef } from '../../../blocks/ids.js'
+import { batchModal, feedbackModal, otherModal } from '../../../blocks/index.js'
+import { askViewOf } from '../../bridge/ask-view.js'
+import { labelsOf, messageSelection } from '../../bridge/answers-from-state.js'
+import type { AskRecord } from '../../store/ask-record.js'
+import { personOf, type BlockAction, type BlockActionsPayload } from '../payloads.js'
+import { answersWith, openAskFor, settleAnswer, settleOrTell, tell, type InteractionDeps } from './context.js'
+
+/**
+ * One clicked element of a message, already acknowledged. Modals open first
+ * thing: a trigger_id works once and only for 3 seconds.
+ */
+export async function handleAction(deps: InteractionDeps, payload: BlockActionsPayload, action: BlockAction): Promise<void> {
+  const ref = decodeActionId(action.action_id)
+  if (!ref || ref.kind === 'link') return
+  // Ticking a checkbox or picking in a multi-select only changes the person's
+  // client-side state; the choice is read at Submit.
+  if (ref.kind === 'checkboxes' || ref.kind === 'multi-select' || ref.kind === 'multi-external-select') return
+  const channel = payload.channel?.id ?? payload.container?.channel_id
+  const record = await openAskFor(deps, ref.askId, payload.user, channel)
+  if (!record) return
+  await perform(deps, payload, action, ref, record, channel)
+}
+
+async function perform(deps: InteractionDeps, payload: BlockActionsPayload, action: BlockAction, ref: ActionRef, record: AskRecord, channel: string | undefined): Promise<void> {
+  const view = () => askViewOf(record, deps.settings)
+  switch (ref.kind) {
+    case 'option':
+      return answerOption(deps, payload, record, ref.question, [String(ref.option)], channel)
+    case 'select':
+    case 'external-select': {
+      const value = action.selected_option?.value
+      if (value !== undefined) await answerOption(deps, payload, record, ref.question, [value], channel)
+      return
+    }
+    case 'submit': {
+      const values = messageSelection(payload.state?.values, record.id, ref.question)
+      if (values.length === 0) return tell(deps, { user: payload.user.id, channel }, { kind: 'pick-something' })
+      return answerOption(deps, payload, record, ref.question, values, channel)
+    }
+    case 'skip':
+      return settleAnswer(deps, record, payload.user, record.questions.map((q) => ({ id: q.id, selected: [] })), channel)
+    case 'dismiss': {
+      const by = personOf(payload.user)
+      return settleOrTell(deps, record, payload.user, channel, {
+        status: 'cancelled',
+        outcome: { kind: 'dismissed', by, at: deps.now() },
+        error: { code: 'ASK_CANCELLED', message: `dismissed in Slack by ${by.name ?? by.id}` },
+      })
+    }
+    case 'allow':
+    case 'reject': {
+      const decision = ref.kind === 'allow' ? 'allowed-once' : 'rejected'
+      return settleOrTell(deps, record, payload.user, channel, { status: 'answered', decision, outcome: { kind: 'decided', by: personOf(payload.user), at: deps.now(), decision } })
+    }
+    case 'other':
+      return openModal(deps, payload, record, () => otherModal(view(), ref.question))
+    case 'answer':
+      return openModal(deps, payload, record, () => batchModal(view(), 0).view)
+    case 'request-changes':
+      return openModal(deps, payload, record, () => feedbackModal(view()))
+    case 'checkboxes':
+    case 'multi-select':
+    case 'multi-external-select':
+    case 'link':
+      return
+    default: {
+      const unreachable: never = ref
+      return unreachable
+    }
+  }
+}
+
+async function answerOption(deps: InteractionDeps, payload: BlockActionsPayload, record: AskRecord, question: number, values: string[], channel: string | undefined): Promise<void> {
+  const target = record.questions[question]
+  const labels = target ? labelsOf(target, values) : null
+  if (!target || labels === null) {
+    deps.logger.warn(`ask ${record.id}: ignored an action naming option(s) ${values.join(',')} of question ${question}, which do not exist`)
+    return
+  }
+  await settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: target.multiSelect ? labels : labels.slice(0, 1) }), channel)
+}
+
+async function openModal(deps: InteractionDeps, payload: BlockActionsPayload, record: AskRecord, render: () => import('@slack/types').View): Promise<void> {
+  if (!payload.trigger_id) return
+  try {
+    await deps.slack.openView(payload.trigger_id, render())
+  } catch (error) {
+    deps.logger.warn(`ask ${record.id}: could not open a modal for ${payload.user.id}: ${error instanceof Error ? error.message : String(error)}`)
+    await tell(deps, { user: payload.user.id, channel: payload.channel?.id ?? record.message?.channel }, { kind: 'failed' })
+  }
+}

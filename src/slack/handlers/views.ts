@@ -1,0 +1,59 @@
+import type { View } from '@slack/types'
+import { decodeCallbackId, encodeInputBlockId } from '../../../blocks/ids.js'
+import { batchModal, otherTextError, wordsFor } from '../../../blocks/index.js'
+import { askViewOf } from '../../bridge/ask-view.js'
+import { formEntries, formItem, modalText } from '../../bridge/answers-from-state.js'
+import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
+import type { ViewSubmissionPayload } from '../payloads.js'
+import { answersWith, openAskFor, settleAnswer, type InteractionDeps } from './context.js'
+
+/** What a view submission is acknowledged with, and the work to do after the ack. */
+export interface ViewDecision {
+  response?: { response_action: 'errors'; errors: Record<string, string> } | { response_action: 'update'; view: View }
+  after?: () => Promise<void>
+}
+
+/**
+ * A submitted modal. Validation happens before the ack so errors show under
+ * the input; settling happens after it, so the modal closes at once.
+ */
+export async function handleViewSubmission(deps: InteractionDeps, payload: ViewSubmissionPayload): Promise<ViewDecision> {
+  const ref = decodeCallbackId(payload.view.callback_id)
+  if (!ref) return {}
+  const record = await openAskFor(deps, ref.askId, payload.user, undefined)
+  if (!record) return {}
+  const locale = deps.settings.locale
+  const values = payload.view.state.values
+  switch (ref.kind) {
+    case 'other-modal':
+    case 'feedback-modal': {
+      const text = modalText(values)
+      const problem = otherTextError(locale, text)
+      if (problem) return { response: { response_action: 'errors', errors: { [encodeInputBlockId({ kind: 'text' })]: problem } } }
+      const question = ref.kind === 'other-modal' ? ref.question : 0
+      return { after: () => settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: [], custom: text.trim() })) }
+    }
+    case 'batch-modal': {
+      const view = askViewOf(record, deps.settings)
+      const { pageCount, questions: onPage } = batchModal(view, ref.page)
+      const entries = formEntries(values)
+      const items = new Map<number, AskUserQuestionAnswerItem>()
+      const errors: Record<string, string> = {}
+      for (const index of onPage) {
+        const result = formItem(record.questions[index]!, entries.get(index))
+        if (result.ok) items.set(index, result.item)
+        else errors[result.blockId] = result.problem === 'both' ? wordsFor(locale).chooseOrWrite : wordsFor(locale).notAnOption
+      }
+      if (Object.keys(errors).length > 0) return { response: { response_action: 'errors', errors } }
+      const collected = deps.drafts.save(record.id, payload.user.id, items)
+      if (ref.page + 1 < pageCount) return { response: { response_action: 'update', view: batchModal(view, ref.page + 1).view } }
+      deps.drafts.clear(record.id, payload.user.id)
+      const answers = record.questions.map((question, index) => collected.get(index) ?? { id: question.id, selected: [] })
+      return { after: () => settleAnswer(deps, record, payload.user, answers) }
+    }
+    default: {
+      const unreachable: never = ref
+      return unreachable
+    }
+  }
+}

@@ -1,0 +1,83 @@
+import { z } from 'zod'
+
+/**
+ * The parts of Slack's interaction payloads the handlers read, parsed once
+ * where they arrive. Slack sends much more; unknown keys are ignored.
+ */
+export const slackUser = z.object({
+  id: z.string(),
+  username: z.string().optional(),
+  name: z.string().optional(),
+  team_id: z.string().optional(),
+})
+
+export type SlackUser = z.infer<typeof slackUser>
+
+const option = z.object({ value: z.string() })
+
+/** One input's client-side state, as Slack reports it in `state.values`. */
+export const inputState = z.looseObject({
+  type: z.string(),
+  value: z.string().nullish(),
+  selected_option: option.nullish(),
+  selected_options: z.array(option).nullish(),
+})
+
+export type InputState = z.infer<typeof inputState>
+
+/** `state.values`: block_id → action_id → state. */
+export const stateValues = z.record(z.string(), z.record(z.string(), inputState))
+
+export type StateValues = z.infer<typeof stateValues>
+
+export const blockActionsPayload = z.object({
+  type: z.literal('block_actions'),
+  user: slackUser,
+  trigger_id: z.string().optional(),
+  channel: z.object({ id: z.string() }).optional(),
+  container: z.looseObject({ channel_id: z.string().optional(), message_ts: z.string().optional(), thread_ts: z.string().optional() }).optional(),
+  message: z.looseObject({ ts: z.string(), thread_ts: z.string().optional() }).optional(),
+  state: z.object({ values: stateValues }).optional(),
+  actions: z.array(
+    z.looseObject({
+      action_id: z.string(),
+      block_id: z.string().optional(),
+      type: z.string(),
+      value: z.string().optional(),
+      selected_option: option.nullish(),
+      selected_options: z.array(option).nullish(),
+    }),
+  ),
+})
+
+export type BlockActionsPayload = z.infer<typeof blockActionsPayload>
+export type BlockAction = BlockActionsPayload['actions'][number]
+
+export const viewSubmissionPayload = z.object({
+  type: z.literal('view_submission'),
+  user: slackUser,
+  view: z.looseObject({
+    id: z.string().optional(),
+    callback_id: z.string(),
+    private_metadata: z.string().optional(),
+    state: z.object({ values: stateValues }),
+  }),
+})
+
+export type ViewSubmissionPayload = z.infer<typeof viewSubmissionPayload>
+
+export const blockSuggestionPayload = z.object({
+  type: z.literal('block_suggestion'),
+  user: slackUser,
+  action_id: z.string(),
+  block_id: z.string().optional(),
+  value: z.string(),
+})
+
+export type BlockSuggestionPayload = z.infer<typeof blockSuggestionPayload>
+
+/** The person as the status lines and notices show them. */
+export function personOf(user: SlackUser): { id: string; name?: string } {
+  const name = user.name ?? user.username
+  return name ? { id: user.id, name } : { id: user.id }
+}

@@ -1,0 +1,27 @@
+import type { KnownBlock, View } from '@slack/types'
+
+/** A message as the renderers produce it. */
+export interface MessageContent {
+  text: string
+  blocks: KnownBlock[]
+}
+
+/**
+ * The Slack calls the bridge makes, and nothing else: handlers and the ask
+ * lifecycle depend on this port, so unit tests pass a fake and end-to-end
+ * tests pass the real Web API client. Every method rejects with a
+ * `SlackCallError`.
+ */
+export interface SlackPort {
+  /** Checks the token; gives the bot's identity. */
+  authTest(): Promise<{ userId: string; botId?: string; teamId?: string; team?: string; user?: string }>
+  postMessage(channel: string, content: MessageContent, threadTs?: string): Promise<{ channel: string; ts: string }>
+  updateMessage(channel: string, ts: string, content: MessageContent): Promise<void>
+  postEphemeral(channel: string, user: string, text: string, threadTs?: string): Promise<void>
+  openView(triggerId: string, view: View): Promise<void>
+  /** Opens (or finds) the DM with a user and returns its channel id. */
+  openDirectMessage(user: string): Promise<string>
+  permalink(channel: string, ts: string): Promise<string | undefined>
+  uploadFile(channel: string, threadTs: string, file: { filename: string; title: string; content: string }): Promise<void>
+  userGroupMembers(userGroup: string): Promise<string[]>
+}

@@ -1,0 +1,65 @@
+import type { WebClient } from '@slack/web-api'
+import { z } from 'zod'
+import type { MessageContent, SlackPort } from './slack-port.js'
+import { toSlackCallError } from './slack-call-error.js'
+
+const postResult = z.object({ channel: z.string(), ts: z.string() })
+const authResult = z.object({ user_id: z.string(), bot_id: z.string().optional(), team_id: z.string().optional(), team: z.string().optional(), user: z.string().optional() })
+const openResult = z.object({ channel: z.object({ id: z.string() }) })
+const permalinkResult = z.object({ permalink: z.string().optional() })
+const usersResult = z.object({ users: z.array(z.string()).optional() })
+
+async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw toSlackCallError(method, error)
+  }
+}
+
+/** The port over the official Web API client. Responses are parsed, never trusted. */
+export function webApiPort(client: WebClient): SlackPort {
+  return {
+    authTest: () =>
+      call('auth.test', async () => {
+        const result = authResult.parse(await client.auth.test())
+        return { userId: result.user_id, botId: result.bot_id, teamId: result.team_id, team: result.team, user: result.user }
+      }),
+
+    postMessage: (channel, content: MessageContent, threadTs) =>
+      call('chat.postMessage', async () => {
+        // Agent text may contain @channel or names: never let Slack link them.
+        const result = await client.chat.postMessage({ channel, text: content.text, blocks: content.blocks, link_names: false, unfurl_links: false, unfurl_media: false, ...(threadTs ? { thread_ts: threadTs } : {}) })
+        return postResult.parse(result)
+      }),
+
+    updateMessage: (channel, ts, content) =>
+      call('chat.update', async () => {
+        await client.chat.update({ channel, ts, text: content.text, blocks: content.blocks, link_names: false })
+      }),
+
+    postEphemeral: (channel, user, text, threadTs) =>
+      call('chat.postEphemeral', async () => {
+        await client.chat.postEphemeral({ channel, user, text, ...(threadTs ? { thread_ts: threadTs } : {}) })
+      }),
+
+    openView: (triggerId, view) =>
+      call('views.open', async () => {
+        await client.views.open({ trigger_id: triggerId, view })
+      }),
+
+    openDirectMessage: (user) =>
+      call('conversations.open', async () => openResult.parse(await client.conversations.open({ users: user })).channel.id),
+
+    permalink: (channel, ts) =>
+      call('chat.getPermalink', async () => permalinkResult.parse(await client.chat.getPermalink({ channel, message_ts: ts })).permalink),
+
+    uploadFile: (channel, threadTs, file) =>
+      call('files.uploadV2', async () => {
+        await client.filesUploadV2({ channel_id: channel, thread_ts: threadTs, filename: file.filename, title: file.title, content: file.content })
+      }),
+
+    userGroupMembers: (userGroup) =>
+      call('usergroups.users.list', async () => usersResult.parse(await client.usergroups.users.list({ usergroup: userGroup })).users ?? []),
+  }
+}
