@@ -1,0 +1,152 @@
+/**
+ * The local Slack stand-in: a strict, in-memory stand-in for the part of
+ * Slack dsh-slack uses (Web API, Socket Mode, signed HTTP delivery), with
+ * scripted users for end-to-end tests. Point real clients at it:
+ * `new App({ token: slack.botToken, appToken: slack.appToken, socketMode: true, clientOptions: { slackApiUrl: slack.apiUrl } })`.
+ */
+import type { Server } from 'node:http'
+
+import { ClientState } from './client-state.js'
+import { systemClock } from './clock.js'
+import type { SandboxCore } from './core.js'
+import { Delivery, type DeliveryTarget } from './delivery.js'
+import { SandboxError } from './errors.js'
+import { Faults } from './faults.js'
+import type { EphemeralMessage, SandboxChannel, SandboxUser, SandboxUserGroup, SandboxView, StoredMessage } from './model.js'
+import { DEFAULT_SCOPES, DEFAULTS, type SandboxOptions } from './options.js'
+import { RateLimiter } from './rate-limit.js'
+import { ScriptedUser } from './scripted-user.js'
+import { addressOf, listen, SANDBOX_HOST } from './server.js'
+import { SocketModeServer, type DisconnectReason } from './socket-mode.js'
+import { TriggerRegistry } from './triggers.js'
+import { waitFor, type WaitOptions } from './wait.js'
+import { Workspace } from './workspace.js'
+
+export { ShiftedClock, systemClock, type SandboxClock } from './clock.js'
+export type { DeliveryTarget } from './delivery.js'
+export { SANDBOX_ERROR_CODES, SandboxError, SlackRefusal, type SandboxErrorCode } from './errors.js'
+export type { Fault } from './faults.js'
+export { signRequest } from './http-delivery.js'
+export type * from './model.js'
+export type { SandboxOptions } from './options.js'
+export type { Ack, PickOptions, ScriptedUser, Target } from './scripted-user.js'
+export type { DisconnectReason } from './socket-mode.js'
+export type { WaitOptions } from './wait.js'
+export type { Workspace } from './workspace.js'
+
+export interface Sandbox {
+  /** The Web API base URL to give clients as `slackApiUrl`: `http://127.0.0.1:N/api/`. */
+  readonly apiUrl: string
+  readonly port: number
+  readonly botToken: string
+  readonly appToken: string
+  readonly signingSecret: string
+  /** A channel the bot is in (#agents unless `channels` said otherwise). */
+  readonly defaultChannel: string
+  /** The in-memory workspace; `workspace.on('change', …)` follows every change. */
+  readonly workspace: Workspace
+  /** Faults for the next calls of a method: `faults.inject('chat.postMessage', { error: 'channel_not_found' })`. */
+  readonly faults: Faults
+  createChannel(init: { id?: string; name: string; botIsMember?: boolean; isPrivate?: boolean; members?: string[] }): SandboxChannel
+  addUser(init: { id: string; name?: string; realName?: string }): SandboxUser
+  createUserGroup(init: { id?: string; handle?: string; users: string[] }): SandboxUserGroup
+  /** Where interactions go from now on: Socket Mode (default) or signed HTTP to an app's URL. */
+  deliverInteractionsTo(target: DeliveryTarget): void
+  /** Messages in a channel, thread replies included, oldest first. */
+  messages(channel: string): StoredMessage[]
+  /** The newest top-level message of a channel (or the newest reply of a thread). */
+  latestMessage(channel: string, options?: { thread?: string }): StoredMessage | undefined
+  /** Ephemeral messages a user got, oldest first. */
+  ephemerals(userId: string, channel?: string): EphemeralMessage[]
+  /** The modal open for a user (top of their stack). */
+  modal(userId: string): SandboxView | undefined
+  /** A scripted user (added to the workspace if unknown). */
+  user(userId: string): ScriptedUser
+  /** Resolves with the predicate's first truthy value, re-checked on every workspace change. */
+  waitFor<T>(predicate: () => T | undefined | null | false, options?: WaitOptions): Promise<T>
+  /** Socket Mode connections currently open. */
+  socketConnections(): number
+  /** Sends `disconnect` to every Socket Mode connection (clients reconnect through apps.connections.open). */
+  disconnectSockets(reason?: DisconnectReason): void
+  close(): Promise<void>
+}
+
+/** Starts a stand-in on 127.0.0.1 and resolves once it listens. */
+export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
+  const clock = options.clock ?? systemClock
+  const workspace = new Workspace({ ...DEFAULTS.app }, clock)
+  for (const user of options.users ?? DEFAULTS.users) workspace.addUser(user)
+  const channels = (options.channels ?? DEFAULTS.channels).map((init) => workspace.createChannel(init))
+  let server: Server | undefined
+  const origin = (): string => {
+    if (!server) throw new SandboxError('CLOSED', 'the stand-in is not listening')
+    return `http://${SANDBOX_HOST}:${addressOf(server).port}`
+  }
+  const socket = new SocketModeServer({
+    ids: workspace.ids,
+    appId: workspace.app.appId,
+    origin,
+    pingIntervalMs: options.serverPingIntervalMs ?? DEFAULTS.serverPingIntervalMs,
+    disconnectGraceMs: DEFAULTS.disconnectGraceMs,
+  })
+  const signingSecret = options.signingSecret ?? DEFAULTS.signingSecret
+  const delivery = new Delivery(socket, clock, signingSecret)
+  if (options.deliverTo) delivery.target = options.deliverTo
+  const core: SandboxCore = {
+    workspace,
+    clock,
+    triggers: new TriggerRegistry(workspace.ids, clock),
+    limiter: new RateLimiter(clock),
+    faults: new Faults(),
+    scopes: new Set(options.scopes ?? DEFAULT_SCOPES),
+    botToken: options.botToken ?? DEFAULTS.botToken,
+    appToken: options.appToken ?? DEFAULTS.appToken,
+    signingSecret,
+    postRate: { perSecond: options.postRatePerSecond ?? DEFAULTS.postRatePerSecond, burst: options.postBurst ?? DEFAULTS.postBurst },
+    origin,
+    socket,
+    delivery,
+    clientState: new ClientState(),
+  }
+  server = await listen(core, options.port ?? 0)
+  const listening = server
+  const users = new Map<string, ScriptedUser>()
+  const defaultChannel = channels.find((c) => c.botIsMember)?.id ?? channels[0]?.id ?? ''
+
+  return {
+    apiUrl: `${origin()}/api/`,
+    port: addressOf(listening).port,
+    botToken: core.botToken,
+    appToken: core.appToken,
+    signingSecret,
+    defaultChannel,
+    workspace,
+    faults: core.faults,
+    createChannel: (init) => workspace.createChannel(init),
+    addUser: (init) => workspace.addUser(init),
+    createUserGroup: (init) => workspace.createUserGroup(init),
+    deliverInteractionsTo: (target) => void (delivery.target = target),
+    messages: (channel) => workspace.messages(channel),
+    latestMessage: (channel, opts = {}) =>
+      workspace
+        .messages(channel)
+        .filter((m) => (opts.thread === undefined ? m.thread_ts === undefined || m.thread_ts === m.ts : m.thread_ts === opts.thread && m.ts !== opts.thread))
+        .at(-1),
+    ephemerals: (userId, channel) => workspace.ephemerals(userId, channel),
+    modal: (userId) => workspace.viewStack(userId).at(-1),
+    user(userId) {
+      if (!workspace.users.has(userId)) workspace.addUser({ id: userId })
+      let user = users.get(userId)
+      if (!user) users.set(userId, (user = new ScriptedUser(core, userId)))
+      return user
+    },
+    waitFor: (predicate, opts) => waitFor(workspace, predicate, opts),
+    socketConnections: () => socket.connectionCount,
+    disconnectSockets: (reason = 'refresh_requested') => socket.disconnectAll(reason),
+    async close() {
+      socket.close()
+      listening.closeAllConnections()
+      await new Promise<void>((resolve) => listening.close(() => resolve()))
+    },
+  }
+}

@@ -1,0 +1,9 @@
+/** Every Web API method the stand-in answers; any other name is `unknown_method`, as at Slack. */
+import { blockMethods } from './blocks.js'
+import { chatMethods } from './chat.js'
+import { directoryMethods } from './directory.js'
+import { fileMethods } from './files.js'
+import type { MethodTable } from './method.js'
+import { viewMethods } from './views.js'
+
+export const METHODS: MethodTable = { ...directoryMethods, ...chatMethods, ...viewMethods, ...fileMethods, ...blockMethods }

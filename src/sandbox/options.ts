@@ -1,0 +1,64 @@
+/**
+ * How a stand-in starts, and its defaults: a workspace with two people, a
+ * channel the bot is in (#agents) and one it is not in (#general), and tokens
+ * that are plainly not real (`xoxb-sandbox-…`).
+ */
+import { TIMING } from '../slack/timing.js'
+import type { SandboxClock } from './clock.js'
+import type { DeliveryTarget } from './delivery.js'
+
+export interface SandboxOptions {
+  /** Port on 127.0.0.1; 0 (default) picks a free one. */
+  port?: number
+  botToken?: string
+  appToken?: string
+  signingSecret?: string
+  /** The bot token's scopes (default: what dsh-slack's manifest asks for, plus the read scopes). */
+  scopes?: string[]
+  /** chat.postMessage calls per second per channel (Slack: about 1). */
+  postRatePerSecond?: number
+  /** chat.postMessage calls a channel takes at once before the rate applies (Slack allows "short bursts"). */
+  postBurst?: number
+  /** People in the workspace (default: alice U0SANDBOX01, bob U0SANDBOX02). */
+  users?: { id: string; name?: string; realName?: string }[]
+  /** Channels (default: #agents C0SANDBOX01 with the bot, #general C0SANDBOX02 without). The first is `defaultChannel`. */
+  channels?: { id?: string; name: string; botIsMember?: boolean; isPrivate?: boolean; members?: string[] }[]
+  /** Where interactions go (default: Socket Mode). */
+  deliverTo?: DeliveryTarget
+  /** Time as the stand-in sees it (tests pass a `ShiftedClock`). */
+  clock?: SandboxClock
+  /** How often the server pings Socket Mode connections. */
+  serverPingIntervalMs?: number
+}
+
+export const DEFAULT_SCOPES = ['chat:write', 'chat:write.public', 'users:read', 'usergroups:read', 'im:write', 'files:write', 'channels:read', 'groups:read', 'im:read']
+
+export const DEFAULTS = {
+  botToken: 'xoxb-sandbox-bot-token',
+  appToken: 'xapp-sandbox-app-token',
+  signingSecret: 'sandbox-signing-secret',
+  postRatePerSecond: 1000 / TIMING.channelPostIntervalMs,
+  /** Stand-in knob: Slack does not say how long a burst may be. */
+  postBurst: 3,
+  /** Stand-in knob: well inside @slack/socket-mode's 30 s server-ping timeout. */
+  serverPingIntervalMs: 10_000,
+  /** Stand-in knob: how long a client may take to close after `disconnect`. */
+  disconnectGraceMs: 1000,
+  users: [
+    { id: 'U0SANDBOX01', name: 'alice', realName: 'Alice Example' },
+    { id: 'U0SANDBOX02', name: 'bob', realName: 'Bob Example' },
+  ],
+  channels: [
+    { id: 'C0SANDBOX01', name: 'agents', botIsMember: true },
+    { id: 'C0SANDBOX02', name: 'general', botIsMember: false },
+  ],
+  app: {
+    teamId: 'T0SANDBOX01',
+    teamDomain: 'sandbox',
+    teamName: 'Sandbox',
+    appId: 'A0SANDBOX01',
+    botId: 'B0SANDBOX01',
+    botUserId: 'U0SANDBOXBOT',
+    botName: 'dsh-slack',
+  },
+} as const

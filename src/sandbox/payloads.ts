@@ -1,0 +1,75 @@
+/**
+ * The interaction payloads Slack sends, built from the workspace as it is
+ * now: block_actions, block_suggestion, view_submission and view_closed, each
+ * with a fresh trigger_id registered under the 3-second, use-once rule.
+ */
+import type { SandboxCore } from './core.js'
+import { messageContainer, viewContainer } from './client-state.js'
+import { publicMessage } from './methods/content.js'
+import type { EphemeralMessage, SandboxUser, SandboxView, StoredMessage } from './model.js'
+
+type Obj = Record<string, unknown>
+
+/** Where an interaction happens: a message (stored or ephemeral) or the user's open modal. */
+export type Surface = { kind: 'message'; message: StoredMessage | EphemeralMessage } | { kind: 'view'; view: SandboxView }
+
+/** The legacy verification token Slack still puts in payloads (Bolt ignores it; signatures matter). */
+const VERIFICATION_TOKEN = 'sandbox-verification-token'
+
+function common(core: SandboxCore, user: SandboxUser): Obj {
+  const { app } = core.workspace
+  return {
+    user: { id: user.id, username: user.name, name: user.name, team_id: app.teamId },
+    api_app_id: app.appId,
+    token: VERIFICATION_TOKEN,
+    team: { id: app.teamId, domain: app.teamDomain },
+    enterprise: null,
+    is_enterprise_install: false,
+  }
+}
+
+/** The view as a payload carries it: with the user's current `state.values`. */
+export function viewWithState(core: SandboxCore, user: string, view: SandboxView): Obj {
+  return { ...structuredClone(view), state: { values: core.clientState.values(user, viewContainer(view.id), view.blocks) } }
+}
+
+/** `container`, `channel`, `message`, `view` and `state` of a payload on `surface`. */
+function where(core: SandboxCore, user: SandboxUser, surface: Surface): Obj {
+  if (surface.kind === 'view') {
+    return { container: { type: 'view', view_id: surface.view.id }, view: viewWithState(core, user.id, surface.view) }
+  }
+  const { message } = surface
+  const channel = core.workspace.channels.get(message.channel)
+  const ephemeral = 'ephemeral' in message
+  return {
+    container: { type: 'message', message_ts: message.ts, channel_id: message.channel, is_ephemeral: ephemeral, ...(message.thread_ts ? { thread_ts: message.thread_ts } : {}) },
+    channel: { id: message.channel, name: channel?.isIm ? 'directmessage' : (channel?.name ?? '') },
+    // Slack sends no `message` for ephemeral messages: it does not keep them.
+    ...(ephemeral ? {} : { message: publicMessage(message as StoredMessage) }),
+    state: { values: core.clientState.values(user.id, messageContainer(message.channel, message.ts), message.blocks) },
+    response_url: `${core.origin()}/actions/${core.workspace.ids.opaque()}`,
+  }
+}
+
+export function blockActionsPayload(core: SandboxCore, user: SandboxUser, surface: Surface, action: Obj): Obj {
+  return {
+    type: 'block_actions',
+    ...common(core, user),
+    ...where(core, user, surface),
+    trigger_id: core.triggers.issue(user.id),
+    actions: [{ ...action, action_ts: core.workspace.ids.ts() }],
+  }
+}
+
+export function blockSuggestionPayload(core: SandboxCore, user: SandboxUser, surface: Surface, ids: { blockId: string; actionId: string }, value: string): Obj {
+  const { state: _state, response_url: _url, ...rest } = where(core, user, surface)
+  return { type: 'block_suggestion', ...common(core, user), ...rest, action_id: ids.actionId, block_id: ids.blockId, value }
+}
+
+export function viewSubmissionPayload(core: SandboxCore, user: SandboxUser, view: SandboxView): Obj {
+  return { type: 'view_submission', ...common(core, user), trigger_id: core.triggers.issue(user.id), view: viewWithState(core, user.id, view), response_urls: [] }
+}
+
+export function viewClosedPayload(core: SandboxCore, user: SandboxUser, view: SandboxView): Obj {
+  return { type: 'view_closed', ...common(core, user), view: viewWithState(core, user.id, view), is_cleared: false }
+}

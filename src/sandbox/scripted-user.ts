@@ -1,0 +1,227 @@
+/**
+ * A Slack user for tests (and, later, a live page): clicks buttons by their
+ * visible text, picks and ticks options, fills, submits and closes modals.
+ * Each step builds the payload Slack would send, delivers it to the app, and
+ * resolves with the app's ack payload. Steps Slack's client takes without
+ * telling the app (typing into a modal input) resolve with `undefined`.
+ */
+import { LIMIT } from '../../blocks/limits.js'
+import { messageContainer, viewContainer, type ContainerKey } from './client-state.js'
+import type { SandboxCore } from './core.js'
+import { elementsOf, isMultiChoice, isSingleChoice, isTextInput, matches, optionsOf, textOf, type FoundElement } from './elements.js'
+import { SandboxError } from './errors.js'
+import type { EphemeralMessage, SandboxUser, SandboxView, StoredMessage } from './model.js'
+import { blockActionsPayload, blockSuggestionPayload, viewClosedPayload, viewSubmissionPayload, type Surface } from './payloads.js'
+import { applyViewSubmissionAck } from './view-ack.js'
+
+type Obj = Record<string, unknown>
+
+/** A message to act on (as stored now: pass any object with its channel and ts), or `'modal'` for the user's open modal. */
+export type Target = { channel: string; ts: string; ephemeral?: boolean } | StoredMessage | EphemeralMessage | 'modal'
+
+/** Narrows which menu or input is meant: its placeholder, label, action_id or block_id. */
+export interface PickOptions {
+  menu?: string | RegExp
+  /** What the user types into an external select (default: the option text). */
+  query?: string
+}
+
+/** The ack payload the app answered with (`{}` for a bare ack). */
+export type Ack = Record<string, unknown>
+
+export class ScriptedUser {
+  constructor(
+    private readonly core: SandboxCore,
+    readonly id: string,
+  ) {}
+
+  get profile(): SandboxUser {
+    const user = this.core.workspace.users.get(this.id)
+    if (!user) throw new SandboxError('NOT_FOUND', `no user ${this.id}`)
+    return user
+  }
+
+  /** The modal on top of this user's stack, if one is open. */
+  modal(): SandboxView | undefined {
+    return this.core.workspace.viewStack(this.id).at(-1)
+  }
+
+  /** The errors the app put under the open modal's inputs (response_action: errors), by block_id. */
+  modalErrors(): Record<string, string> | undefined {
+    const view = this.modal()
+    return view ? this.core.workspace.viewErrors.get(view.id) : undefined
+  }
+
+  /** Clicks a button, or an overflow menu item, by its visible text. */
+  async click(target: Target, label: string | RegExp): Promise<Ack> {
+    const surface = this.surface(target)
+    const hits: { found: FoundElement; action: Obj }[] = []
+    for (const found of this.elements(surface)) {
+      const { element } = found
+      if (element.type === 'button' && matches(textOf(element.text), label)) {
+        const { type, action_id, text, value, style } = element
+        hits.push({ found, action: { type, action_id, block_id: found.blockId, text, ...(value !== undefined ? { value } : {}), ...(style !== undefined ? { style } : {}) } })
+      }
+      if (element.type === 'overflow') {
+        for (const option of optionsOf(element)) if (matches(textOf(option.text), label)) hits.push({ found, action: { type: 'overflow', action_id: found.actionId, block_id: found.blockId, selected_option: option } })
+      }
+    }
+    const hit = this.one(hits, `a button or overflow item ${String(label)}`, surface)
+    return this.send(blockActionsPayload(this.core, this.profile, surface, hit.action))
+  }
+
+  /** Picks one option in a static or external select or radio buttons (block_suggestion first for external selects). */
+  async choose(target: Target, optionText: string | RegExp, options: PickOptions = {}): Promise<Ack | undefined> {
+    const surface = this.surface(target)
+    const menus = this.elements(surface).filter((f) => isSingleChoice(f.element) && this.isMenu(f, options.menu))
+    const hits: { found: FoundElement; option?: Obj }[] = []
+    for (const found of menus) {
+      if (found.element.type === 'external_select') hits.push({ found })
+      else for (const option of optionsOf(found.element)) if (matches(textOf(option.text), optionText)) hits.push({ found, option })
+    }
+    const direct = hits.filter((h) => h.option)
+    const hit = this.one(direct.length > 0 ? direct : hits, `an option ${String(optionText)}`, surface)
+    const option = hit.option ?? (await this.suggest(surface, hit.found, optionText, options.query))
+    return this.change(surface, hit.found, { type: hit.found.element.type, selected_option: option })
+  }
+
+  /** Ticks or unticks one option of checkboxes or a multi-select. */
+  async toggle(target: Target, optionText: string | RegExp, options: PickOptions = {}): Promise<Ack | undefined> {
+    const surface = this.surface(target)
+    const hits: { found: FoundElement; option?: Obj }[] = []
+    for (const found of this.elements(surface).filter((f) => isMultiChoice(f.element) && this.isMenu(f, options.menu))) {
+      if (found.element.type === 'multi_external_select') hits.push({ found })
+      else for (const option of optionsOf(found.element)) if (matches(textOf(option.text), optionText)) hits.push({ found, option })
+    }
+    const direct = hits.filter((h) => h.option)
+    const hit = this.one(direct.length > 0 ? direct : hits, `an option ${String(optionText)}`, surface)
+    const option = hit.option ?? (await this.suggest(surface, hit.found, optionText, options.query))
+    const current = this.core.clientState.values(this.id, this.container(surface), this.blocks(surface))[hit.found.blockId]?.[hit.found.actionId]
+    const selected = (current?.selected_options as Obj[] | undefined) ?? []
+    const next = selected.some((o) => o.value === option.value) ? selected.filter((o) => o.value !== option.value) : [...selected, option]
+    return this.change(surface, hit.found, { type: hit.found.element.type, selected_options: next })
+  }
+
+  /** Types `value` into a text input of the open modal, found by its label (or block_id / action_id). */
+  fill(label: string | RegExp, value: string): void {
+    const surface = this.surface('modal')
+    const hit = this.one(
+      this.elements(surface).filter((f) => isTextInput(f.element) && this.isMenu(f, label)).map((found) => ({ found })),
+      `a text input ${String(label)}`,
+      surface,
+    )
+    this.core.clientState.set(this.id, this.container(surface), hit.found.blockId, hit.found.actionId, { type: hit.found.element.type, value: value === '' ? null : value })
+  }
+
+  /** Submits the open modal (view_submission) and applies the app's response_action. */
+  async submit(): Promise<Ack> {
+    const view = this.modal()
+    if (!view) throw new SandboxError('NOT_FOUND', `${this.id} has no modal open`)
+    this.checkInputs(view)
+    const ack = await this.send(viewSubmissionPayload(this.core, this.profile, view))
+    applyViewSubmissionAck(this.core, this.id, view, ack)
+    return ack
+  }
+
+  /** Closes the open modal with its Close button (view_closed is sent only when the view asked for it). */
+  async close(): Promise<Ack | undefined> {
+    const view = this.modal()
+    if (!view) throw new SandboxError('NOT_FOUND', `${this.id} has no modal open`)
+    const ack = view.notify_on_close ? await this.send(viewClosedPayload(this.core, this.profile, view)) : undefined
+    this.core.workspace.closeViews(this.id, view.clear_on_close)
+    return ack
+  }
+
+  private send(payload: Obj): Promise<Ack> {
+    return this.core.delivery.send(payload)
+  }
+
+  private surface(target: Target): Surface {
+    const { workspace } = this.core
+    if (target === 'modal') {
+      const view = this.modal()
+      if (!view) throw new SandboxError('NOT_FOUND', `${this.id} has no modal open`)
+      return { kind: 'view', view }
+    }
+    if ('ephemeral' in target && target.ephemeral) {
+      const message = workspace.ephemerals(this.id, target.channel).find((m) => m.ts === target.ts)
+      if (!message) throw new SandboxError('NOT_FOUND', `${this.id} got no ephemeral message ${target.ts} in ${target.channel}`)
+      return { kind: 'message', message }
+    }
+    const message = workspace.findMessage(target.channel, target.ts)
+    if (!message) throw new SandboxError('NOT_FOUND', `no message ${target.ts} in ${target.channel}`)
+    if (!workspace.channels.get(target.channel)?.members.has(this.id)) throw new SandboxError('NOT_FOUND', `${this.id} cannot see ${target.channel}`)
+    return { kind: 'message', message }
+  }
+
+  private blocks(surface: Surface): readonly Obj[] | undefined {
+    return surface.kind === 'view' ? surface.view.blocks : surface.message.blocks
+  }
+
+  private container(surface: Surface): ContainerKey {
+    return surface.kind === 'view' ? viewContainer(surface.view.id) : messageContainer(surface.message.channel, surface.message.ts)
+  }
+
+  private elements(surface: Surface): FoundElement[] {
+    return elementsOf(this.blocks(surface))
+  }
+
+  private isMenu(found: FoundElement, menu: string | RegExp | undefined): boolean {
+    if (menu === undefined) return true
+    const names = [textOf(found.element.placeholder), found.label ?? '', found.actionId, found.blockId]
+    return names.some((name) => name !== '' && matches(name, menu))
+  }
+
+  private one<T extends { found: FoundElement }>(hits: T[], what: string, surface: Surface): T {
+    const where = surface.kind === 'view' ? `modal ${surface.view.id}` : `message ${surface.message.ts}`
+    if (hits.length === 1) return hits[0]!
+    if (hits.length === 0) {
+      const seen = this.elements(surface).map((f) => `${String(f.element.type)} ${textOf(f.element.text) || textOf(f.element.placeholder) || f.label || f.actionId}`)
+      throw new SandboxError('NOT_FOUND', `${this.id} sees no ${what} in ${where}; it shows: ${seen.join(', ') || 'no controls'}`)
+    }
+    throw new SandboxError('AMBIGUOUS', `${what} matches ${hits.length} controls in ${where}: name the menu`)
+  }
+
+  /** Types into an external select: block_suggestion, then the option from the app's answer. */
+  private async suggest(surface: Surface, found: FoundElement, optionText: string | RegExp, query: string | undefined): Promise<Obj> {
+    const typed = query ?? (typeof optionText === 'string' ? optionText : '')
+    const minimum = typeof found.element.min_query_length === 'number' ? found.element.min_query_length : 3
+    // Slack's client asks for options only once the user typed min_query_length characters.
+    if (typed.length < minimum) throw new SandboxError('INVALID_INPUT', `type at least ${minimum} characters into ${found.actionId} (pass options.query)`)
+    const ack = await this.send(blockSuggestionPayload(this.core, this.profile, surface, found, typed))
+    const offered = optionsOf(ack)
+    if (offered.length > LIMIT.externalSelectOptions) throw new SandboxError('BAD_ACK', `the app offered ${offered.length} options, more than Slack shows`)
+    const option = offered.find((o) => matches(textOf(o.text), optionText))
+    if (!option) throw new SandboxError('NOT_FOUND', `the app offered no option ${String(optionText)} for "${typed}": ${offered.map((o) => textOf(o.text)).join(', ')}`)
+    return option
+  }
+
+  /** Records a new selection, and tells the app unless it is an input inside a modal (sent at submit). */
+  private async change(surface: Surface, found: FoundElement, entry: Obj): Promise<Ack | undefined> {
+    this.core.clientState.set(this.id, this.container(surface), found.blockId, found.actionId, entry)
+    if (found.place === 'input' && found.element.dispatch_action !== true) return undefined
+    const { type: _type, ...selection } = entry
+    const placeholder = found.element.placeholder !== undefined ? { placeholder: found.element.placeholder } : {}
+    return this.send(blockActionsPayload(this.core, this.profile, surface, { type: found.element.type, action_id: found.actionId, block_id: found.blockId, ...selection, ...placeholder }))
+  }
+
+  /** Slack's client refuses to submit empty required inputs and texts outside min_length..max_length. */
+  private checkInputs(view: SandboxView): void {
+    const values = this.core.clientState.values(this.id, viewContainer(view.id), view.blocks)
+    for (const block of view.blocks) {
+      if (block.type !== 'input') continue
+      const found = elementsOf([block])[0]
+      if (!found) continue
+      const entry = values[found.blockId]?.[found.actionId] ?? {}
+      const value = entry.value
+      const empty = value === null || value === '' || entry.selected_option === null || (Array.isArray(entry.selected_options) && entry.selected_options.length === 0)
+      if (empty && block.optional !== true) throw new SandboxError('INVALID_INPUT', `"${found.label}" is required: Slack's client does not submit the modal`)
+      if (typeof value === 'string') {
+        const { min_length: min, max_length: max } = found.element
+        if ((typeof min === 'number' && value.length < min) || (typeof max === 'number' && value.length > max)) {
+          throw new SandboxError('INVALID_INPUT', `"${found.label}" must be ${String(min ?? 0)}–${String(max ?? '∞')} characters: Slack's client does not submit the modal`)
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,210 @@
+/**
+ * The in-memory workspace: people, channels, messages, ephemeral messages,
+ * open modals and files. It holds nothing between runs. Every change is
+ * emitted as a `change` event (`WorkspaceChange`), the seam a live page or a
+ * test follows. Permission and limit checks live in the Web API methods; this
+ * file only keeps the data.
+ */
+import { EventEmitter } from 'node:events'
+
+import type { SandboxClock } from './clock.js'
+import { IdSource } from './ids.js'
+import type { EphemeralMessage, SandboxChannel, SandboxFile, SandboxUser, SandboxUserGroup, SandboxView, StoredMessage, WorkspaceChange } from './model.js'
+
+/** Who the app is in this workspace: what auth.test answers. */
+export interface AppIdentity {
+  teamId: string
+  teamDomain: string
+  teamName: string
+  appId: string
+  botId: string
+  botUserId: string
+  botName: string
+}
+
+export interface WorkspaceEvents {
+  change: [WorkspaceChange]
+}
+
+export class Workspace extends EventEmitter<WorkspaceEvents> {
+  readonly ids: IdSource
+  readonly users = new Map<string, SandboxUser>()
+  readonly channels = new Map<string, SandboxChannel>()
+  readonly userGroups = new Map<string, SandboxUserGroup>()
+  readonly files = new Map<string, SandboxFile>()
+  private readonly messagesByChannel = new Map<string, StoredMessage[]>()
+  private readonly ephemeralMessages: EphemeralMessage[] = []
+  /** Errors a view_submission ack put under a modal's inputs, by view id (cleared when the view changes). */
+  readonly viewErrors = new Map<string, Record<string, string>>()
+  /** Each user's modal stack, root first (Slack allows three). */
+  private readonly viewStacks = new Map<string, SandboxView[]>()
+
+  constructor(
+    readonly app: AppIdentity,
+    readonly clock: SandboxClock,
+  ) {
+    super()
+    this.ids = new IdSource(clock)
+    this.users.set(app.botUserId, { id: app.botUserId, name: app.botName, realName: app.botName, isBot: true })
+  }
+
+  private emitChange(change: WorkspaceChange): void {
+    this.emit('change', change)
+  }
+
+  addUser(user: { id: string; name?: string; realName?: string }): SandboxUser {
+    const name = user.name ?? user.id.toLowerCase()
+    const added: SandboxUser = { id: user.id, name, realName: user.realName ?? name, isBot: false }
+    this.users.set(user.id, added)
+    // People join every public channel, so they can see (and click in) what the bot posts there.
+    for (const channel of this.channels.values()) if (!channel.isPrivate && !channel.isIm) channel.members.add(user.id)
+    return added
+  }
+
+  createChannel(init: { id?: string; name: string; botIsMember?: boolean; isPrivate?: boolean; members?: string[] }): SandboxChannel {
+    const isPrivate = init.isPrivate ?? false
+    const id = init.id ?? this.ids.next(isPrivate ? 'G' : 'C')
+    const members = new Set(init.members ?? [...this.users.values()].filter((u) => !u.isBot).map((u) => u.id))
+    const botIsMember = init.botIsMember ?? true
+    if (botIsMember) members.add(this.app.botUserId)
+    const channel: SandboxChannel = { id, name: init.name, isPrivate, isIm: false, botIsMember, members, created: Math.floor(this.clock.now() / 1000) }
+    this.channels.set(id, channel)
+    return channel
+  }
+
+  /** The DM between the bot and `userId`, opened on first use (conversations.open). */
+  openIm(userId: string): { channel: SandboxChannel; alreadyOpen: boolean } {
+    for (const channel of this.channels.values()) if (channel.isIm && channel.imUser === userId) return { channel, alreadyOpen: true }
+    const channel: SandboxChannel = {
+      id: this.ids.next('D'),
+      name: '',
+      isPrivate: true,
+      isIm: true,
+      imUser: userId,
+      botIsMember: true,
+      members: new Set([userId, this.app.botUserId]),
+      created: Math.floor(this.clock.now() / 1000),
+    }
+    this.channels.set(channel.id, channel)
+    return { channel, alreadyOpen: false }
+  }
+
+  createUserGroup(init: { id?: string; handle?: string; users: string[] }): SandboxUserGroup {
+    const group: SandboxUserGroup = { id: init.id ?? this.ids.next('S'), handle: init.handle ?? 'group', users: [...init.users] }
+    this.userGroups.set(group.id, group)
+    return group
+  }
+
+  /** Messages of a channel, thread replies included, oldest first. */
+  messages(channel: string): StoredMessage[] {
+    return [...(this.messagesByChannel.get(channel) ?? [])]
+  }
+
+  findMessage(channel: string, ts: string): StoredMessage | undefined {
+    return this.messagesByChannel.get(channel)?.find((m) => m.ts === ts)
+  }
+
+  post(message: Omit<StoredMessage, 'type' | 'ts' | 'team' | 'history'>): StoredMessage {
+    const stored: StoredMessage = { type: 'message', ts: this.ids.ts(), team: this.app.teamId, history: [], ...message }
+    const list = this.messagesByChannel.get(stored.channel) ?? []
+    list.push(stored)
+    this.messagesByChannel.set(stored.channel, list)
+    if (stored.thread_ts !== undefined) {
+      const parent = list.find((m) => m.ts === stored.thread_ts)
+      if (parent) {
+        parent.thread_ts = parent.ts
+        parent.reply_count = (parent.reply_count ?? 0) + 1
+      }
+    }
+    this.emitChange({ type: 'message_posted', message: stored })
+    return stored
+  }
+
+  update(message: StoredMessage, next: { text: string; blocks?: Record<string, unknown>[] }, editor: string): StoredMessage {
+    message.history.push({ text: message.text, ...(message.blocks ? { blocks: message.blocks } : {}) })
+    message.text = next.text
+    if (next.blocks) message.blocks = next.blocks
+    else delete message.blocks
+    message.edited = { user: editor, ts: this.ids.ts() }
+    this.emitChange({ type: 'message_updated', message })
+    return message
+  }
+
+  delete(channel: string, ts: string): void {
+    const list = this.messagesByChannel.get(channel) ?? []
+    this.messagesByChannel.set(
+      channel,
+      list.filter((m) => m.ts !== ts),
+    )
+    this.emitChange({ type: 'message_deleted', channel, ts })
+  }
+
+  postEphemeral(message: Omit<EphemeralMessage, 'ephemeral' | 'ts'>): EphemeralMessage {
+    const stored: EphemeralMessage = { ephemeral: true, ts: this.ids.ts(), ...message }
+    this.ephemeralMessages.push(stored)
+    this.emitChange({ type: 'ephemeral_posted', message: stored })
+    return stored
+  }
+
+  /** Ephemeral messages `userId` got, oldest first, optionally in one channel. */
+  ephemerals(userId: string, channel?: string): EphemeralMessage[] {
+    return this.ephemeralMessages.filter((m) => m.user === userId && (channel === undefined || m.channel === channel))
+  }
+
+  /** The user's modal stack, root first. */
+  viewStack(userId: string): SandboxView[] {
+    return [...(this.viewStacks.get(userId) ?? [])]
+  }
+
+  findView(viewId: string): { user: string; view: SandboxView } | undefined {
+    for (const [user, stack] of this.viewStacks) {
+      const view = stack.find((v) => v.id === viewId)
+      if (view) return { user, view }
+    }
+    return undefined
+  }
+
+  findViewByExternalId(externalId: string): { user: string; view: SandboxView } | undefined {
+    for (const [user, stack] of this.viewStacks) {
+      const view = stack.find((v) => v.external_id === externalId)
+      if (view) return { user, view }
+    }
+    return undefined
+  }
+
+  /** Opens a new modal for the user: a new root, replacing whatever was open. */
+  openView(userId: string, view: SandboxView): void {
+    this.viewStacks.set(userId, [view])
+    this.emitChange({ type: 'view_opened', user: userId, view })
+  }
+
+  pushView(userId: string, view: SandboxView): void {
+    this.viewStacks.set(userId, [...this.viewStack(userId), view])
+    this.emitChange({ type: 'view_opened', user: userId, view })
+  }
+
+  replaceView(userId: string, view: SandboxView): void {
+    this.viewErrors.delete(view.id)
+    this.viewStacks.set(
+      userId,
+      this.viewStack(userId).map((v) => (v.id === view.id ? view : v)),
+    )
+    this.emitChange({ type: 'view_updated', user: userId, view })
+  }
+
+  /** Closes the top view (or all of them): what an empty submit ack, `clear` or the Close button do. */
+  closeViews(userId: string, all: boolean): void {
+    const stack = this.viewStack(userId)
+    const closing = all ? stack.reverse() : stack.slice(-1)
+    this.viewStacks.set(userId, all ? [] : stack.slice(0, -1))
+    for (const view of closing) {
+      this.viewErrors.delete(view.id)
+      this.emitChange({ type: 'view_closed', user: userId, viewId: view.id })
+    }
+  }
+
+  showViewErrors(userId: string, viewId: string, errors: Record<string, string>): void {
+    this.viewErrors.set(viewId, errors)
+    this.emitChange({ type: 'view_errors', user: userId, viewId, errors })
+  }
+}
