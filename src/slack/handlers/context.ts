@@ -1,7 +1,7 @@
 import type { AnswerPolicy } from '../../bridge/answer-policy.js'
 import type { AskLifecycle } from '../../bridge/ask-lifecycle.js'
 import type { ViewSettings } from '../../bridge/ask-view.js'
-import { noticeFor, type Notice } from '../../bridge/notices.js'
+import { noticeText, type Notice } from '../../../blocks/index.js'
 import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
 import type { Logger } from '../../log/logger.js'
 import type { AskRecord, Settlement } from '../../store/ask-record.js'
@@ -31,7 +31,7 @@ export interface NoticeTarget {
 export async function tell(deps: InteractionDeps, target: NoticeTarget, notice: Notice): Promise<void> {
   if (!target.channel) return
   try {
-    await deps.slack.postEphemeral(target.channel, target.user, noticeFor(deps.settings.locale, notice), target.threadTs)
+    await deps.slack.postEphemeral(target.channel, target.user, noticeText(deps.settings.locale, notice), target.threadTs)
   } catch (error) {
     deps.logger.warn(`could not tell ${target.user} (${notice.kind}): ${error instanceof Error ? error.message : String(error)}`)
   }

@@ -1,6 +1,6 @@
 import type { View } from '@slack/types'
 import { decodeCallbackId, encodeInputBlockId } from '../../../blocks/ids.js'
-import { batchModal, otherTextError, wordsFor } from '../../../blocks/index.js'
+import { batchModal, formErrorText, otherTextError } from '../../../blocks/index.js'
 import { askViewOf } from '../../bridge/ask-view.js'
 import { formEntries, formItem, modalText } from '../../bridge/answers-from-state.js'
 import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
@@ -42,7 +42,7 @@ export async function handleViewSubmission(deps: InteractionDeps, payload: ViewS
       for (const index of onPage) {
         const result = formItem(record.questions[index]!, entries.get(index))
         if (result.ok) items.set(index, result.item)
-        else errors[result.blockId] = result.problem === 'both' ? wordsFor(locale).chooseOrWrite : wordsFor(locale).notAnOption
+        else errors[result.blockId] = formErrorText(locale, result.problem)
       }
       if (Object.keys(errors).length > 0) return { response: { response_action: 'errors', errors } }
       const collected = deps.drafts.save(record.id, payload.user.id, items)
