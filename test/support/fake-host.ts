@@ -14,7 +14,7 @@
  * with `outcome` `allowed-once | rejected | cancelled | unavailable`.
  */
 import { createHmac, randomUUID, timingSafeEqual } from 'node:crypto'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo, Socket } from 'node:net'
 import { WebSocketServer, type WebSocket } from 'ws'
 import type { AskUserQuestionAnswer, AskUserQuestionItem } from '../../src/contract/index.js'
@@ -73,6 +73,8 @@ export interface FakeHost {
   readonly port: number
   readonly counters: FakeHostCounters
   readonly received: ReceivedResponse[]
+  /** The headers of every upgrade request, accepted or not. */
+  readonly upgradeHeaders: IncomingHttpHeaders[]
   /** A question from an agent session; `outcome` settles when anyone settles it. */
   ask(sessionId: string, questions: AskUserQuestionItem[]): { rpcId: string; outcome: Promise<QuestionOutcome> }
   /** A tool asking for permission. */
@@ -128,6 +130,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
   const failedLoginTimes: number[] = []
   const counters: FakeHostCounters = { connections: 0, refusedUpgrades: 0, loginAttempts: 0, failedLogins: 0, responses: 0 }
   const received: ReceivedResponse[] = []
+  const upgradeHeaders: IncomingHttpHeaders[] = []
   const connectionWaiters: { count: number; resolve: () => void }[] = []
   const wss = new WebSocketServer({ noServer: true })
   let port = 0
@@ -344,6 +347,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
   }
 
   function onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
+    upgradeHeaders.push({ ...req.headers })
     const path = new URL(req.url ?? '/', 'http://placeholder').pathname
     if (path !== '/api/events.mux') return refuseUpgrade(socket, 404, 'Not Found')
     if (hostProblem(req)) return refuseUpgrade(socket, 403, 'Forbidden')
@@ -411,6 +415,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
     },
     counters,
     received,
+    upgradeHeaders,
 
     ask(sessionId, questions) {
       const rpcId = randomUUID()

@@ -1,0 +1,333 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { AskUserQuestionItem } from '../../src/contract/index.js'
+import { startRelay, type StartRelayOptions } from '../../src/relay/index.js'
+import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
+import { startFakeHost, type FakeHost, type FakeHostOptions } from '../support/fake-host.js'
+import { FakeBridge } from './support/fake-bridge.js'
+import { recordingLogger } from './support/recording-logger.js'
+
+// Short delays so reconnects take milliseconds; no test asserts on time.
+const FAST = { backoffInitialMs: 10, backoffMaxMs: 40, replayGraceMs: 150 }
+
+const COLOR: AskUserQuestionItem = {
+  id: 'color',
+  question: 'Which color do you prefer?',
+  header: 'Pick one',
+  options: [
+    { label: 'Blue', description: 'A cool hue' },
+    { label: 'Green', description: 'A restful hue' },
+  ],
+  multiSelect: false,
+}
+
+const cleanups: (() => Promise<void>)[] = []
+
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!()
+})
+
+async function setup(options: { host?: FakeHostOptions; relay?: Partial<StartRelayOptions>; bridge?: FakeBridge } = {}) {
+  const host = await startFakeHost(options.host)
+  cleanups.push(() => host.close())
+  const { bridge, relay, logger } = relayTo(host, options)
+  await host.waitForConnections(1)
+  return { host, bridge, relay, logger }
+}
+
+function relayTo(host: FakeHost, options: { relay?: Partial<StartRelayOptions>; bridge?: FakeBridge } = {}) {
+  const bridge = options.bridge ?? new FakeBridge()
+  const logger = recordingLogger()
+  const relay = startRelay({ bridge, hosts: [host.url], logger, timing: FAST, ...options.relay })
+  cleanups.push(() => relay.stop())
+  return { bridge, relay, logger }
+}
+
+async function askOf(bridge: FakeBridge, host: FakeHost, rpcId: string) {
+  return vi.waitFor(async () => {
+    const record = await bridge.askFor(host.url, rpcId)
+    if (!record) throw new Error(`no ask for ${rpcId} yet`)
+    return record
+  })
+}
+
+describe('relay: questions', () => {
+  it('posts a question as an ask keyed by the host and rpcId, with the session id as the agent', async () => {
+    const { host, bridge } = await setup()
+
+    const { rpcId } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    expect(record.externalKey).toBe(`${host.url}#${rpcId}`)
+    expect(record.agent).toEqual({ id: 'session-1' })
+    expect(record.questions.map((question) => question.id)).toEqual(['color'])
+    expect(bridge.posted).toHaveLength(1)
+  })
+
+  it('sends the answer given in Slack back to the host exactly', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+
+    expect(await outcome).toEqual({ kind: 'answered', by: 'client', answer: { answers: [{ id: 'color', selected: ['Green'] }] } })
+    expect(host.received[0]?.body).toEqual({
+      type: 'client-response',
+      rpcId,
+      result: { ok: true, value: { sessionId: 'session-1', answer: { answers: [{ id: 'color', selected: ['Green'] }] } } },
+    })
+  })
+
+  it('sends a dismissal as the cancelled error, so the agent gets ASK_CANCELLED', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    await bridge.dismiss(record.id)
+
+    expect(await outcome).toMatchObject({ kind: 'cancelled', by: 'client' })
+    expect(host.received[0]?.body).toMatchObject({ result: { ok: false, error: { code: 'cancelled', details: {} } } })
+  })
+
+  it('cancels a question that expired in Slack, so the agent is not blocked forever', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    await bridge.expire(record.id)
+
+    expect(await outcome).toMatchObject({ kind: 'cancelled', by: 'client' })
+  })
+
+  it('shows a question with an unknown intent kind as a generic question and says so in the log', async () => {
+    const { host, bridge, logger } = await setup()
+    const odd = { ...COLOR, intent: { kind: 'poll', approve: 'Blue' } } as unknown as AskUserQuestionItem
+
+    const { rpcId } = host.ask('session-1', [odd])
+    const record = await askOf(bridge, host, rpcId)
+
+    expect(record.questions[0]?.intent).toBeUndefined()
+    expect(logger.text('warn').some((line) => line.includes('unknown kind "poll"'))).toBe(true)
+  })
+
+  it('leaves a request Slack refuses open on the host and logs it with its rpcId', async () => {
+    const { host, bridge, logger } = await setup()
+    const duplicateLabels: AskUserQuestionItem = { id: 'x', question: 'Which?', options: [{ label: 'A' }, { label: 'A' }] }
+
+    const { rpcId } = host.ask('session-1', [duplicateLabels])
+
+    await vi.waitFor(() => expect(logger.text('error').some((line) => line.includes(rpcId))).toBe(true))
+    expect(bridge.posted).toHaveLength(0)
+    expect(host.pending()).toEqual([rpcId])
+  })
+})
+
+describe('relay: approvals', () => {
+  it('posts an approval with its tool, reason and call id', async () => {
+    const { host, bridge } = await setup()
+
+    const { rpcId } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', reason: 'outside the workspace', callId: 'call-1' })
+    const record = await askOf(bridge, host, rpcId)
+
+    expect(record.kind).toBe('approval')
+    expect(record.approval).toEqual({ toolName: 'bash', reason: 'outside the workspace', callId: 'call-1' })
+    expect(record.agent).toEqual({ id: 'session-2' })
+  })
+
+  it.each(['allowed-once', 'rejected'] as const)('sends the decision %s with the approval id', async (decision) => {
+    const { host, bridge } = await setup()
+    const { rpcId, approvalId, outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
+    const record = await askOf(bridge, host, rpcId)
+
+    await bridge.decide(record.id, decision)
+
+    expect(await outcome).toEqual({ kind: 'decided', outcome: decision, by: 'client' })
+    expect(host.received[0]?.body).toEqual({ type: 'client-response', rpcId, result: { ok: true, value: { sessionId: 'session-2', approvalId, outcome: decision } } })
+  })
+
+  it('rejects an approval that expired in Slack: an undecided permission fails closed', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId, outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
+    const record = await askOf(bridge, host, rpcId)
+
+    await bridge.expire(record.id)
+
+    expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'rejected' })
+  })
+
+  it('withdraws the card when the approval is decided in the web UI', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
+    const record = await askOf(bridge, host, rpcId)
+
+    host.answerFromWebUi(rpcId, 'allowed-once')
+
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'answered' }]))
+  })
+})
+
+describe('relay: settled elsewhere', () => {
+  it('withdraws the message when the question is answered in the web UI first', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    host.answerFromWebUi(rpcId, { answers: [{ id: 'color', selected: ['Blue'] }] })
+
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'answered' }]))
+    expect(host.received).toHaveLength(0)
+  })
+
+  it('shows a question the agent aborted as cancelled', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    host.abort(rpcId)
+
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'cancelled' }]))
+  })
+
+  it('does not withdraw a message the person answered when the host confirms it', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Blue'] }] })
+    await outcome
+
+    // question/resolved for our own answer arrives too; give it a moment by waiting for a later event.
+    const { rpcId: next } = host.ask('session-1', [COLOR])
+    await askOf(bridge, host, next)
+    expect(bridge.closed).toEqual([])
+  })
+
+  it('marks the message settled elsewhere when the host answers not-pending', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+    await host.goDown()
+    host.answerFromWebUi(rpcId, { answers: [{ id: 'color', selected: ['Blue'] }] })
+
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+    await host.comeUp()
+
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'answered' }]))
+    expect(host.received.map((item) => item.receipt)).toEqual([{ accepted: false, reason: 'not-pending' }])
+  })
+
+  it('never leaves a refused answer looking answered: bad-response fails the message and is logged with the request', async () => {
+    const { host, bridge, logger } = await setup()
+    const { rpcId } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    // A label the host never offered: the host's strict checks refuse it.
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Purple'] }] })
+
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: { failed: expect.stringContaining('bad-response') } }]))
+    expect(logger.text('error').some((line) => line.includes(rpcId) && line.includes(record.id))).toBe(true)
+    expect(host.pending()).toEqual([rpcId])
+  })
+})
+
+describe('relay: restarts', () => {
+  it('does not post a replayed request again after the host restarts, and answering still works', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    await host.restart()
+    await host.waitForConnections(1)
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Blue'] }] })
+
+    expect(await outcome).toMatchObject({ kind: 'answered', by: 'client' })
+    expect(bridge.posted).toHaveLength(1)
+    expect(host.counters.connections).toBe(2)
+  })
+
+  it('withdraws asks the host no longer holds after it restarts', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    await host.restart({ forgetPending: true })
+
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'gone' }]))
+  })
+
+  it('keeps an answer given while the host is down and sends it when the host is back', async () => {
+    const { host, bridge, relay } = await setup()
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+    await host.goDown()
+    await vi.waitFor(() => expect(relay.status().hosts[0]?.state).not.toBe('connected'))
+
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+    await host.comeUp()
+
+    expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'color', selected: ['Green'] }] } })
+    expect(bridge.closed).toEqual([])
+  })
+
+  it('finds the same ask after dsh-slack restarts on the same state, posting nothing new', async () => {
+    const store = new MemoryAskStore()
+    const { host, bridge, relay } = await setup({ bridge: new FakeBridge(store) })
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+    await relay.stop()
+
+    const restarted = relayTo(host, { bridge: new FakeBridge(store) })
+    await host.waitForConnections(1)
+    await vi.waitFor(() => expect(restarted.logger.text('debug').some((line) => line.includes(`request ${rpcId} is ask ${record.id}`))).toBe(true))
+    await restarted.bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Blue'] }] })
+
+    expect(await outcome).toMatchObject({ kind: 'answered' })
+    expect(restarted.bridge.posted).toHaveLength(0)
+  })
+
+  it('sends an answer given while the relay was away when the host replays the request', async () => {
+    const store = new MemoryAskStore()
+    const { host, bridge, relay } = await setup({ bridge: new FakeBridge(store) })
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+    await relay.stop()
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+
+    relayTo(host, { bridge: new FakeBridge(store) })
+
+    expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'color', selected: ['Green'] }] } })
+  })
+})
+
+describe('relay: the event stream', () => {
+  it('skips frames that do not parse and frames it does not use, and keeps relaying', async () => {
+    const { host, bridge, logger } = await setup({ host: { noise: true } })
+
+    host.broadcastRaw('{not json')
+    host.broadcastRaw(JSON.stringify({ type: 'server-request', rpcId: 'r1', payload: { type: 'question/requested', sessionId: 's', questions: [] } }))
+    host.broadcastRaw(JSON.stringify({ type: 'server-request', rpcId: 'r2', payload: { type: 'turn/end', sessionId: 's' } }))
+    const { rpcId } = host.ask('session-1', [COLOR])
+    await askOf(bridge, host, rpcId)
+
+    expect(logger.text('warn').filter((line) => line.includes('skipped a frame'))).toHaveLength(2)
+    expect(logger.text('debug').some((line) => line.includes('ignored a turn/end frame'))).toBe(true)
+    expect(bridge.posted).toHaveLength(1)
+  })
+
+  it('ignores asks of other hosts in the same store', async () => {
+    const { host, bridge } = await setup()
+    const other = await bridge.open({ questions: [COLOR], agent: { id: 's' } }, { externalKey: 'http://127.0.0.1:1#elsewhere' })
+
+    await bridge.answer(other.id, { answers: [{ id: 'color', selected: ['Blue'] }] })
+    const { rpcId } = host.ask('session-1', [COLOR])
+    await askOf(bridge, host, rpcId)
+
+    expect(host.counters.responses).toBe(0)
+  })
+
+  it('reports each host connected with nothing waiting', async () => {
+    const { host, relay } = await setup()
+
+    await vi.waitFor(() => expect(relay.status()).toEqual({ hosts: [{ url: host.url, state: 'connected', outbox: 0 }] }))
+  })
+})
