@@ -118,5 +118,10 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   if (receiver instanceof HTTPReceiver && options.listen === false) {
     Object.assign(bridge, { slackRequestListener: receiver.requestListener })
   }
+  const address = server?.address()
+  if (address && typeof address === 'object') {
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+    Object.assign(bridge, { slackEventsUrl: `http://${host}:${address.port}/slack/events` })
+  }
   return bridge
 }

@@ -97,6 +97,8 @@ export interface SlackBridge {
   onSettled(listener: (record: AskRecord) => void): () => void
   /** Whether Slack is reachable now. */
   health(): SlackHealth
+  /** HTTP mode when the bridge listens itself: the URL to give Slack (interactivity and options-load). */
+  readonly slackEventsUrl?: string
   /** HTTP mode with `listen: false`: Slack's requests go here. */
   readonly slackRequestListener?: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse) => void
   /** The store holding the asks. */
