@@ -67,7 +67,9 @@ export function validateRequest(request: unknown): ValidRequest {
   if (!Array.isArray(questions)) fail('BAD_REQUEST', 'the request needs a "questions" array')
   if (questions.length === 0) fail('EMPTY_QUESTIONS', 'the request has no questions; add at least one')
 
-  const parsed = questions.map((raw, index): ValidQuestion => {
+  // Array.from: map() would keep the holes of a sparse array, and a hole is
+  // no question (it must be reported, not skipped).
+  const parsed = Array.from(questions as unknown[]).map((raw, index): ValidQuestion => {
     const result = questionSchema.safeParse(raw)
     if (!result.success) {
       const issue = result.error.issues[0]

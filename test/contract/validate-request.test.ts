@@ -258,6 +258,13 @@ describe('validateRequest: shape errors', () => {
     })
   })
 
+  it('rejects a hole in a sparse questions array instead of skipping it', () => {
+    const questions: unknown[] = [pkg]
+    questions[2] = { id: 'b', question: 'B?' }
+
+    expect(rejection(() => validateRequest({ questions }))).toMatchObject({ code: 'BAD_REQUEST', message: 'question 2: must be an object' })
+  })
+
   it('rejects a null question', () => {
     expect(rejection(() => validateRequest({ questions: [null] }))).toMatchObject({ code: 'BAD_REQUEST', message: 'question 1: must be an object' })
   })
