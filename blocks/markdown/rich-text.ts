@@ -441,12 +441,30 @@ function collectDefinitions(root: Root): Map<string, Definition> {
   return definitions
 }
 
+/**
+ * The last few Markdown texts rendered, and their units. Parsing is the slow
+ * part (micromark takes about a second per 100 KB of list-heavy Markdown on a
+ * small machine), and one plan is rendered again for its settled state, its
+ * form and its feedback modal. Callers get copies, so the cache stays pure.
+ */
+const recent = new Map<string, RichUnit[]>()
+const RECENT_SIZE = 4
+
 /** Markdown as block-level rich text units, each within `budget` characters. */
 export function markdownUnits(markdown: string, budget: number = LIMIT.richTextElementText): RichUnit[] {
+  const key = `${budget}:${markdown}`
+  const hit = recent.get(key)
+  if (hit !== undefined) {
+    recent.delete(key)
+    recent.set(key, hit)
+    return structuredClone(hit)
+  }
   const root = parseMarkdown(wellFormed(markdown))
   const ctx: Ctx = { definitions: collectDefinitions(root), budget }
   const out: RichUnit[] = []
   for (const node of root.children) block(out, node, ctx)
+  recent.set(key, structuredClone(out))
+  if (recent.size > RECENT_SIZE) recent.delete(recent.keys().next().value!)
   return out
 }
 
@@ -494,7 +512,8 @@ export function packUnits(units: RichUnit[], budget: number = LIMIT.richTextElem
       size = unit.size
       continue
     }
-    if (joins) previous.elements.push({ type: 'text', text: '\n' })
+    // A fresh section, so the units passed in are never changed.
+    if (joins) elements[elements.length - 1] = { ...previous, elements: [...previous.elements, { type: 'text', text: '\n' }] }
     elements.push(unit.element)
     size += unit.size + (joins ? 1 : 0)
   }
