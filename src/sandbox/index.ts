@@ -144,7 +144,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     socketConnections: () => socket.connectionCount,
     disconnectSockets: (reason = 'refresh_requested') => socket.disconnectAll(reason),
     async close() {
-      socket.close()
+      await socket.close()
       listening.closeAllConnections()
       await new Promise<void>((resolve) => listening.close(() => resolve()))
     },

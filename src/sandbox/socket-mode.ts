@@ -134,14 +134,27 @@ export class SocketModeServer {
     }
   }
 
-  close(): void {
+  /** Closes every connection with a close handshake (clients that are stopping get to finish theirs), then drops stragglers. */
+  async close(): Promise<void> {
     for (const timer of this.timers) clearTimeout(timer)
     for (const pending of this.pending.values()) {
       clearTimeout(pending.timer)
       pending.reject(new SandboxError('CLOSED', 'the stand-in closed before the app acknowledged'))
     }
     this.pending.clear()
-    for (const ws of this.open) ws.terminate()
+    await Promise.all(
+      [...this.open].map(
+        (ws) =>
+          new Promise<void>((resolve) => {
+            const drop = setTimeout(() => ws.terminate(), this.options.disconnectGraceMs)
+            ws.once('close', () => {
+              clearTimeout(drop)
+              resolve()
+            })
+            if (ws.readyState === WebSocket.OPEN) ws.close(1001, 'going away')
+          }),
+      ),
+    )
     this.wss.close()
   }
 }
