@@ -4,18 +4,19 @@ import type { InputState, StateValues } from '../slack/payloads.js'
 
 /**
  * Option values on the wire are indices (STYLE.md §5): map them back to the
- * exact labels kept in the record. `null` when a value is not an index of
- * this question (a forged or stale payload).
+ * exact labels kept in the record, in the question's option order (so the
+ * answer does not depend on whether Slack drew checkboxes or a menu, or on
+ * the order of clicks). `null` when a value is not an index of this question
+ * (a forged or stale payload).
  */
 export function labelsOf(question: ValidQuestion, values: readonly string[]): string[] | null {
-  const labels: string[] = []
+  const indices = new Set<number>()
   for (const value of values) {
     const index = /^\d+$/.test(value) ? Number(value) : -1
-    const option = question.options[index]
-    if (!option) return null
-    if (!labels.includes(option.label)) labels.push(option.label)
+    if (!question.options[index]) return null
+    indices.add(index)
   }
-  return labels
+  return [...indices].sort((a, b) => a - b).map((index) => question.options[index]!.label)
 }
 
 function selectedValues(state: InputState): string[] {

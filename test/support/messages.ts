@@ -1,0 +1,49 @@
+import type { Sandbox } from '../../src/sandbox/index.js'
+import type { StoredMessage } from '../../src/sandbox/model.js'
+
+const INTERACTIVE = new Set(['button', 'static_select', 'external_select', 'multi_static_select', 'multi_external_select', 'checkboxes', 'radio_buttons', 'overflow', 'users_select', 'conversations_select'])
+
+/** Every interactive element type in a message (buttons, menus, checkboxes…), in order. */
+export function interactiveElements(message: Pick<StoredMessage, 'blocks'>): string[] {
+  const found: string[] = []
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit)
+    if (typeof value !== 'object' || value === null) return
+    const type = (value as { type?: unknown }).type
+    if (typeof type === 'string' && INTERACTIVE.has(type)) found.push(type)
+    Object.values(value).forEach(visit)
+  }
+  visit(message.blocks)
+  return found
+}
+
+/** All the text a person can read in a message's blocks (and its fallback text). */
+export function visibleText(message: Pick<StoredMessage, 'blocks' | 'text'>): string {
+  const parts: string[] = [message.text]
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit)
+    if (typeof value !== 'object' || value === null) return
+    for (const [key, inner] of Object.entries(value)) {
+      if ((key === 'text' || key === 'url' || key === 'user_id') && typeof inner === 'string') parts.push(inner)
+      else visit(inner)
+    }
+  }
+  visit(message.blocks)
+  return parts.join('\n')
+}
+
+/** The message with that ts once its controls are gone (it was settled and updated). */
+export function settledMessage(slack: Sandbox, channel: string, ts: string): Promise<StoredMessage> {
+  return slack.waitFor(
+    () => {
+      const message = slack.messages(channel).find((m) => m.ts === ts)
+      return message && interactiveElements(message).length === 0 ? message : undefined
+    },
+    { timeoutMs: 5000, message: `message ${ts} to lose its controls` },
+  )
+}
+
+/** The newest top-level message of the channel, once there is one. */
+export function postedMessage(slack: Sandbox, channel: string): Promise<StoredMessage> {
+  return slack.waitFor(() => slack.latestMessage(channel), { timeoutMs: 5000, message: `a message in ${channel}` })
+}
