@@ -29,6 +29,9 @@ export function wellFormed(text: string): string {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
 
+/** How far past the budget fitText looks, so a cluster cut by its window is never mistaken for a whole one. */
+const WINDOW_SLACK = 64
+
 /**
  * The longest prefix of `text` whose mapped form (plus `…`) fits in `max`
  * UTF-16 units, cut between grapheme clusters so no emoji, combining mark or
@@ -43,8 +46,14 @@ export function fitText(text: string, max: number, map: (s: string) => string = 
   }
   const budget = max - ELLIPSIS.length
   let out = ''
-  // Only the prefix that can possibly fit is segmented: mapping never shortens.
-  for (const { segment } of graphemes.segment(text.slice(0, budget + 1))) {
+  // Only a window past the budget is segmented (mapping never shortens). Its
+  // last segment may be a cluster cut by the window, so it is never taken; the
+  // slack past the budget keeps clusters cut that way beyond the budget anyway.
+  const end = budget + WINDOW_SLACK
+  const window = text.slice(0, end)
+  const segments = Array.from(graphemes.segment(window), (s) => s.segment)
+  if (window.length < text.length) segments.pop()
+  for (const segment of segments) {
     const mapped = map(segment)
     if (out.length + mapped.length > budget) break
     out += mapped
