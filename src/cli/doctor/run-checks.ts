@@ -1,0 +1,125 @@
+import type { Config } from '../../config/config.js'
+import { isLoopbackHost } from '../../config/config.js'
+import { SlackCallError } from '../../slack/slack-call-error.js'
+import { adviceFor } from '../../slack/slack-error-advice.js'
+import type { DoctorSlack } from './doctor-port.js'
+import { MANIFEST_BOT_SCOPES } from './manifest-scopes.js'
+
+/** One line of `doctor`'s report. */
+export interface CheckResult {
+  ok: boolean
+  /** What was checked: `token`, `scopes`, `channel`, `Socket Mode`, … */
+  name: string
+  /** What was found. */
+  detail: string
+  /** For a failed check: exactly what to change. */
+  fix?: string
+}
+
+const fail = (name: string, detail: string, fix: string): CheckResult => ({ ok: false, name, detail, fix })
+const pass = (name: string, detail: string): CheckResult => ({ ok: true, name, detail })
+
+function slackErrorOf(error: unknown): string {
+  return error instanceof SlackCallError ? error.slackError : (error as Error).message
+}
+
+/**
+ * `dsh-slack doctor`'s checks, in the order a person fixes things: the
+ * token (nothing else works without it), the scopes, the channel, the
+ * connection mode, the HTTP API's exposure.
+ */
+export async function runDoctorChecks(config: Config, slack: DoctorSlack | undefined): Promise<CheckResult[]> {
+  if (!config.botToken || !slack) {
+    return [
+      fail(
+        'token',
+        'SLACK_BOT_TOKEN is not set: `dsh-slack serve` runs against the local Slack stand-in',
+        'to use Slack, create the app from manifest.yml, install it to the workspace and set SLACK_BOT_TOKEN to its Bot User OAuth Token (xoxb-…)',
+      ),
+    ]
+  }
+  const results: CheckResult[] = []
+  let identity: Awaited<ReturnType<DoctorSlack['authTest']>>
+  try {
+    identity = await slack.authTest()
+  } catch (error) {
+    const slackError = slackErrorOf(error)
+    const where = config.slackApiUrl ? ` at ${config.slackApiUrl}` : ''
+    return [fail('token', `auth.test${where} failed: ${slackError}`, adviceFor(slackError))]
+  }
+  results.push(pass('token', `valid: bot ${identity.user ?? identity.userId ?? '?'} in ${identity.team ?? 'the workspace'}${identity.url ? ` (${identity.url})` : ''}`))
+
+  const granted = new Set(identity.scopes ?? [])
+  if (!identity.scopes) {
+    results.push(fail('scopes', 'Slack did not report the token’s scopes (no x-oauth-scopes header)', 'check SLACK_API_URL: a proxy in between may drop Slack’s response headers'))
+  } else {
+    const missing = MANIFEST_BOT_SCOPES.filter((scope) => !granted.has(scope))
+    results.push(
+      missing.length === 0
+        ? pass('scopes', `all ${MANIFEST_BOT_SCOPES.length} bot scopes of manifest.yml are granted`)
+        : fail('scopes', `missing ${missing.join(', ')}`, 'add them under OAuth & Permissions → Bot Token Scopes (or paste manifest.yml again under App Manifest), then reinstall the app to the workspace'),
+    )
+  }
+
+  results.push(await checkChannel(config.channel, slack, granted))
+  results.push(await checkMode(config, slack))
+  results.push(
+    isLoopbackHost(config.host)
+      ? pass('HTTP API', `listens on ${config.host}:${config.port}, loopback only${config.apiKey ? ', with an API key' : ''}`)
+      : pass('HTTP API', `listens on ${config.host}:${config.port} and requires DSH_SLACK_API_KEY`),
+  )
+  return results
+}
+
+async function checkChannel(channel: string | undefined, slack: DoctorSlack, granted: Set<string>): Promise<CheckResult> {
+  if (!channel) {
+    return fail('channel', 'SLACK_CHANNEL is not set', 'set SLACK_CHANNEL to a channel id (C…, from the channel’s details in Slack) or a user id (U…) for DMs; without it every request must name its channel')
+  }
+  if (/^[UW]/.test(channel)) {
+    try {
+      const dm = await slack.openDm(channel)
+      return pass('channel', `a DM with ${channel} opens (${dm}); questions go there`)
+    } catch (error) {
+      const slackError = slackErrorOf(error)
+      return fail('channel', `conversations.open with ${channel} failed: ${slackError}`, adviceFor(slackError, { channel }))
+    }
+  }
+  let info: Awaited<ReturnType<DoctorSlack['conversationInfo']>>
+  try {
+    info = await slack.conversationInfo(channel)
+  } catch (error) {
+    const slackError = slackErrorOf(error)
+    return fail('channel', `conversations.info for ${channel} failed: ${slackError}`, adviceFor(slackError, { channel }))
+  }
+  const name = info.name ? `#${info.name} (${channel})` : channel
+  if (info.isArchived) return fail('channel', `${name} is archived`, adviceFor('is_archived', { channel }))
+  if (info.isMember) return pass('channel', `${name} exists and the bot is a member`)
+  if (!info.isPrivate && granted.has('chat:write.public')) return pass('channel', `${name} exists; the bot is not a member but may post there (chat:write.public)`)
+  return fail(
+    'channel',
+    `${name} exists but the bot is not a member${info.isPrivate ? ' of this private channel' : ''}`,
+    info.isPrivate ? `invite the app: type /invite @dsh-slack in ${name}` : adviceFor('not_in_channel', { channel: name }),
+  )
+}
+
+async function checkMode(config: Config, slack: DoctorSlack): Promise<CheckResult> {
+  if (config.appToken) {
+    try {
+      await slack.openSocketConnection()
+      return pass('Socket Mode', 'the app-level token opens a connection (apps.connections.open)')
+    } catch (error) {
+      const slackError = slackErrorOf(error)
+      return fail(
+        'Socket Mode',
+        `apps.connections.open with SLACK_APP_TOKEN failed: ${slackError}`,
+        slackError === 'invalid_auth' || slackError === 'not_authed' || slackError === 'not_allowed_token_type'
+          ? 'create an app-level token with the connections:write scope (Basic Information → App-Level Tokens) and set SLACK_APP_TOKEN to it (xapp-…); check that Socket Mode is enabled'
+          : adviceFor(slackError),
+      )
+    }
+  }
+  if (!config.signingSecret) {
+    return fail('HTTP mode', 'neither SLACK_APP_TOKEN nor SLACK_SIGNING_SECRET is set', 'set SLACK_APP_TOKEN for Socket Mode (recommended), or SLACK_SIGNING_SECRET for HTTP mode')
+  }
+  return pass('HTTP mode', `SLACK_SIGNING_SECRET is set; Slack must reach this service's /slack/events over HTTPS (Interactivity → Request URL)`)
+}

@@ -1,0 +1,93 @@
+import { ConfigError } from '../config/config-error.js'
+import { loadCreateSlackBridge } from '../service/bridge-factory.js'
+import { askCommand } from './ask.js'
+import type { CliIo, StopSignal } from './cli-io.js'
+import { runDelegatedCommand } from './delegated-command.js'
+import { doctorCommand } from './doctor.js'
+import { EXIT } from './exit-codes.js'
+import { loadEnv } from './load-env.js'
+import { serveCommand } from './serve.js'
+import { serviceDeps } from './service-deps.js'
+import { UsageError } from './usage-error.js'
+import { packageVersion } from './version.js'
+
+export const MAIN_HELP = `Usage: dsh-slack <command> [options]
+
+Agents ask, people answer in Slack.
+
+Commands:
+  serve            run the service: the HTTP API for all agents (npm start);
+                   without SLACK_BOT_TOKEN, against a local Slack stand-in
+  ask [FILE|-]     ask the questions in FILE (or stdin) and print the answer JSON
+  relay            answer a harness web host's questions and approvals in Slack (DSH_HOST_URL)
+  sandbox          run the local Slack stand-in alone
+  doctor           check the configuration against Slack and say what to fix
+
+Options:
+  -h, --help       show this help (also: dsh-slack <command> --help)
+  -v, --version    print the version
+
+Configuration comes from environment variables and a .env file in the
+working directory (see .env.example).`
+
+/** Runs one CLI invocation and returns its exit code; never throws. */
+export async function main(argv: string[], io: CliIo): Promise<number> {
+  const [command, ...rest] = argv
+  try {
+    switch (command) {
+      case undefined:
+      case '-h':
+      case '--help':
+      case 'help':
+        io.stdout.write(`${MAIN_HELP}\n`)
+        return command === undefined ? EXIT.invalid : EXIT.ok
+      case '-v':
+      case '--version':
+        io.stdout.write(`${packageVersion()}\n`)
+        return EXIT.ok
+      case 'serve':
+        return await serveCommand(rest, io, serviceDeps)
+      case 'ask':
+        return await askCommand(rest, io, { createBridge: loadCreateSlackBridge })
+      case 'doctor':
+        return await doctorCommand(rest, io)
+      case 'relay':
+        return await runDelegatedCommand(io, 'relay', '../relay/command.js', 'relayCommand', rest)
+      case 'sandbox':
+        return await runDelegatedCommand(io, 'sandbox', '../sandbox/command.js', 'sandboxCommand', rest)
+      default:
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are serve, ask, relay, sandbox, doctor`)
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) {
+      io.stderr.write(`dsh-slack: ${error.message}\n`)
+      return EXIT.invalid
+    }
+    if (error instanceof UsageError) {
+      const where = command && ['serve', 'ask', 'doctor', 'relay', 'sandbox'].includes(command) ? ` ${command}` : ''
+      io.stderr.write(`dsh-slack${where}: ${error.message} (see dsh-slack${where} --help)\n`)
+      return EXIT.invalid
+    }
+    io.stderr.write(`dsh-slack${command ? ` ${command}` : ''}: ${error instanceof Error ? error.message : String(error)}\n`)
+    if (io.env.DSH_SLACK_DEBUG === '1' && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`)
+    return EXIT.failure
+  }
+}
+
+/** The real process's streams, environment (with .env) and signals. */
+export function processIo(): CliIo {
+  return {
+    env: loadEnv(),
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    onSignal(listener) {
+      const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal: StopSignal) => {
+        const handler = () => listener(signal)
+        process.on(signal, handler)
+        return () => process.off(signal, handler)
+      })
+      return () => handlers.forEach((off) => off())
+    },
+  }
+}

@@ -1,0 +1,171 @@
+import { Context } from 'cordis'
+import { describe, expect, it, vi } from 'vitest'
+import type { SlackBridgeOptions } from '../../src/bridge/types.js'
+import * as pluginModule from '../../src/cordis/index.js'
+import { createSlackPlugin } from '../../src/cordis/index.js'
+import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
+import { seamService, type SeamServiceInstance } from './seam-service.js'
+
+declare module 'cordis' {
+  interface Context {
+    userInteraction: SeamServiceInstance
+    userQuestions: SeamServiceInstance
+  }
+}
+
+const config = { botToken: 'xoxb-test', appToken: 'xapp-test', channel: 'C0123ABCDEF', state: ':memory:' }
+
+/** A plugin whose bridges are fakes, and the record of what it started. */
+function fakePlugin() {
+  const bridges: FakeBridge[] = []
+  const options: SlackBridgeOptions[] = []
+  const plugin = createSlackPlugin(async () => async (given) => {
+    options.push(given)
+    const bridge = new FakeBridge()
+    bridges.push(bridge)
+    return bridge
+  })
+  return { plugin, bridges, options }
+}
+
+async function harness(seams: ('userInteraction' | 'userQuestions')[] = ['userInteraction']) {
+  const ctx = new Context()
+  const errors: unknown[] = []
+  ctx.on('internal/error', (error: unknown) => void errors.push(error))
+  for (const seam of seams) ctx.plugin(seamService(seam))
+  await ctx.events.flush()
+  return { ctx, errors }
+}
+
+/** Waits until the fake bridge has an open ask, then answers it like a person in Slack. */
+async function answerWhenAsked(bridge: () => FakeBridge | undefined, selected: string[]) {
+  await vi.waitFor(async () => expect((await bridge()?.store.listPending())?.length).toBe(1))
+  const [record] = await bridge()!.store.listPending()
+  await bridge()!.answer(record!.id, selected)
+}
+
+describe('the dsh-slack cordis plugin', () => {
+  it('exports name, inject, Config and apply as a cordis plugin module', () => {
+    expect(pluginModule.name).toBe('dsh-slack')
+    expect(pluginModule.inject).toEqual({ optional: ['userInteraction', 'userQuestions'] })
+    expect(typeof pluginModule.Config).toBe('function')
+    expect(typeof pluginModule.apply).toBe('function')
+  })
+
+  it('registers its provider with ctx.userInteraction, so the seam’s ask() reaches Slack', async () => {
+    const { ctx } = await harness()
+    const { plugin, bridges, options } = fakePlugin()
+    ctx.plugin(plugin, config)
+    await ctx.events.flush()
+
+    const asking = ctx.userInteraction.ask(oneQuestion)
+    await answerWhenAsked(() => bridges[0], ['npm'])
+
+    expect(await asking).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+    expect(options[0]).toMatchObject({ botToken: 'xoxb-test', appToken: 'xapp-test', channel: 'C0123ABCDEF', owner: 'library' })
+  })
+
+  it('registers with ctx.userQuestions in newer harnesses', async () => {
+    const { ctx } = await harness(['userQuestions'])
+    const { plugin, bridges } = fakePlugin()
+    ctx.plugin(plugin, config)
+    await ctx.events.flush()
+
+    const asking = ctx.userQuestions.ask(oneQuestion)
+    await answerWhenAsked(() => bridges[0], ['pnpm (Recommended)'])
+
+    expect(await asking).toEqual({ answers: [{ id: 'q1', selected: ['pnpm (Recommended)'] }] })
+  })
+
+  it('serves both seams when a harness has both', async () => {
+    const { ctx } = await harness(['userInteraction', 'userQuestions'])
+    const { plugin } = fakePlugin()
+    ctx.plugin(plugin, config)
+    await ctx.events.flush()
+
+    expect(ctx.userInteraction.provider).toBeDefined()
+    expect(ctx.userQuestions.provider).toBeDefined()
+  })
+
+  it('lets an ask that arrives while the bridge is still starting wait for it', async () => {
+    const { ctx } = await harness()
+    let release!: () => void
+    const started = new Promise<void>((resolve) => (release = resolve))
+    const bridge = new FakeBridge()
+    ctx.plugin(createSlackPlugin(async () => async () => (await started, bridge)), config)
+
+    const asking = ctx.userInteraction.ask(oneQuestion)
+    release()
+    await answerWhenAsked(() => bridge, ['npm'])
+
+    expect(await asking).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+  })
+
+  it('unregisters and stops the bridge on dispose, withdrawing open questions', async () => {
+    const { ctx } = await harness()
+    const { plugin, bridges } = fakePlugin()
+    const fork = ctx.plugin(plugin, config)
+    await ctx.events.flush()
+    const asking = ctx.userInteraction.ask(oneQuestion)
+    await vi.waitFor(async () => expect(await bridges[0]!.store.listPending()).toHaveLength(1))
+
+    fork.dispose()
+
+    await expect(asking).rejects.toMatchObject({ name: 'UserInteractionError', code: 'ASK_ABORTED' })
+    expect(bridges[0]!.stopped).toEqual({ withdrawOpen: true })
+    await expect(ctx.userInteraction.ask(oneQuestion)).rejects.toMatchObject({ code: 'NO_PROVIDER' })
+  })
+
+  it('fails a second registration with DUPLICATE_PROVIDER and never starts its bridge', async () => {
+    const { ctx, errors } = await harness()
+    const first = fakePlugin()
+    const second = fakePlugin()
+    ctx.plugin(first.plugin, config)
+    await ctx.events.flush()
+
+    ctx.plugin(second.plugin, config)
+    await ctx.events.flush()
+
+    expect(errors).toEqual([expect.objectContaining({ name: 'UserInteractionError', code: 'DUPLICATE_PROVIDER' })])
+    expect(second.bridges).toHaveLength(0)
+    expect(ctx.userInteraction.provider).toBeDefined()
+  })
+
+  it('lets a new instance register once the first is disposed', async () => {
+    const { ctx, errors } = await harness()
+    const first = fakePlugin()
+    const second = fakePlugin()
+    ctx.plugin(first.plugin, config).dispose()
+    await ctx.events.flush()
+
+    ctx.plugin(second.plugin, config)
+    await ctx.events.flush()
+
+    expect(errors).toEqual([])
+    expect(second.bridges).toHaveLength(1)
+  })
+
+  it('refuses a malformed config with one line naming the key, and starts nothing', async () => {
+    const { ctx, errors } = await harness()
+    const { plugin, bridges } = fakePlugin()
+
+    ctx.plugin(plugin, { ...config, channel: '#general' })
+    await ctx.events.flush()
+
+    expect(errors).toEqual([expect.objectContaining({ name: 'ConfigError', message: expect.stringMatching(/^dsh-slack plugin config channel: /) })])
+    expect(bridges).toHaveLength(0)
+  })
+
+  it('stops itself when the bridge cannot start, so the seam has no dead provider', async () => {
+    const { ctx } = await harness()
+    ctx.plugin(
+      createSlackPlugin(async () => async () => {
+        throw new Error('invalid_auth')
+      }),
+      config,
+    )
+    await ctx.events.flush()
+
+    await vi.waitFor(() => expect(ctx.userInteraction.provider).toBeUndefined())
+  })
+})

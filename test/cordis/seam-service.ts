@@ -1,0 +1,36 @@
+import { Context, Service } from 'cordis'
+import { UserInteractionError, validateRequest, type AskUserQuestionAnswer, type AskUserQuestionRequest, type UserInteractionProvider } from '../../src/contract/index.js'
+
+/**
+ * A minimal stand-in for the harness's seam service (SEAM.md): the ask()
+ * checks in the harness's order, one provider slot, `DUPLICATE_PROVIDER`
+ * thrown synchronously, `NO_PROVIDER` when none is registered, and a
+ * registration bound to the registering plugin's lifetime.
+ */
+export function seamService(name: 'userInteraction' | 'userQuestions') {
+  return class extends Service {
+    // Not a #private field: cordis hands callers a proxy of the service.
+    provider: UserInteractionProvider | undefined
+
+    constructor(ctx: Context) {
+      super(ctx, name, true)
+    }
+
+    registerProvider(provider: UserInteractionProvider): () => void {
+      if (this.provider) throw new UserInteractionError('DUPLICATE_PROVIDER', 'a user-interaction provider is already registered')
+      this.provider = provider
+      // `this.ctx` is the caller's context here: the registration ends with its plugin.
+      return this.ctx.effect(() => () => {
+        if (this.provider === provider) this.provider = undefined
+      })
+    }
+
+    async ask(request: AskUserQuestionRequest): Promise<AskUserQuestionAnswer> {
+      validateRequest(request)
+      if (!this.provider) throw new UserInteractionError('NO_PROVIDER', 'no user-interaction provider is registered')
+      return this.provider.ask(request)
+    }
+  }
+}
+
+export type SeamServiceInstance = InstanceType<ReturnType<typeof seamService>>
