@@ -64,6 +64,8 @@ export interface Sandbox {
   user(userId: string): ScriptedUser
   /** Resolves with the predicate's first truthy value, re-checked on every workspace change. */
   waitFor<T>(predicate: () => T | undefined | null | false, options?: WaitOptions): Promise<T>
+  /** A fresh trigger_id for `userId`, as an interaction of theirs would carry (3 s, once). */
+  issueTriggerId(userId: string): string
   /** Socket Mode connections currently open. */
   socketConnections(): number
   /** Sends `disconnect` to every Socket Mode connection (clients reconnect through apps.connections.open). */
@@ -141,6 +143,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
       return user
     },
     waitFor: (predicate, opts) => waitFor(workspace, predicate, opts),
+    issueTriggerId: (userId) => core.triggers.issue(userId),
     socketConnections: () => socket.connectionCount,
     disconnectSockets: (reason = 'refresh_requested') => socket.disconnectAll(reason),
     async close() {
