@@ -201,7 +201,7 @@ export class HostClient {
     this.#socket = socket
     let opened = false
     let failure: RelayError | undefined
-    socket.on('unexpected-response', (request, response) => {
+    socket.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0
       response.resume()
       if (status === 401) {
@@ -214,7 +214,8 @@ export class HostClient {
       } else {
         failure = new RelayError('HOST_REFUSED', `the host refused the connection: HTTP ${status}${hint(status, this.#access.hasSecret)}`)
       }
-      request.destroy()
+      // With this listener ws leaves the handshake hanging; terminate ends it with 'close'.
+      socket.terminate()
     })
     socket.on('open', () => {
       opened = true

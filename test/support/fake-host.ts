@@ -54,7 +54,7 @@ export interface FakeHostCounters {
   /** `POST /__dsh/access` calls, whatever their result. */
   loginAttempts: number
   failedLogins: number
-  /** `POST /api/respond` calls, whatever their result. */
+  /** `/api/respond` calls, whatever their result (refused ones too). */
   responses: number
 }
 
@@ -319,13 +319,13 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
       return login(parsed.ok ? parsed.value : null, res)
     }
     if (!path.startsWith('/api/')) return sendJson(res, 404, { error: 'not found' })
+    if (path === '/api/respond') counters.responses += 1
     const problem = hostProblem(req)
     if (problem) return sendJson(res, 403, { error: problem })
     if (!hasValidCookie(req)) return sendJson(res, 401, { error: 'login required' })
     if (path === '/api/events.mux') return sendJson(res, 426, { error: 'upgrade required' })
     if (path !== '/api/respond') return sendJson(res, 404, { error: 'not found' })
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' })
-    counters.responses += 1
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
     if (contentType !== 'application/json') {
       received.push({ body: undefined, status: 415 })
