@@ -27,9 +27,12 @@ export async function waitForSettlement(store: AskStore, id: string, timeoutMs: 
     signal?.addEventListener('abort', onAbort, { once: true })
     unwatch = store.watch(id, finish)
     // Settled between the first read and the watch: do not wait for nothing.
-    void store.get(id).then((record) => {
-      if (record && record.status !== 'pending') finish(record)
-    })
+    store.get(id).then(
+      (record) => {
+        if (record && record.status !== 'pending') finish(record)
+      },
+      () => finish(initial),
+    )
   })
 }
 

@@ -1,0 +1,124 @@
+import { describe, expect, it } from 'vitest'
+import { encodeInputBlockId } from '../../blocks/ids.js'
+import { MODES, startRig } from '../support/e2e.js'
+import { interactiveElements, postedMessage, settledMessage, visibleText } from '../support/messages.js'
+
+const ALICE = 'U0SANDBOX01'
+
+const batch = [
+  { id: 'pm', header: 'Tooling', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] },
+  { id: 'ci', question: 'Which CI checks?', multiSelect: true, options: [{ label: 'lint' }, { label: 'test' }, { label: 'bench' }] },
+  { id: 'name', question: 'Project name?', detail: 'Lower case, *no spaces*.' },
+]
+
+const PLAN = `# Plan: add a cache
+
+1. Add \`cache.ts\` with an LRU map.
+2. Wire it into the **fetch** path.
+
+\`\`\`ts
+export const cache = new Map<string, string>()
+\`\`\`
+
+| step | risk |
+| --- | --- |
+| 1 | low |
+`
+
+function planReview(plan = PLAN) {
+  return {
+    id: 'plan-review',
+    header: 'Plan review',
+    question: 'Approve this plan and leave plan mode?',
+    detail: plan,
+    options: [
+      { label: 'Approve', description: 'Leave plan mode; the plan is carried out from the next step.' },
+      { label: 'Keep planning', description: 'Stay in plan mode; feedback goes back to the model.' },
+    ],
+    intent: { kind: 'plan-review' as const, approve: 'Approve' },
+  }
+}
+
+describe.each(MODES)('batches and plan reviews in %s mode', (mode) => {
+  it('answers a batch through the form: a skipped question, and an inline error fixed before submitting', async () => {
+    const { slack, bridge, channel } = await startRig(mode)
+    const answer = bridge.provider.ask({ questions: batch })
+    const message = await postedMessage(slack, channel)
+    const alice = slack.user(ALICE)
+    expect(visibleText(message)).toContain('Project name?')
+
+    await alice.click(message, /Answer/)
+    await slack.waitFor(() => alice.modal())
+    await alice.choose('modal', 'npm')
+    await alice.toggle('modal', 'test')
+    await alice.toggle('modal', 'lint')
+    alice.fill(encodeInputBlockId({ kind: 'other-text', question: 1 }), 'only what is fast')
+    const refused = await alice.submit()
+
+    expect(refused).toMatchObject({ response_action: 'errors' })
+    expect(Object.keys(alice.modalErrors() ?? {})).toHaveLength(1)
+
+    await alice.toggle('modal', 'test')
+    await alice.toggle('modal', 'lint')
+    await alice.submit()
+
+    expect(await answer).toEqual({
+      answers: [
+        { id: 'pm', selected: ['npm'] },
+        { id: 'ci', selected: [], custom: 'only what is fast' },
+        { id: 'name', selected: [] },
+      ],
+    })
+    const final = visibleText(await settledMessage(slack, channel, message.ts))
+    expect(final).toContain('npm')
+    expect(final).toContain('only what is fast')
+  })
+
+  it('approves a plan with its Approve button', async () => {
+    const { slack, bridge, channel } = await startRig(mode)
+    const answer = bridge.provider.ask({ questions: [planReview()] })
+    const card = await postedMessage(slack, channel)
+    expect(visibleText(card)).toContain('Plan: add a cache')
+    expect(visibleText(card)).toContain('export const cache = new Map<string, string>()')
+
+    await slack.user(ALICE).click(card, 'Approve')
+
+    expect(await answer).toEqual({ answers: [{ id: 'plan-review', selected: ['Approve'] }] })
+    expect(visibleText(await settledMessage(slack, channel, card.ts))).toMatch(/Approved by/)
+  })
+
+  it('sends requested changes back as custom feedback', async () => {
+    const { slack, bridge, channel } = await startRig(mode)
+    const answer = bridge.provider.ask({ questions: [planReview()] })
+    const card = await postedMessage(slack, channel)
+    const alice = slack.user(ALICE)
+
+    await alice.click(card, /Request changes/)
+    await slack.waitFor(() => alice.modal())
+    alice.fill(/.*/, 'Use the existing LRU package instead.')
+    await alice.submit()
+
+    expect(await answer).toEqual({ answers: [{ id: 'plan-review', selected: [], custom: 'Use the existing LRU package instead.' }] })
+    const final = visibleText(await settledMessage(slack, channel, card.ts))
+    expect(final).toMatch(/Changes requested by/)
+    expect(final).toContain('Use the existing LRU package instead.')
+  })
+
+  it('posts a plan too long for one message as a card plus its thread, and nothing is lost', async () => {
+    const { slack, bridge, channel } = await startRig(mode)
+    const sections = Array.from({ length: 60 }, (_, i) => `## Step ${i + 1}\n\n${'Refactor the module carefully and keep tests green. '.repeat(8)}word${i}marker\n\n\`\`\`ts\nconst step${i} = ${i}\n\`\`\`\n`)
+    const plan = `# A long plan\n\n${sections.join('\n')}`
+
+    void bridge.provider.ask({ questions: [planReview(plan)] }).catch(() => undefined)
+    const card = await postedMessage(slack, channel)
+    await slack.waitFor(() => (JSON.stringify(slack.messages(channel)).includes('word59marker') ? true : undefined), { timeoutMs: 15_000 })
+
+    const all = slack.messages(channel).map((m) => visibleText(m)).join('\n')
+    for (let i = 0; i < 60; i++) {
+      expect(all).toContain(`word${i}marker`)
+      expect(all).toContain(`const step${i} = ${i}`)
+    }
+    expect(slack.messages(channel).filter((m) => m.thread_ts === card.ts && m.ts !== card.ts).length).toBeGreaterThan(0)
+    expect(interactiveElements(card)).toContain('button')
+  })
+})
