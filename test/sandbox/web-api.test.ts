@@ -1,23 +1,8 @@
-import { WebClient, type WebAPICallResult } from '@slack/web-api'
+import type { WebAPICallResult, WebClient } from '@slack/web-api'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 import { ShiftedClock, startSandbox, type Sandbox } from '../../src/sandbox/index.js'
-
-/** A client that fails fast: no retries, 429s surface as errors. */
-function client(slack: Sandbox, token = slack.botToken): WebClient {
-  return new WebClient(token, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, rejectRateLimitedCalls: true })
-}
-
-/** Slack's answer for a call, whether ok or not. */
-async function answer(promise: Promise<WebAPICallResult>): Promise<Record<string, unknown>> {
-  try {
-    return (await promise) as Record<string, unknown>
-  } catch (error) {
-    const data = (error as { data?: Record<string, unknown> }).data
-    if (data) return data
-    throw error
-  }
-}
+import { answer, webClient as client } from './clients.js'
 
 async function raw(slack: Sandbox, method: string, init: RequestInit): Promise<Response> {
   return fetch(`${slack.apiUrl}${method}`, { method: 'POST', ...init })
