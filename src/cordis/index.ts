@@ -34,7 +34,8 @@ export type { SlackPluginConfig }
 /** A cordis plugin object: `name`, `inject`, `Config`, `apply`. */
 export interface SlackPlugin {
   readonly name: 'dsh-slack'
-  readonly inject: { optional: string[] }
+  /** Both seam names, optional: a harness has one or the other (or both). */
+  readonly inject: Record<'userInteraction' | 'userQuestions', { required: false }>
   readonly Config: (raw: unknown) => SlackPluginConfig
   apply(ctx: PluginContext, config: SlackPluginConfig): void
 }
@@ -66,7 +67,7 @@ function loggerOf(ctx: PluginContext): Logger | undefined {
 export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = loadCreateSlackBridge): SlackPlugin {
   return {
     name: 'dsh-slack',
-    inject: { optional: ['userInteraction', 'userQuestions'] },
+    inject: { userInteraction: { required: false }, userQuestions: { required: false } },
     Config: parsePluginConfig,
     apply(ctx, config) {
       const seams = seamsOf(ctx)

@@ -4,12 +4,12 @@ import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import * as pluginModule from '../../src/cordis/index.js'
 import { createSlackPlugin } from '../../src/cordis/index.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
-import { seamService, type SeamServiceInstance } from './seam-service.js'
+import { SeamService, UserInteractionService, UserQuestionsService } from './seam-service.js'
 
 declare module 'cordis' {
   interface Context {
-    userInteraction: SeamServiceInstance
-    userQuestions: SeamServiceInstance
+    userInteraction: SeamService
+    userQuestions: SeamService
   }
 }
 
@@ -32,7 +32,7 @@ async function harness(seams: ('userInteraction' | 'userQuestions')[] = ['userIn
   const ctx = new Context()
   const errors: unknown[] = []
   ctx.on('internal/error', (error: unknown) => void errors.push(error))
-  for (const seam of seams) ctx.plugin(seamService(seam))
+  for (const seam of seams) ctx.plugin(seam === 'userInteraction' ? UserInteractionService : UserQuestionsService)
   await ctx.events.flush()
   return { ctx, errors }
 }
@@ -47,7 +47,7 @@ async function answerWhenAsked(bridge: () => FakeBridge | undefined, selected: s
 describe('the dsh-slack cordis plugin', () => {
   it('exports name, inject, Config and apply as a cordis plugin module', () => {
     expect(pluginModule.name).toBe('dsh-slack')
-    expect(pluginModule.inject).toEqual({ optional: ['userInteraction', 'userQuestions'] })
+    expect(pluginModule.inject).toEqual({ userInteraction: { required: false }, userQuestions: { required: false } })
     expect(typeof pluginModule.Config).toBe('function')
     expect(typeof pluginModule.apply).toBe('function')
   })

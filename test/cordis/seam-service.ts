@@ -7,30 +7,36 @@ import { UserInteractionError, validateRequest, type AskUserQuestionAnswer, type
  * thrown synchronously, `NO_PROVIDER` when none is registered, and a
  * registration bound to the registering plugin's lifetime.
  */
-export function seamService(name: 'userInteraction' | 'userQuestions') {
-  return class extends Service {
-    // Not a #private field: cordis hands callers a proxy of the service.
-    provider: UserInteractionProvider | undefined
+export abstract class SeamService extends Service {
+  // Not a #private field: cordis hands callers a proxy of the service.
+  provider: UserInteractionProvider | undefined
 
-    constructor(ctx: Context) {
-      super(ctx, name, true)
-    }
+  registerProvider(provider: UserInteractionProvider): () => void {
+    if (this.provider) throw new UserInteractionError('DUPLICATE_PROVIDER', 'a user-interaction provider is already registered')
+    this.provider = provider
+    // `this.ctx` is the caller's context here: the registration ends with its plugin.
+    return this.ctx.effect(() => () => {
+      if (this.provider === provider) this.provider = undefined
+    })
+  }
 
-    registerProvider(provider: UserInteractionProvider): () => void {
-      if (this.provider) throw new UserInteractionError('DUPLICATE_PROVIDER', 'a user-interaction provider is already registered')
-      this.provider = provider
-      // `this.ctx` is the caller's context here: the registration ends with its plugin.
-      return this.ctx.effect(() => () => {
-        if (this.provider === provider) this.provider = undefined
-      })
-    }
-
-    async ask(request: AskUserQuestionRequest): Promise<AskUserQuestionAnswer> {
-      validateRequest(request)
-      if (!this.provider) throw new UserInteractionError('NO_PROVIDER', 'no user-interaction provider is registered')
-      return this.provider.ask(request)
-    }
+  async ask(request: AskUserQuestionRequest): Promise<AskUserQuestionAnswer> {
+    validateRequest(request)
+    if (!this.provider) throw new UserInteractionError('NO_PROVIDER', 'no user-interaction provider is registered')
+    return this.provider.ask(request)
   }
 }
 
-export type SeamServiceInstance = InstanceType<ReturnType<typeof seamService>>
+/** Older harnesses' name for the seam. */
+export class UserInteractionService extends SeamService {
+  constructor(ctx: Context) {
+    super(ctx, 'userInteraction', true)
+  }
+}
+
+/** Newer harnesses' name for the same seam. */
+export class UserQuestionsService extends SeamService {
+  constructor(ctx: Context) {
+    super(ctx, 'userQuestions', true)
+  }
+}
