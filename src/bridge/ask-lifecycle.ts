@@ -45,6 +45,9 @@ export class AskLifecycle {
   readonly #expiryTimers = new Map<string, () => void>()
   readonly #settledListeners = new Set<(record: AskRecord) => void>()
   readonly #dmChannels = new Map<string, string>()
+  /** Asks being posted right now: stop() lets them finish before withdrawing them. */
+  readonly #posting = new Set<Promise<unknown>>()
+  #stopped = false
   readonly #now: () => number
 
   constructor(private readonly options: LifecycleOptions) {
@@ -98,7 +101,15 @@ export class AskLifecycle {
     return record
   }
 
-  async #insertAndPost(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+  #insertAndPost(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+    if (this.#stopped) return Promise.reject(new UserInteractionError('ASK_ABORTED', 'the bridge is stopped; start a new one to ask'))
+    const posting = this.#insertAndPostNow(record, signal)
+    const tracked = posting.catch(() => undefined).finally(() => this.#posting.delete(tracked))
+    this.#posting.add(tracked)
+    return posting
+  }
+
+  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
     await this.options.store.insert(record)
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.abort(record.id)
@@ -245,6 +256,8 @@ export class AskLifecycle {
 
   /** Withdraws this process's open asks (all of a service's, when asked to) and clears every timer. */
   async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
+    this.#stopped = true
+    await Promise.all([...this.#posting])
     const withdraw = options.withdrawOpen ?? this.options.owner === 'library'
     if (withdraw) {
       const mine = (await this.options.store.listPending()).filter((record) =>
