@@ -1,0 +1,221 @@
+import { describe, expect, it } from 'vitest'
+
+import { checkMessagePayload, checkViewPayload, type PayloadProblem } from '../../blocks/check.js'
+import { LIMIT } from '../../blocks/limits.js'
+
+type Obj = Record<string, unknown>
+
+const plain = (text: string): Obj => ({ type: 'plain_text', text })
+const mrkdwn = (text: string): Obj => ({ type: 'mrkdwn', text })
+const chars = (n: number, c = 'x'): string => c.repeat(n)
+const option = (i: number, text = `Option ${i}`): Obj => ({ text: plain(text), value: String(i) })
+const button = (text: string, extra: Obj = {}): Obj => ({ type: 'button', action_id: 'b', text: plain(text), ...extra })
+const actions = (...elements: Obj[]): Obj => ({ type: 'actions', elements })
+const message = (...blocks: Obj[]): { text: string; blocks: Obj[] } => ({ text: 'fallback', blocks })
+const modal = (blocks: Obj[], extra: Obj = {}): Obj => ({ type: 'modal', title: plain('Title'), submit: plain('Send'), blocks, ...extra })
+const input = (element: Obj, extra: Obj = {}): Obj => ({ type: 'input', block_id: 'in', label: plain('Label'), element, ...extra })
+
+interface LimitCase {
+  name: string
+  limit: number
+  /** Problems for a payload at `n`. */
+  check: (n: number) => PayloadProblem[]
+  code?: PayloadProblem['code']
+}
+
+const cases: LimitCase[] = [
+  { name: 'blocks per message', limit: LIMIT.messageBlocks, check: (n) => checkMessagePayload(message(...Array.from({ length: n }, () => ({ type: 'divider' })))) },
+  { name: 'blocks per modal', limit: LIMIT.modalBlocks, check: (n) => checkViewPayload(modal(Array.from({ length: n }, () => ({ type: 'divider' })))), code: 'invalid_arguments' },
+  { name: 'section text', limit: LIMIT.sectionText, check: (n) => checkMessagePayload(message({ type: 'section', text: mrkdwn(chars(n)) })) },
+  { name: 'section fields', limit: LIMIT.sectionFields, check: (n) => checkMessagePayload(message({ type: 'section', fields: Array.from({ length: n }, () => mrkdwn('f')) })) },
+  { name: 'section field text', limit: LIMIT.sectionFieldText, check: (n) => checkMessagePayload(message({ type: 'section', fields: [mrkdwn(chars(n))] })) },
+  { name: 'header text', limit: LIMIT.headerText, check: (n) => checkMessagePayload(message({ type: 'header', text: plain(chars(n)) })) },
+  { name: 'context elements', limit: LIMIT.contextElements, check: (n) => checkMessagePayload(message({ type: 'context', elements: Array.from({ length: n }, () => mrkdwn('c')) })) },
+  { name: 'context element text', limit: LIMIT.contextElementText, check: (n) => checkMessagePayload(message({ type: 'context', elements: [mrkdwn(chars(n))] })) },
+  { name: 'actions elements', limit: LIMIT.actionsElements, check: (n) => checkMessagePayload(message(actions(...Array.from({ length: n }, (_, i) => button('B', { action_id: `b${i}` }))))) },
+  { name: 'block_id length', limit: LIMIT.blockIdLength, check: (n) => checkMessagePayload(message({ type: 'divider', block_id: chars(n) })) },
+  { name: 'action_id length', limit: LIMIT.blockIdLength, check: (n) => checkMessagePayload(message(actions(button('B', { action_id: chars(n) })))) },
+  { name: 'callback_id length', limit: LIMIT.blockIdLength, check: (n) => checkViewPayload(modal([], { callback_id: chars(n) })), code: 'invalid_arguments' },
+  { name: 'button text', limit: LIMIT.buttonText, check: (n) => checkMessagePayload(message(actions(button(chars(n))))) },
+  { name: 'button value', limit: LIMIT.buttonValue, check: (n) => checkMessagePayload(message(actions(button('B', { value: chars(n) })))) },
+  { name: 'option text', limit: LIMIT.optionText, check: (n) => checkMessagePayload(message(actions({ type: 'static_select', action_id: 's', options: [option(0, chars(n))] }))) },
+  {
+    name: 'option description',
+    limit: LIMIT.optionDescription,
+    check: (n) => checkMessagePayload(message(actions({ type: 'checkboxes', action_id: 'c', options: [{ ...option(0), description: plain(chars(n)) }] }))),
+  },
+  { name: 'option value', limit: LIMIT.optionValue, check: (n) => checkMessagePayload(message(actions({ type: 'static_select', action_id: 's', options: [{ text: plain('o'), value: chars(n) }] }))) },
+  { name: 'static_select options', limit: LIMIT.selectOptions, check: (n) => checkMessagePayload(message(actions({ type: 'static_select', action_id: 's', options: Array.from({ length: n }, (_, i) => option(i)) }))) },
+  {
+    name: 'multi_static_select options',
+    limit: LIMIT.selectOptions,
+    check: (n) => checkMessagePayload(message(actions({ type: 'multi_static_select', action_id: 's', options: Array.from({ length: n }, (_, i) => option(i)) }))),
+  },
+  { name: 'checkboxes options', limit: LIMIT.checkboxOptions, check: (n) => checkMessagePayload(message(actions({ type: 'checkboxes', action_id: 'c', options: Array.from({ length: n }, (_, i) => option(i)) }))) },
+  { name: 'radio_buttons options', limit: LIMIT.checkboxOptions, check: (n) => checkMessagePayload(message(actions({ type: 'radio_buttons', action_id: 'r', options: Array.from({ length: n }, (_, i) => option(i)) }))) },
+  { name: 'overflow options', limit: LIMIT.overflowOptions, check: (n) => checkMessagePayload(message(actions({ type: 'overflow', action_id: 'o', options: Array.from({ length: n }, (_, i) => option(i)) }))) },
+  { name: 'placeholder', limit: LIMIT.placeholderText, check: (n) => checkMessagePayload(message(actions({ type: 'static_select', action_id: 's', placeholder: plain(chars(n)), options: [option(0)] }))) },
+  { name: 'plain_text_input max_length', limit: LIMIT.plainTextInputMax, check: (n) => checkViewPayload(modal([input({ type: 'plain_text_input', action_id: 't', max_length: n })])), code: 'invalid_arguments' },
+  { name: 'input label', limit: LIMIT.inputLabel, check: (n) => checkViewPayload(modal([input({ type: 'plain_text_input', action_id: 't' }, { label: plain(chars(n)) })])), code: 'invalid_arguments' },
+  { name: 'input hint', limit: LIMIT.inputHint, check: (n) => checkViewPayload(modal([input({ type: 'plain_text_input', action_id: 't' }, { hint: plain(chars(n)) })])), code: 'invalid_arguments' },
+  { name: 'modal title', limit: LIMIT.modalTitle, check: (n) => checkViewPayload(modal([], { title: plain(chars(n)) })), code: 'invalid_arguments' },
+  { name: 'modal submit', limit: LIMIT.modalButtonText, check: (n) => checkViewPayload(modal([], { submit: plain(chars(n)) })), code: 'invalid_arguments' },
+  { name: 'modal close', limit: LIMIT.modalButtonText, check: (n) => checkViewPayload(modal([], { close: plain(chars(n)) })), code: 'invalid_arguments' },
+  { name: 'private_metadata', limit: LIMIT.privateMetadata, check: (n) => checkViewPayload(modal([], { private_metadata: chars(n) })), code: 'invalid_arguments' },
+  {
+    name: 'markdown blocks in total',
+    limit: LIMIT.markdownBlockTotal,
+    check: (n) => checkMessagePayload(message({ type: 'markdown', text: chars(n - Math.floor(n / 2)) }, { type: 'markdown', text: chars(Math.floor(n / 2)) })),
+  },
+  {
+    name: 'text of the whole message',
+    limit: LIMIT.messageTextHard,
+    check: (n) => checkMessagePayload(message(...Array.from({ length: Math.ceil(n / LIMIT.sectionText) }, (_, i) => ({ type: 'section', text: mrkdwn(chars(Math.min(LIMIT.sectionText, n - i * LIMIT.sectionText))) })))),
+    code: 'msg_blocks_too_long',
+  },
+  {
+    name: 'rich_text text element',
+    limit: LIMIT.richTextElementText,
+    check: (n) => checkMessagePayload(message({ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: chars(n) }] }] })),
+  },
+  {
+    name: 'rich_text_list indent',
+    limit: LIMIT.richTextListIndent,
+    check: (n) => checkMessagePayload(message({ type: 'rich_text', elements: [{ type: 'rich_text_list', style: 'bullet', indent: n, elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'item' }] }] }] })),
+  },
+  { name: 'confirm title', limit: LIMIT.confirmTitle, check: (n) => checkMessagePayload(message(actions(button('B', { confirm: { title: plain(chars(n)), text: plain('Sure?'), confirm: plain('Yes'), deny: plain('No') } })))) },
+  { name: 'confirm text', limit: LIMIT.confirmText, check: (n) => checkMessagePayload(message(actions(button('B', { confirm: { title: plain('T'), text: plain(chars(n)), confirm: plain('Yes'), deny: plain('No') } })))) },
+  { name: 'confirm button', limit: LIMIT.confirmButton, check: (n) => checkMessagePayload(message(actions(button('B', { confirm: { title: plain('T'), text: plain('Sure?'), confirm: plain(chars(n)), deny: plain('No') } })))) },
+]
+
+describe('checkMessagePayload and checkViewPayload limits', () => {
+  for (const { name, limit, check, code } of cases) {
+    it(`accepts ${limit} for ${name}`, () => {
+      expect(check(limit)).toEqual([])
+    })
+
+    it(`refuses ${limit + 1} for ${name} with ${code ?? 'invalid_blocks'}`, () => {
+      const problems = check(limit + 1)
+
+      expect(problems.length).toBeGreaterThan(0)
+      expect(problems.every((p) => p.code === (code ?? 'invalid_blocks'))).toBe(true)
+    })
+  }
+})
+
+describe('checkMessagePayload', () => {
+  it('words problems as Slack does, with a JSON pointer', () => {
+    expect(checkMessagePayload(message({ type: 'section', text: mrkdwn(chars(3001)) }))).toEqual([
+      { code: 'invalid_blocks', message: '[ERROR] must be less than 3001 characters [json-pointer:/blocks/0/text/text]' },
+    ])
+  })
+
+  it('counts characters, not UTF-16 units, so emoji fit as Slack counts them', () => {
+    expect(checkMessagePayload(message(actions(button('🚀'.repeat(LIMIT.buttonText)))))).toEqual([])
+  })
+
+  it('accepts a message with text only', () => {
+    expect(checkMessagePayload({ text: 'hello' })).toEqual([])
+  })
+
+  it('refuses an unknown block type', () => {
+    expect(checkMessagePayload(message({ type: 'sections', text: mrkdwn('x') }))[0]?.message).toBe('[ERROR] unsupported type: sections [json-pointer:/blocks/0/type]')
+  })
+
+  it('refuses a section with neither text nor fields', () => {
+    expect(checkMessagePayload(message({ type: 'section' }))).toHaveLength(1)
+  })
+
+  it('refuses mrkdwn where Slack needs plain_text: header and button text', () => {
+    expect(checkMessagePayload(message({ type: 'header', text: mrkdwn('Title') }))[0]?.message).toContain('/blocks/0/text/type')
+    expect(checkMessagePayload(message(actions({ type: 'button', action_id: 'b', text: mrkdwn('Go') })))[0]?.message).toContain('must be plain_text')
+  })
+
+  it('refuses a button without text and a select option without text', () => {
+    expect(checkMessagePayload(message(actions({ type: 'button', action_id: 'b' })))).toHaveLength(1)
+    expect(checkMessagePayload(message(actions({ type: 'static_select', action_id: 's', options: [{ value: '1' }] })))).toHaveLength(1)
+  })
+
+  it('refuses an input block, which belongs in modals', () => {
+    expect(checkMessagePayload(message(input({ type: 'plain_text_input', action_id: 't' })))).toHaveLength(1)
+  })
+
+  it('refuses a duplicate action_id anywhere in the message, and a duplicate block_id', () => {
+    const twice = checkMessagePayload(message(actions(button('A', { action_id: 'x' })), { type: 'section', text: mrkdwn('s'), accessory: button('B', { action_id: 'x' }) }))
+    const blocks = checkMessagePayload(message({ type: 'divider', block_id: 'd' }, { type: 'divider', block_id: 'd' }))
+
+    expect(twice.map((p) => p.message)).toEqual(['[ERROR] duplicate action_id: x [json-pointer:/blocks/1/accessory/action_id]'])
+    expect(blocks).toHaveLength(1)
+  })
+
+  it('refuses a plain_text_input in an actions block', () => {
+    expect(checkMessagePayload(message(actions({ type: 'plain_text_input', action_id: 't' })))).toHaveLength(1)
+  })
+
+  it('accepts every rich_text element shape with text, link and emoji elements and styles', () => {
+    const inline = [
+      { type: 'text', text: 'bold', style: { bold: true, italic: true, strike: false, code: false } },
+      { type: 'link', url: 'https://example.com', text: 'a link' },
+      { type: 'emoji', name: 'rocket' },
+    ]
+    const rich = {
+      type: 'rich_text',
+      elements: [
+        { type: 'rich_text_section', elements: inline },
+        { type: 'rich_text_list', style: 'ordered', indent: 1, elements: [{ type: 'rich_text_section', elements: inline }] },
+        { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'const x = 1' }] },
+        { type: 'rich_text_quote', elements: inline },
+      ],
+    }
+
+    expect(checkMessagePayload(message(rich))).toEqual([])
+  })
+
+  it('refuses rich_text lists with an unknown style, nested lists and unknown inline elements', () => {
+    const list = (style: string, items: Obj[]): Obj => ({ type: 'rich_text', elements: [{ type: 'rich_text_list', style, elements: items }] })
+    const section = { type: 'rich_text_section', elements: [{ type: 'text', text: 'x' }] }
+
+    expect(checkMessagePayload(message(list('dashed', [section])))).toHaveLength(1)
+    expect(checkMessagePayload(message(list('bullet', [{ type: 'rich_text_list', style: 'bullet', elements: [section] }])))).toHaveLength(1)
+    expect(checkMessagePayload(message({ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'image', url: 'x' }] }] }))).toHaveLength(1)
+    expect(checkMessagePayload(message({ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'x', style: { loud: true } }] }] }))).toHaveLength(1)
+  })
+
+  it('refuses blocks that are not an array', () => {
+    expect(checkMessagePayload({ text: 'x', blocks: { type: 'divider' } })).toHaveLength(1)
+  })
+})
+
+describe('checkViewPayload', () => {
+  it('accepts a modal with an input, a select and a section accessory', () => {
+    const view = modal([
+      { type: 'section', text: mrkdwn('Pick one'), accessory: { type: 'radio_buttons', action_id: 'r', options: [option(0), option(1)] } },
+      input({ type: 'plain_text_input', action_id: 't', multiline: true, max_length: 500 }),
+      input({ type: 'static_select', action_id: 's', placeholder: plain('Choose'), options: [option(0)] }, { block_id: 'sel', optional: true }),
+    ])
+
+    expect(checkViewPayload(view)).toEqual([])
+  })
+
+  it('refuses a modal with input blocks but no submit button', () => {
+    const { submit: _submit, ...view } = modal([input({ type: 'plain_text_input', action_id: 't' })])
+
+    expect(checkViewPayload(view)).toHaveLength(1)
+  })
+
+  it('refuses a markdown block, which belongs in messages', () => {
+    expect(checkViewPayload(modal([{ type: 'markdown', text: '# hi' }]))).toHaveLength(1)
+  })
+
+  it('refuses a view that is not a modal, or has no title', () => {
+    expect(checkViewPayload({ ...modal([]), type: 'home' })).toHaveLength(1)
+    const { title: _title, ...untitled } = modal([])
+    expect(checkViewPayload(untitled)[0]?.message).toBe('[ERROR] missing required field: title [json-pointer:/view]')
+  })
+
+  it('refuses a duplicate action_id within the view', () => {
+    const view = modal([input({ type: 'plain_text_input', action_id: 't' }, { block_id: 'a' }), input({ type: 'plain_text_input', action_id: 't' }, { block_id: 'b' })])
+
+    expect(checkViewPayload(view).map((p) => p.code)).toEqual(['invalid_arguments'])
+  })
+})
