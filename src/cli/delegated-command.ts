@@ -18,5 +18,7 @@ export async function runDelegatedCommand(io: CliIo, name: string, specifier: st
     io.stderr.write(`dsh-slack ${name}: not available yet in this build\n`)
     return EXIT.failure
   }
-  return (await command(argv)) ?? EXIT.ok
+  const code = await command(argv)
+  // A command that returns nothing reports failure the Node way, through process.exitCode.
+  return typeof code === 'number' ? code : Number(process.exitCode ?? EXIT.ok)
 }

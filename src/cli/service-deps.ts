@@ -7,7 +7,21 @@ export async function serviceDeps(): Promise<ServiceDeps> {
   return {
     createBridge: await loadCreateSlackBridge(),
     startLocalSlack: async (): Promise<LocalSlack> => {
-      throw new Error('the local Slack stand-in is not available yet in this build; set SLACK_BOT_TOKEN')
+      const { startSandbox } = await import('../sandbox/index.js')
+      const sandbox = await startSandbox()
+      const webUrl = (sandbox as { webUrl?: unknown }).webUrl
+      return {
+        apiUrl: sandbox.apiUrl,
+        ...(typeof webUrl === 'string' ? { webUrl } : {}),
+        botToken: sandbox.botToken,
+        appToken: sandbox.appToken,
+        channel: sandbox.defaultChannel,
+        stop: () => sandbox.close(),
+      }
+    },
+    startRelay: async ({ bridge, config, logger }) => {
+      const { startRelay } = await import('../relay/index.js')
+      return startRelay({ bridge, hosts: config.hostUrls, logger, ...(config.hostAccessSecret ? { accessSecret: config.hostAccessSecret } : {}) })
     },
   }
 }

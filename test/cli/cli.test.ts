@@ -1,0 +1,250 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
+import { silentLogger } from '../../src/log/logger.js'
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
+import { buildCli, cleanEnv, runCli, type CliRun } from './cli-process.js'
+
+let main: string
+let cleanup: () => void = () => undefined
+const cwd = mkdtempSync(join(tmpdir(), 'dsh-slack-cli-'))
+const running: CliRun[] = []
+const closers: (() => Promise<void>)[] = []
+
+beforeAll(() => {
+  ;({ main, cleanup } = buildCli())
+}, 120_000)
+
+afterEach(async () => {
+  for (const run of running.splice(0)) if (run.child.exitCode === null) run.child.kill('SIGKILL')
+  while (closers.length > 0) await closers.pop()!()
+})
+
+afterAll(() => {
+  cleanup()
+  rmSync(cwd, { recursive: true, force: true })
+})
+
+function cli(args: string[], env: Record<string, string> = {}, stdin?: string): CliRun {
+  const run = runCli(main, args, { env: cleanEnv(env), cwd, ...(stdin !== undefined ? { stdin } : {}) })
+  running.push(run)
+  return run
+}
+
+describe('dsh-slack (help, version, mistakes)', () => {
+  it('prints the version from package.json', async () => {
+    const run = cli(['--version'])
+
+    expect(await run.exited).toBe(0)
+    expect(run.stdout().trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
+  })
+
+  it.each(['--help', 'serve --help', 'ask --help', 'doctor --help', 'sandbox --help'])('prints help for `dsh-slack %s` and exits 0', async (args) => {
+    const run = cli(args.split(' '))
+
+    expect(await run.exited).toBe(0)
+    expect(run.stdout()).toMatch(/Usage: dsh-slack/)
+  })
+
+  it('refuses an unknown command with one line and exit 2', async () => {
+    const run = cli(['sreve'])
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr().trim().split('\n')).toHaveLength(1)
+  })
+
+  it('refuses an unknown flag with one line naming it and exit 2', async () => {
+    const run = cli(['ask', '--chanel', 'C0123ABCDEF'])
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/^dsh-slack ask: .*--chanel.*\(see dsh-slack ask --help\)\n$/)
+  })
+
+  it('stops on a malformed setting with one line naming the variable, exit 2 and no stack trace', async () => {
+    const run = cli(['serve'], { SLACK_CHANNEL: '#general' })
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/^dsh-slack: SLACK_CHANNEL: "#general" is not a channel or user id .*\n$/)
+  })
+
+  it('refuses to serve on a non-loopback HOST without DSH_SLACK_API_KEY', async () => {
+    const run = cli(['serve'], { HOST: '0.0.0.0', PORT: '0' })
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/^dsh-slack: DSH_SLACK_API_KEY: is required when HOST \(0\.0\.0\.0\) is not a loopback address.*\n$/)
+  })
+})
+
+describe('dsh-slack ask --url (exit codes against a service)', () => {
+  async function service(apiKey?: string): Promise<{ bridge: FakeBridge; url: string }> {
+    const bridge = new FakeBridge()
+    const server: ApiServer = createApiServer({ bridge, logger: silentLogger, ...(apiKey ? { apiKey } : {}) })
+    closers.push(() => server.close())
+    const { url } = await server.listen('127.0.0.1', 0)
+    return { bridge, url }
+  }
+
+  async function whenPosted(bridge: FakeBridge): Promise<string> {
+    await vi.waitFor(() => expect(bridge.opened).toHaveLength(1), { timeout: 10_000 })
+    return (await bridge.store.listPending())[0]!.id
+  }
+
+  it('prints the answer JSON and exits 0 when answered', async () => {
+    const { bridge, url } = await service()
+    const run = cli(['ask', '--url', url], {}, JSON.stringify(oneQuestion))
+
+    await bridge.answer(await whenPosted(bridge), ['pnpm (Recommended)'])
+
+    expect(await run.exited).toBe(0)
+    expect(JSON.parse(run.stdout())).toEqual({ answers: [{ id: 'q1', selected: ['pnpm (Recommended)'] }] })
+  })
+
+  it('reads the request from a FILE and passes --channel, --timeout and the API key', async () => {
+    const key = 'a'.repeat(32)
+    const { bridge, url } = await service(key)
+    const file = join(cwd, 'request.json')
+    writeFileSync(file, JSON.stringify(oneQuestion))
+    const run = cli(['ask', file, '--url', url, '--channel', 'C0OTHER', '--timeout', '10m'], { DSH_SLACK_API_KEY: key })
+
+    await bridge.answer(await whenPosted(bridge), ['npm'])
+
+    expect(await run.exited).toBe(0)
+    expect(bridge.opened[0]?.options).toEqual({ channel: 'C0OTHER', timeoutMs: 600_000 })
+  })
+
+  it('exits 2 for an invalid request, with the seam’s code on stderr', async () => {
+    const { url } = await service()
+    const run = cli(['ask', '-', '--url', url], {}, JSON.stringify({ questions: [] }))
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/EMPTY_QUESTIONS/)
+  })
+
+  it('exits 2 for a request that is not JSON', async () => {
+    const { url } = await service()
+    const run = cli(['ask', '--url', url], {}, '{questions')
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/^dsh-slack ask: stdin is not valid JSON/)
+  })
+
+  it('exits 3 when the question is dismissed in Slack', async () => {
+    const { bridge, url } = await service()
+    const run = cli(['ask', '--url', url], {}, JSON.stringify(oneQuestion))
+
+    await bridge.dismiss(await whenPosted(bridge))
+
+    expect(await run.exited).toBe(3)
+    expect(run.stderr()).toMatch(/ASK_CANCELLED/)
+  })
+
+  it('exits 4 when the question expires', async () => {
+    const { bridge, url } = await service()
+    const run = cli(['ask', '--url', url], {}, JSON.stringify(oneQuestion))
+
+    await bridge.expire(await whenPosted(bridge))
+
+    expect(await run.exited).toBe(4)
+  })
+
+  it('exits 1 when someone else withdraws the question', async () => {
+    const { bridge, url } = await service()
+    const run = cli(['ask', '--url', url], {}, JSON.stringify(oneQuestion))
+
+    await bridge.abort(await whenPosted(bridge))
+
+    expect(await run.exited).toBe(1)
+  })
+
+  it('exits 1 with one line when the service cannot be reached', async () => {
+    const run = cli(['ask', '--url', 'http://127.0.0.1:9'], {}, JSON.stringify(oneQuestion))
+
+    expect(await run.exited).toBe(1)
+    expect(run.stderr()).toMatch(/^dsh-slack ask: cannot reach http:\/\/127\.0\.0\.1:9 .*dsh-slack serve/)
+  })
+
+  it('exits 1 when the API key is wrong', async () => {
+    const { url } = await service('b'.repeat(32))
+    const run = cli(['ask', '--url', url, '--api-key', 'c'.repeat(32)], {}, JSON.stringify(oneQuestion))
+
+    expect(await run.exited).toBe(1)
+    expect(run.stderr()).toMatch(/UNAUTHORIZED/)
+  })
+
+  it('withdraws the question on Ctrl-C and exits 130', async () => {
+    const { bridge, url } = await service()
+    const run = cli(['ask', '--url', url], {}, JSON.stringify(oneQuestion))
+    const id = await whenPosted(bridge)
+    await run.waitForOutput('waiting for an answer')
+
+    run.child.kill('SIGINT')
+
+    expect(await run.exited).toBe(130)
+    expect((await bridge.get(id))?.status).toBe('aborted')
+  })
+})
+
+describe('dsh-slack doctor (against the local stand-in)', () => {
+  let slack: Sandbox
+
+  async function sandbox(options: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {
+    slack = await startSandbox(options)
+    closers.push(() => slack.close())
+    return slack
+  }
+
+  const envFor = (s: Sandbox, extra: Record<string, string> = {}) => ({
+    SLACK_BOT_TOKEN: s.botToken,
+    SLACK_APP_TOKEN: s.appToken,
+    SLACK_API_URL: s.apiUrl,
+    SLACK_CHANNEL: s.defaultChannel,
+    ...extra,
+  })
+
+  it('passes every check with a good configuration and exits 0', async () => {
+    const s = await sandbox()
+    const run = cli(['doctor'], envFor(s))
+
+    expect(await run.exited).toBe(0)
+    const lines = run.stdout().trim().split('\n')
+    expect(lines.filter((line) => line.startsWith('✓')).map((line) => line.split(':')[0])).toEqual(['✓ token', '✓ scopes', '✓ channel', '✓ Socket Mode', '✓ HTTP API'])
+    expect(run.stdout()).not.toContain('✗')
+  })
+
+  it('names what is broken and how to fix it, and exits 1', async () => {
+    const s = await sandbox({ scopes: ['chat:write', 'users:read', 'channels:read'] })
+    const run = cli(['doctor'], envFor(s, { SLACK_CHANNEL: 'C0SANDBOX02' }))
+
+    expect(await run.exited).toBe(1)
+    const out = run.stdout()
+    expect(out).toMatch(/✓ token: valid/)
+    expect(out).toMatch(/✗ scopes: missing chat:write\.public, usergroups:read, im:write, files:write, groups:read, im:read\n {4}fix: add them under OAuth & Permissions/)
+    expect(out).toMatch(/✗ channel: #general \(C0SANDBOX02\) exists but the bot is not a member\n {4}fix: invite the app/)
+  })
+
+  it('stops at a token Slack refuses, saying where to get a good one', async () => {
+    const s = await sandbox()
+    const run = cli(['doctor'], envFor(s, { SLACK_BOT_TOKEN: 'xoxb-not-the-right-one' }))
+
+    expect(await run.exited).toBe(1)
+    expect(run.stdout()).toMatch(/✗ token: auth\.test at .* failed: invalid_auth\n {4}fix: check SLACK_BOT_TOKEN/)
+  })
+
+  it('reports an app token Slack refuses', async () => {
+    const s = await sandbox()
+    const run = cli(['doctor'], envFor(s, { SLACK_APP_TOKEN: 'xapp-not-the-right-one' }))
+
+    expect(await run.exited).toBe(1)
+    expect(run.stdout()).toMatch(/✗ Socket Mode: apps\.connections\.open with SLACK_APP_TOKEN failed: invalid_auth\n {4}fix: create an app-level token/)
+  })
+
+  it('says that without a token serve runs against the stand-in', async () => {
+    const run = cli(['doctor'])
+
+    expect(await run.exited).toBe(1)
+    expect(run.stdout()).toMatch(/✗ token: SLACK_BOT_TOKEN is not set/)
+  })
+})
