@@ -54,9 +54,8 @@ export function runCli(main: string, args: string[], options: { env: Record<stri
   child.stderr!.on('data', (chunk: Buffer) => ((stderr += chunk.toString()), check()))
   if (options.stdin !== undefined) child.stdin!.end(options.stdin)
   else child.stdin!.end()
-  const exited = new Promise<number>((resolve) =>
-    child.on('exit', (code, signal) => resolve(code ?? 128 + ({ SIGINT: 2, SIGKILL: 9, SIGTERM: 15 } as Record<string, number>)[signal ?? ''] ?? 1)),
-  )
+  const signalNumbers: Record<string, number> = { SIGINT: 2, SIGKILL: 9, SIGTERM: 15 }
+  const exited = new Promise<number>((resolve) => child.on('exit', (code, signal) => resolve(code ?? 128 + (signalNumbers[signal ?? ''] ?? 0))))
   return {
     child,
     stdout: () => stdout,
