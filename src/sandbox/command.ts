@@ -32,7 +32,11 @@ export function parseSandboxArgs(argv: string[]): { port: number } | null {
   return { port }
 }
 
-export async function sandboxCommand(argv: string[]): Promise<void> {
+/**
+ * Runs the stand-in until Ctrl-C (SIGINT/SIGTERM) or until `stop` aborts
+ * (for tests and embedding).
+ */
+export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promise<void> {
   let args: { port: number } | null
   try {
     args = parseSandboxArgs(argv)
@@ -53,12 +57,15 @@ export async function sandboxCommand(argv: string[]): Promise<void> {
   console.log(`SLACK_SIGNING_SECRET=${slack.signingSecret}`)
   console.log(`SLACK_CHANNEL=${slack.defaultChannel}`)
   await new Promise<void>((resolve) => {
-    const stop = (): void => {
-      process.off('SIGINT', stop)
-      process.off('SIGTERM', stop)
+    const finish = (): void => {
+      process.off('SIGINT', finish)
+      process.off('SIGTERM', finish)
+      stop?.removeEventListener('abort', finish)
       void slack.close().then(resolve)
     }
-    process.on('SIGINT', stop)
-    process.on('SIGTERM', stop)
+    process.on('SIGINT', finish)
+    process.on('SIGTERM', finish)
+    if (stop?.aborted) finish()
+    else stop?.addEventListener('abort', finish)
   })
 }
