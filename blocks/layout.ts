@@ -87,8 +87,13 @@ export interface CardParts {
   text: string
   /** Notification text of each thread part (`Part i of n` is added). */
   threadText: string
-  /** The whole text, offered as a file when the thread runs long. */
-  file?: FileAttachment
+  /**
+   * The whole text, offered as a file when the thread runs long. Made only
+   * when needed: for a short ask it is never built.
+   */
+  file?: { filename: string; make: () => FileAttachment }
+  /** The body was cut at BODY_CAP: the card and thread show the start, the file holds everything. */
+  truncated?: boolean
   /** Said after the body when some questions of a batch are left for the thread. */
   moreQuestions?: (count: number) => string
 }
@@ -121,39 +126,47 @@ export function layoutCard(parts: CardParts): RenderedMessage {
     const left = new Set(rest.map((p) => p.question).filter((q) => q !== undefined && !shown.has(q)))
     if (left.size > 0) notes.push(parts.moreQuestions(left.size))
   }
-  if (thread.payloads.length > 0) notes.push(words.continuedInThread(thread.total))
-  if (thread.payloads.length < thread.total && parts.file !== undefined) notes.push(words.restInFile(escapeMrkdwn(parts.file.filename)))
+  if (thread.payloads.length > 0) notes.push(words.continuedInThread(thread.payloads.length))
+  const withFile = parts.file !== undefined && (parts.truncated === true || thread.payloads.length > LIMIT.fileAfterThreadParts)
+  if (withFile && thread.cut) notes.push(words.restInFile(escapeMrkdwn(parts.file!.filename)))
   const blocks = [...parts.head, ...card]
   if (notes.length > 0) blocks.push(contextLine(fitMrkdwn(notes.join(' '), NOTE_RESERVE)))
   blocks.push(...parts.tail)
   const rendered: RenderedMessage = { message: { text: parts.text, blocks }, thread: thread.payloads }
-  if (parts.file !== undefined && thread.total > LIMIT.fileAfterThreadParts) rendered.file = parts.file
+  if (withFile) rendered.file = parts.file!.make()
   return rendered
 }
 
-function threadParts(rest: SizedBlock[], parts: CardParts, words: ReturnType<typeof wordsFor>): { payloads: MessagePayload[]; total: number } {
+/** The most body text an ask renders: what the card and LIMIT.threadParts thread parts can show. The file holds the rest. */
+export const BODY_CAP = (LIMIT.threadParts + 1) * LIMIT.messageTextBudget
+
+function threadParts(rest: SizedBlock[], parts: CardParts, words: ReturnType<typeof wordsFor>): { payloads: MessagePayload[]; cut: boolean } {
   // Each part starts with a context line naming it; a part never exceeds one message.
   const groups: KnownBlock[][] = []
   let group: KnownBlock[] = []
   let room = LIMIT.messageTextBudget - NOTE_RESERVE
+  let cut = parts.truncated === true
   for (const piece of rest) {
     if (group.length > 0 && (piece.size > room || group.length >= LIMIT.messageBlocks - 2)) {
       groups.push(group)
       group = []
       room = LIMIT.messageTextBudget - NOTE_RESERVE
+      // With a file to hold the rest, the thread stops at LIMIT.threadParts and says where the rest is.
+      if (groups.length === LIMIT.threadParts && parts.file !== undefined) {
+        cut = true
+        break
+      }
     }
     group.push(piece.block)
     room -= piece.size
   }
-  if (group.length > 0) groups.push(group)
+  if (group.length > 0 && groups.length < LIMIT.threadParts) groups.push(group)
+  else if (group.length > 0 && parts.file === undefined) groups.push(group)
   const total = groups.length
-  // With a file attached, the thread stops at LIMIT.threadParts and says where the rest is.
-  const kept = parts.file !== undefined && total > LIMIT.threadParts ? groups.slice(0, LIMIT.threadParts) : groups
-  const payloads = kept.map((blocks, n) => {
+  const payloads = groups.map((blocks, n) => {
     const label = words.part(n + 1, total)
-    const head = contextLine(label)
-    const tail = n === kept.length - 1 && kept.length < total && parts.file !== undefined ? [contextLine(fitMrkdwn(words.restInFile(parts.file.filename), NOTE_RESERVE))] : []
-    return { text: fitMrkdwn(`${label} · ${parts.threadText}`, LIMIT.notificationText), blocks: [head, ...blocks, ...tail] }
+    const tail = n === total - 1 && cut && parts.file !== undefined ? [contextLine(fitMrkdwn(words.restInFile(parts.file.filename), NOTE_RESERVE))] : []
+    return { text: fitMrkdwn(`${label} · ${parts.threadText}`, LIMIT.notificationText), blocks: [contextLine(label), ...blocks, ...tail] }
   })
-  return { payloads, total }
+  return { payloads, cut }
 }

@@ -47,6 +47,11 @@ export const LIMIT = {
    * messages than this is also attached to the thread as a `.md` file.
    */
   fileAfterThreadParts: 5,
+  /**
+   * Ours, not Slack's: the most characters of the `.md` file attached to a
+   * long ask. Only an absurd ask reaches it; the file then ends with `[…]`.
+   */
+  fileText: 20_000_000,
   /** header block text, plain_text only. */
   headerText: 150,
   /** `markdown` block text, cumulative per payload. */

@@ -56,13 +56,18 @@ function questionBlock(question: QuestionView | undefined, number?: number): Ric
   return { type: 'rich_text', elements: [{ type: 'rich_text_section', elements }] }
 }
 
+/** How much of a detail's Markdown the form parses for its excerpt: enough for one block's worth of text. */
+const EXCERPT_SOURCE = 2 * LIMIT.richTextElementText
+
 /** The first block of a question's detail, and a note when there is more (it is in the message and its thread). */
 function detailBlocks(locale: Locale, detail: string | undefined): KnownBlock[] {
   if (detail === undefined || detail.trim() === '') return []
-  const blocks = packUnits(markdownUnits(detail)).filter(({ block }) => block.type === 'rich_text')
+  // Only the start is shown, so only the start is parsed (a form opens within 3 s of the click).
+  const source = detail.length > EXCERPT_SOURCE ? detail.slice(0, EXCERPT_SOURCE) : detail
+  const blocks = packUnits(markdownUnits(source)).filter(({ block }) => block.type === 'rich_text')
   const first = blocks[0]
   if (first === undefined) return []
-  return blocks.length > 1 ? [first.block, contextLine(escapeMrkdwn(wordsFor(locale).shortenedHere))] : [first.block]
+  return blocks.length > 1 || source !== detail ? [first.block, contextLine(escapeMrkdwn(wordsFor(locale).shortenedHere))] : [first.block]
 }
 
 function textInput(blockId: string, actionId: string, label: string, optional: boolean, hint?: string): InputBlock {

@@ -10,7 +10,7 @@ import { choiceActions, controlShowsLabels, messageControl, optionButton, wordBu
 import { fallbackText } from './fallback-text.js'
 import { encodeActionId } from './ids.js'
 import { wordsFor } from './i18n.js'
-import { contextLine, layoutCard, sized, textSize, type CardParts, type FileAttachment, type RenderedMessage, type SizedBlock } from './layout.js'
+import { BODY_CAP, contextLine, layoutCard, textSize, type CardParts, type FileAttachment, type RenderedMessage, type SizedBlock } from './layout.js'
 import { LIMIT } from './limits.js'
 import { markdownUnits, packUnits, textUnits, type Inline, type RichUnit } from './markdown/rich-text.js'
 import { escapeMrkdwn, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
@@ -44,7 +44,7 @@ function questionPreview(question: string): { block: KnownBlock; full: RichUnit[
   const text = wellFormed(question).trim() === '' ? '–' : wellFormed(question)
   const preview = fitText(text, LIMIT.cardQuestionText)
   const block: KnownBlock = { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: preview, style: { bold: true } }] }] }
-  return { block, full: preview === text ? [] : textUnits(text, { bold: true }) }
+  return { block, full: preview === text ? [] : textUnits(text.slice(0, BODY_CAP), { bold: true }) }
 }
 
 function packed(units: RichUnit[], question?: number): SizedBlock[] {
@@ -53,7 +53,11 @@ function packed(units: RichUnit[], question?: number): SizedBlock[] {
 
 /** The options as a numbered list: label in bold, then its description. */
 function optionListUnits(question: QuestionView): RichUnit[] {
-  const items = question.options.map((o) => {
+  let total = 0
+  // Past BODY_CAP nothing more can be shown (the file lists every option).
+  const within = question.options.filter((o) => (total += Math.min(o.label.length + (o.description?.length ?? 0), BODY_CAP)) <= BODY_CAP)
+  const items = within.map((o) => {
+    o = { label: o.label.slice(0, BODY_CAP), ...(o.description === undefined ? {} : { description: o.description.slice(0, BODY_CAP) }) }
     const elements: Inline[] = [{ type: 'text', text: wellFormed(o.label).trim() === '' ? '–' : wellFormed(o.label), style: { bold: true } }]
     if (o.description !== undefined && o.description.trim() !== '') elements.push({ type: 'text', text: ` — ${wellFormed(o.description)}` })
     return elements
@@ -200,26 +204,48 @@ function mergeSections(units: RichUnit[]): RichUnit[] {
   return out
 }
 
-/** The whole ask as Markdown, for the file attached when the thread runs long. */
+/**
+ * The whole ask as Markdown, for the file attached when the thread runs long.
+ * Only an absurd ask (beyond LIMIT.fileText, far past what any channel reads)
+ * is cut, and then visibly, with a last line saying so.
+ */
 export function askMarkdown(view: AskView): string {
   const shape = askShape(view)
-  if (shape === 'plan-review') return view.questions[0]!.detail ?? ''
-  return view.questions
-    .map((q, i) => {
-      const lines = [`## ${view.questions.length > 1 ? `${i + 1}. ` : ''}${q.header ?? ''}`.trimEnd(), '', `**${q.question}**`]
-      if (q.detail !== undefined) lines.push('', q.detail)
-      if (q.options.length > 0) lines.push('', ...q.options.map((o, n) => `${n + 1}. **${o.label}**${o.description ? ` — ${o.description}` : ''}`))
-      return lines.join('\n')
-    })
-    .join('\n\n')
+  const chunks: string[] = []
+  let size = 0
+  const add = (text: string): boolean => {
+    if (size + text.length > LIMIT.fileText) {
+      chunks.push(text.slice(0, Math.max(0, LIMIT.fileText - size)), '\n\n[…]\n')
+      size = LIMIT.fileText
+      return false
+    }
+    chunks.push(text)
+    size += text.length
+    return true
+  }
+  if (shape === 'plan-review') {
+    add(view.questions[0]!.detail ?? '')
+    return chunks.join('')
+  }
+  outer: for (const [i, q] of view.questions.entries()) {
+    if (i > 0 && !add('\n\n')) break
+    if (!add(`## ${view.questions.length > 1 ? `${i + 1}. ` : ''}${q.header ?? ''}`.trimEnd() + `\n\n**${q.question}**`)) break
+    if (q.detail !== undefined && !add(`\n\n${q.detail}`)) break
+    if (q.options.length > 0 && !add('\n')) break
+    for (const [n, o] of q.options.entries()) if (!add(`\n${n + 1}. **${o.label}**${o.description ? ` — ${o.description}` : ''}`)) break outer
+  }
+  return chunks.join('')
+}
+
+function askFileName(view: AskView): string {
+  const shape = askShape(view)
+  return shape === 'plan-review' ? 'plan.md' : shape === 'batch' ? 'questions.md' : 'question.md'
 }
 
 function askFile(view: AskView): FileAttachment {
-  const shape = askShape(view)
   const q = view.questions[0]
   const title = fitText(wellFormed(q?.header?.trim() || q?.question?.trim() || wordsFor(view.locale).fileTitle), LIMIT.headerText)
-  const filename = shape === 'plan-review' ? 'plan.md' : shape === 'batch' ? 'questions.md' : 'question.md'
-  return { filename, title, content: askMarkdown(view) }
+  return { filename: askFileName(view), title, content: askMarkdown(view) }
 }
 
 /**
@@ -232,7 +258,8 @@ export function askCard(view: AskView): CardParts {
   const context = askContext(view.locale, view.agent, view.mention, view.expiresAt)
   const text = fallbackText(view)
   const threadText = fitMrkdwn(view.questions[0]?.header ?? view.questions[0]?.question ?? '', LIMIT.notificationText)
-  const file = askFile(view)
+  const file = { filename: askFileName(view), make: () => askFile(view) }
+  let truncated = false
   let head: KnownBlock[]
   let body: SizedBlock[]
   let tail: KnownBlock[]
@@ -240,7 +267,19 @@ export function askCard(view: AskView): CardParts {
   if (shape === 'batch') {
     const intro: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(words.batchIntro(view.questions.length))}*` } }
     head = [context, intro]
-    body = view.questions.flatMap((q, i) => packed(batchQuestionUnits(q, i), i))
+    body = []
+    let size = 0
+    for (const [i, q] of view.questions.entries()) {
+      // Past BODY_CAP nothing more can be shown; the form and the file have every question.
+      if (size > BODY_CAP) {
+        truncated = true
+        break
+      }
+      for (const piece of packed(batchQuestionUnits(q, i), i)) {
+        body.push(piece)
+        size += piece.size
+      }
+    }
     tail = batchControls(view)
     moreQuestions = (count) => escapeMrkdwn(words.moreQuestions(count))
   } else {
@@ -248,7 +287,13 @@ export function askCard(view: AskView): CardParts {
     const preview = questionPreview(question.question)
     head = [context, ...header(shape === 'plan-review' ? (question.header ?? words.planReview) : question.header), preview.block]
     const units = [...preview.full]
-    if (question.detail !== undefined && question.detail.trim() !== '') units.push(...markdownUnits(question.detail))
+    if (question.detail !== undefined && question.detail.trim() !== '') {
+      // Source past twice BODY_CAP renders past what the thread shows: the file carries it.
+      const source = question.detail.length > 2 * BODY_CAP ? question.detail.slice(0, 2 * BODY_CAP) : question.detail
+      truncated = source !== question.detail
+      units.push(...markdownUnits(source))
+    }
+    if (question.options.reduce((n, o) => n + o.label.length + (o.description?.length ?? 0), 0) > BODY_CAP) truncated = true
     const control = messageControl(question)
     if (shape === 'single' && question.options.length > 0 && (hasDescriptions(question) || !controlShowsLabels(question, control))) units.push(...optionListUnits(question))
     body = packed(units)
@@ -263,6 +308,7 @@ export function askCard(view: AskView): CardParts {
     text,
     threadText,
     file,
+    truncated,
   }
   if (moreQuestions !== undefined) parts.moreQuestions = moreQuestions
   return parts
