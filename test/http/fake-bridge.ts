@@ -62,6 +62,7 @@ export class FakeBridge implements SlackBridge {
       owner: { kind: 'service' },
       message: { channel, ts: `1700000000.00000${++this.#posts}`, permalink: `https://slack.test/archives/${channel}/p${this.#posts}` },
     }
+    if (valid.agent) record.agent = { id: valid.agent.id }
     if (options?.timeoutMs !== undefined) record.expiresAt = record.createdAt + options.timeoutMs
     await this.store.insert(record)
     return record

@@ -1,0 +1,158 @@
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import type { SlackBridgeOptions } from '../../src/bridge/types.js'
+import { configFromEnv, type Config } from '../../src/config/config.js'
+import type { LocalSlack } from '../../src/service/local-slack.js'
+import { startService, type RunningService, type ServiceDeps } from '../../src/service/start-service.js'
+import { recordingLogger } from '../support/e2e.js'
+import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
+
+const running: RunningService[] = []
+
+afterEach(async () => {
+  await Promise.all(running.splice(0).map((service) => service.stop()))
+})
+
+function config(env: Record<string, string> = {}): Config {
+  return configFromEnv({ PORT: '0', DSH_SLACK_STATE: ':memory:', ...env })
+}
+
+const slackEnv = { SLACK_BOT_TOKEN: 'xoxb-real', SLACK_APP_TOKEN: 'xapp-real', SLACK_CHANNEL: 'C0123ABCDEF' }
+
+function fakeDeps() {
+  const bridges: FakeBridge[] = []
+  const options: SlackBridgeOptions[] = []
+  const local = { started: 0, stopped: 0 }
+  const relays: { hosts: string[]; stopped: boolean }[] = []
+  const deps: ServiceDeps = {
+    createBridge: async (given) => {
+      options.push(given)
+      const bridge = new FakeBridge()
+      bridges.push(bridge)
+      return bridge
+    },
+    startLocalSlack: async (): Promise<LocalSlack> => {
+      local.started += 1
+      return {
+        apiUrl: 'http://127.0.0.1:1/api/',
+        webUrl: 'http://127.0.0.1:1/',
+        botToken: 'xoxb-local',
+        appToken: 'xapp-local',
+        channel: 'C0LOCAL',
+        stop: async () => void (local.stopped += 1),
+      }
+    },
+    startRelay: async ({ config: given }) => {
+      const relay = { hosts: given.hostUrls, stopped: false }
+      relays.push(relay)
+      return { stop: async () => void (relay.stopped = true) }
+    },
+  }
+  return { deps, bridges, options, local, relays }
+}
+
+async function start(env: Record<string, string>, deps: ServiceDeps, logger = recordingLogger()) {
+  const service = await startService(config(env), deps, logger)
+  running.push(service)
+  return { service, logger }
+}
+
+describe('startService', () => {
+  it('connects a service-owned bridge to Slack with the configured settings and mounts nothing itself', async () => {
+    const { deps, options, local } = fakeDeps()
+
+    await start({ ...slackEnv, DSH_SLACK_TIMEOUT: '30m' }, deps)
+
+    expect(options[0]).toMatchObject({ botToken: 'xoxb-real', appToken: 'xapp-real', channel: 'C0123ABCDEF', owner: 'service', listen: false, state: ':memory:', timeout: 1_800_000 })
+    expect(local.started).toBe(0)
+  })
+
+  it('serves the HTTP API and reports Slack as connected', async () => {
+    const { deps } = fakeDeps()
+    const { service } = await start(slackEnv, deps)
+
+    const health = await (await fetch(`${service.url}/healthz`)).json()
+
+    expect(health).toEqual({ ok: true, slack: 'connected' })
+  })
+
+  it('without a bot token starts the local stand-in and points the bridge at it', async () => {
+    const { deps, options, local } = fakeDeps()
+
+    const { service } = await start({}, deps)
+
+    expect(local.started).toBe(1)
+    expect(options[0]).toMatchObject({ botToken: 'xoxb-local', appToken: 'xapp-local', slackApiUrl: 'http://127.0.0.1:1/api/', channel: 'C0LOCAL' })
+    expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ ok: true, slack: 'local' })
+    expect(service.local?.webUrl).toBe('http://127.0.0.1:1/')
+  })
+
+  it('logs one line per ask event, without the question text', async () => {
+    const { deps, bridges } = fakeDeps()
+    const { service, logger } = await start(slackEnv, deps)
+
+    const created = await (await fetch(`${service.url}/v1/asks`, { method: 'POST', body: JSON.stringify({ ...oneQuestion, agent: { id: 'session-7' } }) })).json()
+    await bridges[0]!.answer(created.id, ['npm'])
+
+    expect(logger.lines.filter((line) => line.includes(`ask ${created.id}`))).toEqual([
+      `info ask ${created.id} posted in C0DEFAULT ts=${created.ts} for agent session-7 (1 question)`,
+      `info ask ${created.id} answered by alice (U0ALICE)`,
+    ])
+    expect(logger.lines.join('\n')).not.toContain('package manager')
+  })
+
+  it('stops without withdrawing open asks, and stops the stand-in after the bridge', async () => {
+    const { deps, bridges, local } = fakeDeps()
+    const { service } = await start({}, deps)
+
+    await service.stop()
+
+    expect(bridges[0]!.stopped).toEqual({})
+    expect(local.stopped).toBe(1)
+    await expect(fetch(`${service.url}/healthz`)).rejects.toThrow()
+  })
+
+  it('refuses a non-loopback HOST without an API key before starting anything', async () => {
+    const { deps, local, bridges } = fakeDeps()
+    const unsafe = { ...config(slackEnv), host: '0.0.0.0' }
+
+    await expect(startService(unsafe, deps, recordingLogger())).rejects.toMatchObject({ name: 'ConfigError', variable: 'DSH_SLACK_API_KEY' })
+    expect(local.started).toBe(0)
+    expect(bridges).toHaveLength(0)
+  })
+
+  it('stops the stand-in again when the bridge cannot start', async () => {
+    const { deps, local } = fakeDeps()
+    deps.createBridge = async () => {
+      throw new Error('auth.test failed')
+    }
+
+    await expect(startService(config(), deps, recordingLogger())).rejects.toThrow('auth.test failed')
+    expect(local.stopped).toBe(1)
+  })
+
+  it('starts the relay when DSH_HOST_URL is set, and stops it first', async () => {
+    const { deps, relays } = fakeDeps()
+    const { service } = await start({ ...slackEnv, DSH_HOST_URL: 'http://127.0.0.1:4000' }, deps)
+
+    await service.stop()
+
+    expect(relays).toEqual([{ hosts: ['http://127.0.0.1:4000'], stopped: true }])
+  })
+
+  it('requires a bridge to listen for nothing in HTTP mode: Slack’s requests come through the API port', async () => {
+    const { deps, bridges } = fakeDeps()
+    const listener = vi.fn((_req, res) => res.end('ok'))
+    const original = deps.createBridge
+    deps.createBridge = async (options) => {
+      const bridge = (await original(options)) as FakeBridge
+      bridge.slackRequestListener = listener
+      return bridge
+    }
+    const { service } = await start({ SLACK_BOT_TOKEN: 'xoxb-real', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' }, deps)
+
+    await fetch(`${service.url}/slack/events`, { method: 'POST', body: '{}' })
+
+    expect(bridges).toHaveLength(1)
+    expect(listener).toHaveBeenCalledTimes(1)
+  })
+})
