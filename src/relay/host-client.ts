@@ -235,9 +235,8 @@ export class HostClient {
     })
     socket.on('close', (code, reason) => {
       if (this.#socket === socket) this.#socket = undefined
-      const text = reason.toString('utf8')
       const error = opened
-        ? new RelayError('HOST_UNREACHABLE', `disconnected: ${code}${text ? ` ${text}` : ''}`)
+        ? new RelayError('HOST_UNREACHABLE', `disconnected: ${describeClose(code, reason.toString('utf8'))}`)
         : (failure ?? new RelayError('HOST_UNREACHABLE', 'the connection closed before it opened'))
       resolve({ opened, error, closeCode: code })
     })
@@ -250,6 +249,20 @@ export class HostClient {
     if (parsed.ignored) return logger.debug(`relay ${endpoints.base}: ignored a ${parsed.method} frame`)
     logger.warn(`relay ${endpoints.base}: skipped a frame: ${parsed.problem}`)
   }
+}
+
+// The close codes a host's socket ends with in practice (RFC 6455 §7.4.1).
+const CLOSE_REASONS: Record<number, string> = {
+  1000: 'the host closed the connection',
+  1001: 'the host is shutting down',
+  1006: 'the connection was lost',
+  1008: 'the host closed the connection for a policy violation',
+  1011: 'the host hit an internal error',
+}
+
+function describeClose(code: number, reason: string): string {
+  const what = CLOSE_REASONS[code] ?? 'the connection closed'
+  return `${what} (${code}${reason ? `: ${reason}` : ''})`
 }
 
 function errorText(error: Error): string {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { AskUserQuestionItem } from '../../src/contract/index.js'
+import { createHostHttp } from '../../src/relay/host-http.js'
 import { startRelay, type StartRelayOptions } from '../../src/relay/index.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { startFakeHost, type FakeHost, type FakeHostOptions } from '../support/fake-host.js'
@@ -267,6 +268,26 @@ describe('relay: restarts', () => {
 
     expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'color', selected: ['Green'] }] } })
     expect(bridge.closed).toEqual([])
+  })
+
+  it('retries a response the host failed with a 5xx while the socket stayed up', async () => {
+    const real = createHostHttp(5000)
+    let failures = 1
+    const http = {
+      ...real,
+      async postJson(url: string, headers: Record<string, string>, body: unknown) {
+        if (url.endsWith('/api/respond') && failures-- > 0) return { status: 503, headers: {}, text: '' }
+        return real.postJson(url, headers, body)
+      },
+    }
+    const { host, bridge } = await setup({ relay: { http } })
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Blue'] }] })
+
+    expect(await outcome).toMatchObject({ kind: 'answered' })
+    expect(host.counters.connections).toBe(1)
   })
 
   it('finds the same ask after dsh-slack restarts on the same state, posting nothing new', async () => {
