@@ -1,0 +1,79 @@
+/**
+ * How long rendering a 100 KB plan takes, against the 3 s interaction budget:
+ * cold (a new plan: Markdown parsed), and warm (the settled card of the same
+ * plan, whose parse is cached). Timing lives here, never in a test assertion.
+ */
+import { questionMessage, settledMessage } from '../../blocks/index.js'
+import type { AskView } from '../../blocks/view.js'
+import { TIMING } from '../../src/slack/timing.js'
+import { percentile, since, summary } from './stats.js'
+
+const PLAN_BYTES = 100_000
+const COLD_RUNS = 8
+const WARM_RUNS = 30
+
+/** A realistic plan: headings, prose with links, nested lists, code blocks, tables, quotes. */
+function plan(seed: number): string {
+  const parts = [`# Plan ${seed}`]
+  let size = 0
+  for (let i = 0; size < PLAN_BYTES; i++) {
+    const part = [
+      `## Step ${i}\n\nChange \`module${i}.ts\` so that **every** caller uses the [new API](https://example.com/api/${i}); keep the old one until step ${i + 3}.`,
+      `- update the callers\n  - in \`src/\`\n  - in \`test/\`\n- run the suite`,
+      `\`\`\`ts\nexport function step${i}(input: string): string {\n  return input.trim()\n}\n\`\`\``,
+      `| file | change |\n|---|---|\n| module${i}.ts | rename |\n| index.ts | re-export |`,
+      `> Risk: step ${i} touches shared code.`,
+    ][i % 5]!
+    parts.push(part)
+    size += part.length + 2
+  }
+  return parts.join('\n\n')
+}
+
+function view(seed: number): AskView {
+  return {
+    askId: `bench${seed}`,
+    locale: 'en',
+    questions: [
+      {
+        id: 'plan-review',
+        header: 'Plan review',
+        question: 'Approve this plan and leave plan mode?',
+        detail: plan(seed),
+        options: [{ label: 'Approve' }, { label: 'Keep planning' }],
+        multiSelect: false,
+        intent: { kind: 'plan-review', approve: 'Approve' },
+      },
+    ],
+  }
+}
+
+function line(name: string, samples: number[]): string {
+  const ratio = percentile(samples, 99) / TIMING.ackDeadlineMs
+  return `${name}: ${summary(samples)}; p99 is ${(ratio * 100).toFixed(1)}% of the ${TIMING.ackDeadlineMs} ms interaction budget`
+}
+
+export async function benchRender(): Promise<string[]> {
+  const cold: number[] = []
+  const warm: number[] = []
+  let parts = 0
+  for (let run = 0; run < COLD_RUNS; run++) {
+    const v = view(run)
+    const start = performance.now()
+    const rendered = questionMessage(v)
+    cold.push(since(start))
+    parts = rendered.thread.length
+  }
+  const settled = view(COLD_RUNS)
+  questionMessage(settled)
+  for (let run = 0; run < WARM_RUNS; run++) {
+    const start = performance.now()
+    settledMessage(settled, { kind: 'answered', by: { id: 'U0BENCH' }, at: 0, answers: [{ id: 'plan-review', selected: ['Approve'] }] })
+    warm.push(since(start))
+  }
+  return [
+    `render: ${(plan(0).length / 1000).toFixed(0)} KB plan → card + ${parts} thread parts`,
+    line('render questionMessage (cold: Markdown parsed)', cold),
+    line('render settledMessage (warm: parse cached)', warm),
+  ]
+}
