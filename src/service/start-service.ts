@@ -3,7 +3,6 @@ import type { Config } from '../config/config.js'
 import { checkCombination } from '../config/config.js'
 import { createApiServer, type ApiServer } from '../http/api-server.js'
 import type { Logger } from '../log/logger.js'
-import { postedLine, settledLine } from './ask-event-line.js'
 import type { CreateBridge } from './bridge-factory.js'
 import { bridgeOptionsFromConfig } from './bridge-options.js'
 import type { LocalSlack, StartLocalSlack } from './local-slack.js'
@@ -57,16 +56,15 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       delete effective.signingSecret
     }
 
+    // The bridge logs one line per ask event (posted, answered by, withdrawn,
+    // expired, dismissed) with this logger, so the service adds none of its own.
     const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), listen: false })
     stack.push(() => bridge.stop())
-    const unsubscribe = bridge.onSettled((record) => logger.info(settledLine(record)))
-    stack.push(async () => unsubscribe())
 
     const api: ApiServer = createApiServer({
       bridge,
       logger,
       local: local !== undefined,
-      onOpened: (record) => logger.info(postedLine(record)),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     })
     const { url } = await api.listen(config.host, config.port)

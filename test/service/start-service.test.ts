@@ -4,7 +4,7 @@ import { configFromEnv, type Config } from '../../src/config/config.js'
 import type { LocalSlack } from '../../src/service/local-slack.js'
 import { startService, type RunningService, type ServiceDeps } from '../../src/service/start-service.js'
 import { recordingLogger } from '../support/e2e.js'
-import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
+import { FakeBridge } from '../http/fake-bridge.js'
 
 const running: RunningService[] = []
 
@@ -84,20 +84,6 @@ describe('startService', () => {
     expect(options[0]).toMatchObject({ botToken: 'xoxb-local', appToken: 'xapp-local', slackApiUrl: 'http://127.0.0.1:1/api/', channel: 'C0LOCAL' })
     expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ ok: true, slack: 'local' })
     expect(service.local?.webUrl).toBe('http://127.0.0.1:1/')
-  })
-
-  it('logs one line per ask event, without the question text', async () => {
-    const { deps, bridges } = fakeDeps()
-    const { service, logger } = await start(slackEnv, deps)
-
-    const created = await (await fetch(`${service.url}/v1/asks`, { method: 'POST', body: JSON.stringify({ ...oneQuestion, agent: { id: 'session-7' } }) })).json()
-    await bridges[0]!.answer(created.id, ['npm'])
-
-    expect(logger.lines.filter((line) => line.includes(`ask ${created.id}`))).toEqual([
-      `info ask ${created.id} posted in C0DEFAULT ts=${created.ts} for agent session-7 (1 question)`,
-      `info ask ${created.id} answered by alice (U0ALICE)`,
-    ])
-    expect(logger.lines.join('\n')).not.toContain('package manager')
   })
 
   it('stops without withdrawing open asks, and stops the stand-in after the bridge', async () => {
