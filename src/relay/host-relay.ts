@@ -3,6 +3,7 @@ import { isUserInteractionError } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
 import type { AskRecord } from '../store/ask-record.js'
 import { backoffDelay } from './backoff.js'
+import { deliveryOutcome, type Closing } from './delivery-outcome.js'
 import type { HostFrame } from './frames.js'
 import { HostClient, type ConnectionState } from './host-client.js'
 import type { HostHttp } from './host-http.js'
@@ -10,7 +11,7 @@ import { externalKeyFor, hostEndpoints, rpcIdFromExternalKey, type HostEndpoints
 import { withKnownIntents } from './intents.js'
 import { Outbox, type Delivery, type OutboxEntry } from './outbox.js'
 import type { RelayErrorCode } from './relay-error.js'
-import { describeResponse, responseFor, type HostRequest } from './responses.js'
+import { responseFor, type HostRequest } from './responses.js'
 import type { Scheduler } from './scheduler.js'
 import type { RelayTiming } from './timing.js'
 
@@ -33,8 +34,6 @@ export interface HostRelayStatus {
   /** Responses waiting for the host to be reachable. */
   outbox: number
 }
-
-type Closing = 'answered' | 'cancelled' | 'gone' | { failed: string }
 
 /**
  * Relays one harness host: each request becomes an ask (found again by its
@@ -248,35 +247,12 @@ export class HostRelay {
 
   async #deliver(rpcId: string, entry: OutboxEntry): Promise<Delivery> {
     const result = await this.#client.respond(entry.response)
-    if (result.kind === 'unreachable') {
-      if (result.error.maybeDelivered) entry.maybeDelivered = true
-      this.#log('warn', `could not send ${describeResponse(entry.response)} for request ${rpcId} (${result.error.message}); kept for when the host is back`)
-      return 'keep'
-    }
-    if (result.kind === 'refused') {
-      this.#log('error', `the host refused the response for request ${rpcId} (ask ${entry.askId}): ${result.error.message}`)
-      await this.#close(entry.askId, { failed: `the host refused the answer: ${result.error.message}` })
-      return 'dropped'
-    }
-    const { receipt } = result
-    this.#retryAttempt = 0
-    if (receipt.accepted) {
-      this.#log('info', `sent ${describeResponse(entry.response)} for request ${rpcId} (ask ${entry.askId})`)
-      return 'delivered'
-    }
-    if (receipt.reason === 'not-pending') {
-      if (entry.maybeDelivered) {
-        this.#log('warn', `request ${rpcId} is no longer pending; an earlier attempt probably delivered ask ${entry.askId}'s answer`)
-        return 'delivered'
-      }
-      const how = this.#resolved.get(rpcId) ?? 'answered'
-      this.#log('info', `request ${rpcId} was settled on the host before ask ${entry.askId}'s answer arrived; the message says so`)
-      await this.#close(entry.askId, how)
-      return 'dropped'
-    }
-    this.#log('error', `the host refused the response for request ${rpcId} (ask ${entry.askId}): ${receipt.reason}; the request stays open on the host`)
-    await this.#close(entry.askId, { failed: `the host refused the answer (${receipt.reason})` })
-    return 'dropped'
+    if (result.kind === 'unreachable' && result.error.maybeDelivered) entry.maybeDelivered = true
+    if (result.kind !== 'unreachable') this.#retryAttempt = 0
+    const outcome = deliveryOutcome(rpcId, entry, result, this.#resolved.get(rpcId))
+    this.#log(outcome.log.level, outcome.log.message)
+    if (outcome.close) await this.#close(entry.askId, outcome.close)
+    return outcome.delivery
   }
 
   // ---- helpers -----------------------------------------------------------------
