@@ -346,6 +346,27 @@ describe('relay: the event stream', () => {
     expect(host.counters.responses).toBe(0)
   })
 
+  it('answers each of several hosts on its own connection', async () => {
+    const first = await startFakeHost()
+    const second = await startFakeHost()
+    cleanups.push(() => first.close(), () => second.close())
+    const bridge = new FakeBridge()
+    const relay = startRelay({ bridge, hosts: [first.url, second.url], logger: recordingLogger(), timing: FAST })
+    cleanups.push(() => relay.stop())
+    await Promise.all([first.waitForConnections(1), second.waitForConnections(1)])
+    const a = first.ask('session-a', [COLOR])
+    const b = second.ask('session-b', [COLOR])
+    const recordA = await askOf(bridge, first, a.rpcId)
+    const recordB = await askOf(bridge, second, b.rpcId)
+
+    await bridge.answer(recordB.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+    await bridge.answer(recordA.id, { answers: [{ id: 'color', selected: ['Blue'] }] })
+
+    expect(await a.outcome).toMatchObject({ answer: { answers: [{ selected: ['Blue'] }] } })
+    expect(await b.outcome).toMatchObject({ answer: { answers: [{ selected: ['Green'] }] } })
+    expect([first.counters.responses, second.counters.responses]).toEqual([1, 1])
+  })
+
   it('reports each host connected with nothing waiting', async () => {
     const { host, relay } = await setup()
 

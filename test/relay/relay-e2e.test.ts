@@ -186,6 +186,26 @@ describe('relay end to end: settled elsewhere and restarts', () => {
     expect(host.counters.responses).toBe(0)
   })
 
+  it('says the request was settled outside Slack when the host answers not-pending, so our answer does not look decisive', async () => {
+    const { host, slack, channel, alice, relay: running } = await connected()
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const message = await postedMessage(slack, channel)
+    await host.goDown()
+    await slack.waitFor(() => running.status().hosts[0]?.state !== 'connected')
+    host.answerFromWebUi(rpcId, { answers: [{ id: 'color', selected: ['Blue'] }] })
+
+    await alice.click(message, 'Green')
+    await host.comeUp()
+
+    expect(await outcome).toMatchObject({ kind: 'answered', by: 'web-ui' })
+    const final = await slack.waitFor(() => {
+      const current = slack.messages(channel).find((m) => m.ts === message.ts)
+      return current && /Answered outside Slack/.test(visibleText(current)) ? current : undefined
+    })
+    expect(visibleText(final)).not.toMatch(/Answered by/)
+    expect(host.received.map((item) => item.receipt)).toEqual([{ accepted: false, reason: 'not-pending' }])
+  })
+
   it('survives a host restart mid-question: reconnects, takes the replay without a second message, then answers', async () => {
     const { host, slack, channel, alice } = await connected()
     const { outcome } = host.ask('session-1', [COLOR])
