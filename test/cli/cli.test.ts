@@ -248,3 +248,54 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
     expect(run.stdout()).toMatch(/✗ token: SLACK_BOT_TOKEN is not set/)
   })
 })
+
+describe('dsh-slack ask in-process (the real bridge on the local stand-in)', () => {
+  async function sandboxEnv(): Promise<{ slack: Sandbox; env: Record<string, string> }> {
+    const slack = await startSandbox()
+    closers.push(() => slack.close())
+    return {
+      slack,
+      env: { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: ':memory:' },
+    }
+  }
+
+  it('prints the answer a person taps and exits 0', async () => {
+    const { slack, env } = await sandboxEnv()
+    const run = cli(['ask'], env, JSON.stringify(oneQuestion))
+
+    const message = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel), { timeoutMs: 15_000 })
+    await slack.user('U0SANDBOX01').click(message, 'npm')
+
+    expect(await run.exited).toBe(0)
+    expect(JSON.parse(run.stdout())).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+  })
+
+  it('exits 3 when the question is dismissed in Slack', async () => {
+    const { slack, env } = await sandboxEnv()
+    const run = cli(['ask'], env, JSON.stringify(oneQuestion))
+
+    const message = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel), { timeoutMs: 15_000 })
+    await slack.user('U0SANDBOX01').click(message, 'Dismiss')
+
+    expect(await run.exited).toBe(3)
+  })
+
+  it('withdraws the question on Ctrl-C (the message loses its buttons) and exits 130', async () => {
+    const { slack, env } = await sandboxEnv()
+    const run = cli(['ask'], env, JSON.stringify(oneQuestion))
+    const message = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel), { timeoutMs: 15_000 })
+
+    run.child.kill('SIGINT')
+
+    expect(await run.exited).toBe(130)
+    const final = slack.messages(slack.defaultChannel).find((m) => m.ts === message.ts)
+    expect(JSON.stringify(final?.blocks)).not.toContain('"type":"button"')
+  })
+
+  it('exits 2 with one line when no bot token is configured', async () => {
+    const run = cli(['ask'], {}, JSON.stringify(oneQuestion))
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/^dsh-slack: SLACK_BOT_TOKEN: is not set: without --url.*\n$/)
+  })
+})

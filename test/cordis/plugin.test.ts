@@ -3,6 +3,7 @@ import { describe, expect, it, vi } from 'vitest'
 import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import * as pluginModule from '../../src/cordis/index.js'
 import { createSlackPlugin } from '../../src/cordis/index.js'
+import { startSandbox } from '../../src/sandbox/index.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
 import { SeamService, UserInteractionService, UserQuestionsService } from './seam-service.js'
 
@@ -167,5 +168,43 @@ describe('the dsh-slack cordis plugin', () => {
     await ctx.events.flush()
 
     await vi.waitFor(() => expect(ctx.userInteraction.provider).toBeUndefined())
+  })
+})
+
+describe('the dsh-slack cordis plugin with the real bridge on the local stand-in', () => {
+  it('answers the seam’s ask() from a tap in Slack, and withdraws an open question on dispose', async () => {
+    const slack = await startSandbox()
+    try {
+      const { ctx } = await harness()
+      const fork = ctx.plugin(pluginModule.default, {
+        botToken: slack.botToken,
+        appToken: slack.appToken,
+        slackApiUrl: slack.apiUrl,
+        channel: slack.defaultChannel,
+        state: ':memory:',
+      })
+      await ctx.events.flush()
+
+      const answered = ctx.userInteraction.ask(oneQuestion)
+      const first = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel))
+      await slack.user('U0SANDBOX01').click(first, 'npm')
+      expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+
+      const open = ctx.userInteraction.ask(oneQuestion)
+      const second = await slack.waitFor(() => {
+        const latest = slack.latestMessage(slack.defaultChannel)
+        return latest && latest.ts !== first.ts ? latest : undefined
+      })
+      fork.dispose()
+
+      await expect(open).rejects.toMatchObject({ name: 'UserInteractionError', code: 'ASK_ABORTED' })
+      await slack.waitFor(() => {
+        const message = slack.messages(slack.defaultChannel).find((m) => m.ts === second.ts)
+        return message && !JSON.stringify(message.blocks).includes('"type":"button"')
+      })
+      await expect(ctx.userInteraction.ask(oneQuestion)).rejects.toMatchObject({ code: 'NO_PROVIDER' })
+    } finally {
+      await slack.close()
+    }
   })
 })
