@@ -12,7 +12,7 @@ import { wordsFor } from './i18n.js'
 import { contextLine, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
 import { statusLine } from './settled-message.js'
-import { fitMrkdwn, fitText, plain, wellFormed } from './text.js'
+import { fitEscaped, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
 import type { ApprovalView, Outcome } from './view.js'
 
 /** Context, header, the tool and the reason: shared by the open and the settled card. */
@@ -55,5 +55,5 @@ export function approvalMessage(view: ApprovalView): MessagePayload {
 /** A decided (or withdrawn, expired, settled elsewhere…) tool approval. */
 export function settledApprovalMessage(view: ApprovalView, outcome: Outcome): MessagePayload {
   const status = statusLine(view.locale, outcome)
-  return { text: fitText(status, LIMIT.notificationText), blocks: [...approvalHead(view), contextLine(status)] }
+  return { text: fitEscaped(status, LIMIT.notificationText), blocks: [...approvalHead(view), contextLine(status)] }
 }

@@ -8,7 +8,7 @@ import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
 import { parseMarkdown } from './markdown/parse.js'
 import { plainText } from './markdown/rich-text.js'
-import { fitMrkdwn, wellFormed } from './text.js'
+import { fitEscaped, fitMrkdwn, wellFormed } from './text.js'
 import type { ApprovalView, AskView } from './view.js'
 
 /** How much of a plan is parsed to find its title: a title is near the top, and a notification must be cheap. */
@@ -42,15 +42,5 @@ export function fallbackText(view: AskView | ApprovalView): string {
   } else {
     text = words.questionsFrom(from, view.questions.length, fitMrkdwn(view.questions[0]?.question ?? '', room / 2))
   }
-  return prefix + fitMrkdwnEscaped(wellFormed(text), room)
-}
-
-/** Shortens already-escaped text without cutting an entity such as `&amp;` in half. */
-function fitMrkdwnEscaped(text: string, max: number): string {
-  if (text.length <= max) return text
-  const cut = text.slice(0, max - 1)
-  const amp = cut.lastIndexOf('&')
-  const safe = amp >= 0 && !cut.slice(amp).includes(';') ? cut.slice(0, amp) : cut
-  // Never end in half a surrogate pair.
-  return (/[\uD800-\uDBFF]$/.test(safe) ? safe.slice(0, -1) : safe) + '…'
+  return prefix + fitEscaped(wellFormed(text), room)
 }

@@ -9,7 +9,7 @@ import { wordsFor, type Words } from './i18n.js'
 import { contextLine, layoutCard, textSize, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
 import { approveIndex, askCard, askShape } from './question-message.js'
-import { fitMrkdwn, fitText, wellFormed } from './text.js'
+import { fitEscaped, fitMrkdwn, fitText, wellFormed } from './text.js'
 import type { AnswerView, AskView, Locale, Outcome, QuestionView } from './view.js'
 
 /** The status line (mrkdwn) of an outcome, for asks and approvals alike. */
@@ -106,5 +106,5 @@ export function settledMessage(view: AskView, outcome: Outcome): MessagePayload 
   const tail = askStatus(view, outcome)
   const rendered = layoutCard({ ...parts, tail })
   const status = (tail[0] as { elements: { text: string }[] }).elements[0]!.text
-  return { text: fitText(status, LIMIT.notificationText), blocks: rendered.message.blocks }
+  return { text: fitEscaped(status, LIMIT.notificationText), blocks: rendered.message.blocks }
 }

@@ -127,3 +127,18 @@ export function labelShowsTarget(label: string, url: string): boolean {
   const bare = url.replace(/^(https?:\/\/|mailto:)/i, '')
   return l === bare || l === bare.replace(/\/$/, '')
 }
+
+/**
+ * Shortens text that is already mrkdwn (escaped agent text mixed with our own
+ * `<@U…>` or `<!date…>` tokens) without cutting an entity such as `&amp;` or
+ * a `<…>` token in half: a half token would read as garbage.
+ */
+export function fitEscaped(text: string, max: number): string {
+  if (text.length <= max) return text
+  let cut = fitText(text, max).slice(0, -ELLIPSIS.length)
+  const open = cut.lastIndexOf('<')
+  if (open > cut.lastIndexOf('>')) cut = cut.slice(0, open)
+  const amp = cut.lastIndexOf('&')
+  if (amp >= 0 && !cut.slice(amp).includes(';')) cut = cut.slice(0, amp)
+  return cut + ELLIPSIS
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { LIMIT } from '../../blocks/limits.js'
 import { markdownBlocks } from '../../blocks/markdown/index.js'
-import { escapeMrkdwn, fitText, isSafeUrl } from '../../blocks/text.js'
+import { escapeMrkdwn, fitEscaped, fitText, isSafeUrl } from '../../blocks/text.js'
 import { elementsOfType, links, richText } from './fixtures.js'
 
 const first = (md: string) => (markdownBlocks(md)[0] as { elements: unknown[] }).elements
@@ -122,6 +122,11 @@ describe('safe text', () => {
     expect(fitText('ab👩‍👩‍👧cd', 6)).toBe('ab…')
     expect(fitText('e\u0301e\u0301e\u0301', 4)).toBe('e\u0301…')
     expect(fitText('abc', 3)).toBe('abc')
+  })
+
+  it('shortens mrkdwn without cutting an entity or a Slack token in half', () => {
+    expect(fitEscaped('by &lt;x&gt; · <!date^1^{time}|12:00>', 30)).toBe('by &lt;x&gt; · …')
+    expect(fitEscaped('a &amp; b', 5)).toBe('a …')
   })
 
   it('allows only http, https and mailto links', () => {
