@@ -52,7 +52,17 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       local = await deps.startLocalSlack()
       stack.push(() => local!.stop())
       // The stand-in plays Slack in Socket Mode; its tokens replace the unset ones.
-      effective = { ...config, botToken: local.botToken, appToken: local.appToken, slackApiUrl: local.apiUrl, channel: config.channel ?? local.channel }
+      // Its messages live in its memory only, so asks are kept in memory too:
+      // a state file would otherwise carry asks for messages that no longer
+      // exist into the next run, against the real Slack once a token is set.
+      effective = {
+        ...config,
+        botToken: local.botToken,
+        appToken: local.appToken,
+        slackApiUrl: local.apiUrl,
+        channel: config.channel ?? local.channel,
+        statePath: ':memory:',
+      }
       delete effective.signingSecret
     }
 

@@ -42,7 +42,7 @@ describe('dsh-slack (help, version, mistakes)', () => {
     expect(run.stdout().trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version)
   })
 
-  it.each(['--help', 'serve --help', 'ask --help', 'doctor --help', 'sandbox --help'])('prints help for `dsh-slack %s` and exits 0', async (args) => {
+  it.each(['--help', 'serve --help', 'ask --help', 'doctor --help', 'sandbox --help', 'relay --help'])('prints help for `dsh-slack %s` and exits 0', async (args) => {
     const run = cli(args.split(' '))
 
     expect(await run.exited).toBe(0)

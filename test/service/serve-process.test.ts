@@ -42,7 +42,7 @@ async function apiUrlOf(run: CliRun): Promise<string> {
 
 describe('dsh-slack serve (the process)', () => {
   it('without a token runs the local stand-in, prints where to open it, and stops cleanly on SIGTERM', async () => {
-    const run = serve({ DSH_SLACK_STATE: join(cwd, 'local.sqlite') })
+    const run = serve({})
 
     const url = await apiUrlOf(run)
     const health = await (await fetch(`${url}/healthz`)).json()

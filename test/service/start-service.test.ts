@@ -78,9 +78,10 @@ describe('startService', () => {
   it('without a bot token starts the local stand-in and points the bridge at it', async () => {
     const { deps, options, local } = fakeDeps()
 
-    const { service } = await start({}, deps)
+    const { service } = await start({ DSH_SLACK_STATE: '/tmp/not-used.sqlite' }, deps)
 
     expect(local.started).toBe(1)
+    expect(options[0]?.state).toBe(':memory:')
     expect(options[0]).toMatchObject({ botToken: 'xoxb-local', appToken: 'xapp-local', slackApiUrl: 'http://127.0.0.1:1/api/', channel: 'C0LOCAL' })
     expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ ok: true, slack: 'local' })
     expect(service.local?.webUrl).toBe('http://127.0.0.1:1/')
