@@ -1,0 +1,83 @@
+import { describe, expect, it } from 'vitest'
+import { configFromEnv } from '../../src/config/config.js'
+import type { DoctorSlack } from '../../src/cli/doctor/doctor-port.js'
+import { MANIFEST_BOT_SCOPES } from '../../src/cli/doctor/manifest-scopes.js'
+import { runDoctorChecks } from '../../src/cli/doctor/run-checks.js'
+import { formatCheck } from '../../src/cli/doctor.js'
+import { SlackCallError } from '../../src/slack/slack-call-error.js'
+
+const base = { SLACK_BOT_TOKEN: 'xoxb-1', SLACK_APP_TOKEN: 'xapp-1', SLACK_CHANNEL: 'C0123ABCDEF' }
+
+/** Slack as doctor sees it, answering as configured. */
+function fakeSlack(overrides: Partial<DoctorSlack> = {}): DoctorSlack {
+  return {
+    authTest: async () => ({ team: 'Acme', user: 'dsh-slack', scopes: [...MANIFEST_BOT_SCOPES] }),
+    conversationInfo: async () => ({ name: 'agents', isMember: true, isPrivate: false, isArchived: false }),
+    openDm: async () => 'D0DM',
+    openSocketConnection: async () => undefined,
+    ...overrides,
+  }
+}
+
+async function check(env: Record<string, string>, slack: DoctorSlack) {
+  const results = await runDoctorChecks(configFromEnv(env), slack)
+  return Object.fromEntries(results.map((result) => [result.name, result]))
+}
+
+describe('doctor’s checks', () => {
+  it('accepts a public channel the bot is not in when chat:write.public is granted', async () => {
+    const results = await check(base, fakeSlack({ conversationInfo: async () => ({ name: 'general', isMember: false, isPrivate: false, isArchived: false }) }))
+
+    expect(results.channel).toMatchObject({ ok: true, detail: expect.stringContaining('chat:write.public') })
+  })
+
+  it('asks for an invitation to a private channel the bot is not in', async () => {
+    const results = await check(base, fakeSlack({ conversationInfo: async () => ({ name: 'secret', isMember: false, isPrivate: true, isArchived: false }) }))
+
+    expect(results.channel).toMatchObject({ ok: false, fix: 'invite the app: type /invite @dsh-slack in #secret (C0123ABCDEF)' })
+  })
+
+  it('refuses an archived channel', async () => {
+    const results = await check(base, fakeSlack({ conversationInfo: async () => ({ name: 'old', isMember: true, isPrivate: false, isArchived: true }) }))
+
+    expect(results.channel).toMatchObject({ ok: false, detail: '#old (C0123ABCDEF) is archived' })
+  })
+
+  it('explains a channel id Slack does not know', async () => {
+    const results = await check(base, fakeSlack({ conversationInfo: async () => Promise.reject(new SlackCallError('conversations.info', 'channel_not_found', '')) }))
+
+    expect(results.channel).toMatchObject({ ok: false, fix: expect.stringContaining('not its name') })
+  })
+
+  it('opens a DM for a user id instead of looking up a channel', async () => {
+    const results = await check({ ...base, SLACK_CHANNEL: 'U0123ABCDEF' }, fakeSlack())
+
+    expect(results.channel).toMatchObject({ ok: true, detail: 'a DM with U0123ABCDEF opens (D0DM); questions go there' })
+  })
+
+  it('fails when no channel is configured, saying what to set', async () => {
+    const { SLACK_CHANNEL: _, ...env } = base
+    const results = await check(env, fakeSlack())
+
+    expect(results.channel).toMatchObject({ ok: false, detail: 'SLACK_CHANNEL is not set' })
+  })
+
+  it('fails when Slack reports no scopes at all, pointing at a proxy', async () => {
+    const results = await check(base, fakeSlack({ authTest: async () => ({ team: 'Acme' }) }))
+
+    expect(results.scopes).toMatchObject({ ok: false, fix: expect.stringContaining('SLACK_API_URL') })
+  })
+
+  it('checks the signing secret instead of the socket in HTTP mode', async () => {
+    const { SLACK_APP_TOKEN: _, ...env } = base
+    const results = await check({ ...env, SLACK_SIGNING_SECRET: '0123456789abcdef0123' }, fakeSlack())
+
+    expect(results['HTTP mode']).toMatchObject({ ok: true })
+    expect(results['Socket Mode']).toBeUndefined()
+  })
+
+  it('prints a passed check on one line and a failed one with its fix indented below', () => {
+    expect(formatCheck({ ok: true, name: 'token', detail: 'valid' })).toBe('✓ token: valid')
+    expect(formatCheck({ ok: false, name: 'channel', detail: 'missing', fix: 'set it' })).toBe('✗ channel: missing\n    fix: set it')
+  })
+})
