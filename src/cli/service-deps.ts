@@ -19,9 +19,6 @@ export async function serviceDeps(): Promise<ServiceDeps> {
         stop: () => sandbox.close(),
       }
     },
-    startRelay: async ({ bridge, config, logger }) => {
-      const { startRelay } = await import('../relay/index.js')
-      return startRelay({ bridge, hosts: config.hostUrls, logger, ...(config.hostAccessSecret ? { accessSecret: config.hostAccessSecret } : {}) })
-    },
+    startRelay: async (options) => (await import('../relay/service-relay.js')).startServiceRelay(options),
   }
 }
