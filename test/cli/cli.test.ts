@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
+import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
 import { buildCli, cleanEnv, runCli, type CliRun } from './cli-process.js'
@@ -172,6 +173,26 @@ describe('dsh-slack ask --url (exit codes against a service)', () => {
 
     expect(await run.exited).toBe(1)
     expect(run.stderr()).toMatch(/UNAUTHORIZED/)
+  })
+
+  it('keeps waiting through a service restart and prints the answer given afterwards', async () => {
+    const bridge = new FakeBridge()
+    const first = createApiServer({ bridge, logger: silentLogger })
+    const { port, url } = await first.listen('127.0.0.1', 0)
+    const run = cli(['ask', '--url', url], {}, JSON.stringify(oneQuestion))
+    const id = await whenPosted(bridge)
+    await run.waitForOutput('waiting for an answer')
+
+    await first.close()
+    await run.waitForOutput('retrying')
+    const second = createApiServer({ bridge, logger: silentLogger })
+    closers.push(() => second.close())
+    await second.listen('127.0.0.1', port)
+    await vi.waitFor(() => expect(bridge.store instanceof MemoryAskStore && bridge.store.watchers.size).toBe(1), { timeout: 15_000 })
+    await bridge.answer(id, ['npm'])
+
+    expect(await run.exited).toBe(0)
+    expect(JSON.parse(run.stdout())).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
   })
 
   it('withdraws the question on Ctrl-C and exits 130', async () => {
