@@ -3,10 +3,16 @@ import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import { configFromEnv, type Config } from '../../src/config/config.js'
 import type { LocalSlack } from '../../src/service/local-slack.js'
 import { startService, type RunningService, type ServiceDeps } from '../../src/service/start-service.js'
-import { recordingLogger } from '../support/e2e.js'
+import type { Logger } from '../../src/log/logger.js'
 import { FakeBridge } from '../http/fake-bridge.js'
 
 const running: RunningService[] = []
+
+function recordingLogger(): Logger & { lines: string[] } {
+  const lines: string[] = []
+  const push = (level: string) => (message: string) => void lines.push(`${level} ${message}`)
+  return { lines, info: push('info'), warn: push('warn'), error: push('error'), debug: push('debug') }
+}
 
 afterEach(async () => {
   await Promise.all(running.splice(0).map((service) => service.stop()))
