@@ -1,0 +1,33 @@
+/**
+ * `npm run bench`: speed figures as percentiles and ratios. Timing lives
+ * here, never in test assertions. `--quick` runs smaller rounds.
+ */
+import { benchProvider } from './provider.js'
+
+const quick = process.argv.includes('--quick')
+
+async function section(title: string, run: () => Promise<string[]>): Promise<void> {
+  process.stdout.write(`\n${title}\n`)
+  for (const line of await run()) process.stdout.write(`  ${line}\n`)
+}
+
+async function main(): Promise<void> {
+  process.stdout.write(`dsh-slack benchmark (node ${process.version}, ${quick ? 'quick' : 'full'} run)\n`)
+  try {
+    const render = await import('./render.js')
+    await section('Rendering (blocks/)', () => render.benchRender())
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ERR_MODULE_NOT_FOUND') throw error
+  }
+  await section('Provider on the local Slack stand-in (Socket Mode)', () =>
+    benchProvider(quick ? { rounds: 30, burst: 10, openAsks: 1000 } : { rounds: 200, burst: 100, openAsks: 10_000 }),
+  )
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`bench failed: ${error instanceof Error ? error.stack : String(error)}\n`)
+    process.exit(1)
+  },
+)
