@@ -45,6 +45,8 @@ export class AskLifecycle {
   readonly #expiryTimers = new Map<string, () => void>()
   readonly #settledListeners = new Set<(record: AskRecord) => void>()
   readonly #dmChannels = new Map<string, string>()
+  /** The last message update queued per ask: updates to one message go out in order. */
+  readonly #updates = new Map<string, Promise<boolean>>()
   /** Asks being posted right now: stop() lets them finish before withdrawing them. */
   readonly #posting = new Set<Promise<unknown>>()
   #stopped = false
@@ -189,8 +191,23 @@ export class AskLifecycle {
     return result
   }
 
-  /** Updates the message to a settled state. Failure is logged; the settlement stands. */
-  async #showSettled(record: AskRecord, outcome: Outcome): Promise<boolean> {
+  /**
+   * Updates the message to a settled state, after any update already queued
+   * for it: chat.update has no compare-and-swap, so a relay's later
+   * correction ("answered outside Slack") must not be overtaken by the
+   * earlier "answered by" it corrects. Failure is logged; the settlement stands.
+   */
+  #showSettled(record: AskRecord, outcome: Outcome): Promise<boolean> {
+    const previous = this.#updates.get(record.id) ?? Promise.resolve(true)
+    const next = previous.then(() => this.#updateMessage(record, outcome))
+    this.#updates.set(record.id, next)
+    void next.then(() => {
+      if (this.#updates.get(record.id) === next) this.#updates.delete(record.id)
+    })
+    return next
+  }
+
+  async #updateMessage(record: AskRecord, outcome: Outcome): Promise<boolean> {
     if (!record.message) return false
     try {
       await this.options.slack.updateMessage(record.message.channel, record.message.ts, renderSettled(record, outcome, this.options.settings))
@@ -228,7 +245,10 @@ export class AskLifecycle {
     }
     const status = typeof how === 'object' ? 'failed' : how === 'answered' ? 'answered' : how === 'cancelled' ? 'cancelled' : 'aborted'
     const message = typeof how === 'object' ? how.failed : `settled outside Slack (${how})`
-    return (await this.settle(id, { status, outcome, error: { code: status === 'cancelled' ? 'ASK_CANCELLED' : 'ASK_ABORTED', message } })).record
+    const result = await this.settle(id, { status, outcome, error: { code: status === 'cancelled' ? 'ASK_CANCELLED' : 'ASK_ABORTED', message } })
+    // Settled in Slack a moment earlier: the host's word still corrects the message.
+    if (!result.won) await this.#showSettled(result.record, outcome)
+    return result.record
   }
 
   onSettled(listener: (record: AskRecord) => void): () => void {

@@ -208,3 +208,45 @@ describe('AskLifecycle', () => {
     expect(lifecycle.armedTimers).toBe(0)
   })
 })
+
+describe('message updates of one ask', () => {
+  it('go out in the order they were made, so a correction is never overtaken', async () => {
+    const { slack, store, lifecycle } = setup()
+    const record = await lifecycle.open({ questions: [question] })
+    const answers = [{ id: 'pm', selected: ['npm'] }]
+    let releaseFirst = () => {}
+    const original = slack.updateMessage.bind(slack)
+    let calls = 0
+    slack.updateMessage = async (channel, ts, content) => {
+      if (calls++ === 0) await new Promise<void>((resolve) => (releaseFirst = resolve))
+      return original(channel, ts, content)
+    }
+
+    const settling = lifecycle.settle(record.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers }, answer: { answers } })
+    while ((await store.get(record.id))?.status === 'pending') await new Promise((resolve) => setTimeout(resolve, 1))
+    const correcting = lifecycle.closeElsewhere(record.id, 'answered')
+    await new Promise((resolve) => setTimeout(resolve, 5))
+    releaseFirst()
+    await Promise.all([settling, correcting])
+
+    const updates = slack.messages[0]!.updates.map((update) => JSON.stringify(update))
+    expect(updates).toHaveLength(2)
+    expect(updates[0]).toContain('<@U1>')
+    expect(updates[1]).not.toContain('<@U1>')
+    expect((await store.get(record.id))?.status).toBe('answered')
+  })
+
+  it('still shows a relay correction that arrives while the answer is being stored', async () => {
+    const { slack, lifecycle } = setup()
+    const record = await lifecycle.open({ questions: [question] })
+    const answers = [{ id: 'pm', selected: ['npm'] }]
+
+    await Promise.all([
+      lifecycle.settle(record.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers }, answer: { answers } }),
+      lifecycle.closeElsewhere(record.id, 'answered'),
+    ])
+
+    expect(slack.messages[0]!.updates).toHaveLength(2)
+    expect(JSON.stringify(slack.messages[0]!.updates[1])).not.toContain('<@U1>')
+  })
+})
