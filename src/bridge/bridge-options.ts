@@ -1,21 +1,12 @@
 import type { Locale } from '../../blocks/view.js'
 import { ConfigError } from '../config/config-error.js'
-import { valueChecks } from '../config/config.js'
+import { valueChecks, type Config } from '../config/config.js'
 import { parseDuration } from '../config/duration.js'
 import type { SlackBridgeOptions } from './types.js'
 
 /** The options after checking: every value well-formed, defaults applied. */
-export interface ResolvedOptions {
+export type ResolvedOptions = Pick<Config, 'appToken' | 'signingSecret' | 'channel' | 'slackApiUrl' | 'allowedUsers' | 'allowedUserGroups' | 'mention' | 'locale' | 'defaultTimeoutMs'> & {
   botToken: string
-  appToken?: string
-  signingSecret?: string
-  channel?: string
-  slackApiUrl?: string
-  allowedUsers: string[]
-  allowedUserGroups: string[]
-  mention?: string
-  locale: Locale
-  defaultTimeoutMs?: number
   owner: 'service' | 'library'
 }
 
