@@ -1,18 +1,21 @@
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
 import type { LocalSlack } from '../service/local-slack.js'
+import { sampleAskHook } from '../service/sample-asks.js'
 import type { ServiceDeps } from '../service/start-service.js'
 
 /** The real parts `serve` is built from, loaded when it runs. */
 export async function serviceDeps(): Promise<ServiceDeps> {
+  const createBridge = await loadCreateSlackBridge()
+  // The stand-in page's "Send a sample ask" panel posts through the bridge, which starts after the stand-in.
+  const sampleAsks = sampleAskHook()
   return {
-    createBridge: await loadCreateSlackBridge(),
+    createBridge: async (options) => sampleAsks.attach(await createBridge(options)),
     startLocalSlack: async (): Promise<LocalSlack> => {
       const { startSandbox } = await import('../sandbox/index.js')
-      const sandbox = await startSandbox()
-      const webUrl = (sandbox as { webUrl?: unknown }).webUrl
+      const sandbox = await startSandbox({ samples: sampleAsks.samples })
       return {
         apiUrl: sandbox.apiUrl,
-        ...(typeof webUrl === 'string' ? { webUrl } : {}),
+        webUrl: sandbox.webUrl,
         botToken: sandbox.botToken,
         appToken: sandbox.appToken,
         channel: sandbox.defaultChannel,

@@ -20,6 +20,7 @@ import { addressOf, listen, SANDBOX_HOST } from './server.js'
 import { SocketModeServer, type DisconnectReason } from './socket-mode.js'
 import { TriggerRegistry } from './triggers.js'
 import { waitFor, type WaitOptions } from './wait.js'
+import { createWebPage } from './web/routes.js'
 import { Workspace } from './workspace.js'
 
 export { ShiftedClock, systemClock, type SandboxClock } from './clock.js'
@@ -28,7 +29,7 @@ export { SANDBOX_ERROR_CODES, SandboxError, SlackRefusal, type SandboxErrorCode 
 export type { Fault } from './faults.js'
 export { signRequest } from './http-delivery.js'
 export type * from './model.js'
-export type { SandboxOptions } from './options.js'
+export type { SandboxOptions, SandboxSamples } from './options.js'
 export type { Ack, PickOptions, ScriptedUser, Target } from './scripted-user.js'
 export type { DisconnectReason } from './socket-mode.js'
 export type { WaitOptions } from './wait.js'
@@ -37,6 +38,8 @@ export type { Workspace } from './workspace.js'
 export interface Sandbox {
   /** The Web API base URL to give clients as `slackApiUrl`: `http://127.0.0.1:N/api/`. */
   readonly apiUrl: string
+  /** The web page showing the workspace, where a person clicks, picks and fills: `http://127.0.0.1:N/`. */
+  readonly webUrl: string
   readonly port: number
   readonly botToken: string
   readonly appToken: string
@@ -110,13 +113,21 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     delivery,
     clientState: new ClientState(),
   }
-  server = await listen(core, options.port ?? 0)
-  const listening = server
   const users = new Map<string, ScriptedUser>()
+  const user = (userId: string): ScriptedUser => {
+    if (!workspace.users.has(userId)) workspace.addUser({ id: userId })
+    let scripted = users.get(userId)
+    if (!scripted) users.set(userId, (scripted = new ScriptedUser(core, userId)))
+    return scripted
+  }
+  const web = createWebPage({ core, user, ...(options.samples ? { samples: options.samples } : {}), port: () => Number(new URL(origin()).port) })
+  server = await listen(core, options.port ?? 0, web.handle)
+  const listening = server
   const defaultChannel = channels.find((c) => c.botIsMember)?.id ?? channels[0]?.id ?? ''
 
   return {
     apiUrl: `${origin()}/api/`,
+    webUrl: `${origin()}/`,
     port: addressOf(listening).port,
     botToken: core.botToken,
     appToken: core.appToken,
@@ -136,17 +147,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
         .at(-1),
     ephemerals: (userId, channel) => workspace.ephemerals(userId, channel),
     modal: (userId) => workspace.viewStack(userId).at(-1),
-    user(userId) {
-      if (!workspace.users.has(userId)) workspace.addUser({ id: userId })
-      let user = users.get(userId)
-      if (!user) users.set(userId, (user = new ScriptedUser(core, userId)))
-      return user
-    },
+    user,
     waitFor: (predicate, opts) => waitFor(workspace, predicate, opts),
     issueTriggerId: (userId) => core.triggers.issue(userId),
     socketConnections: () => socket.connectionCount,
     disconnectSockets: (reason = 'refresh_requested') => socket.disconnectAll(reason),
     async close() {
+      web.close()
       await socket.close()
       listening.closeAllConnections()
       await new Promise<void>((resolve) => listening.close(() => resolve()))

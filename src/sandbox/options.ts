@@ -29,6 +29,19 @@ export interface SandboxOptions {
   clock?: SandboxClock
   /** How often the server pings Socket Mode connections. */
   serverPingIntervalMs?: number
+  /** Sample asks the web page offers to send (`dsh-slack serve` passes ones that call the bridge). */
+  samples?: SandboxSamples
+}
+
+/**
+ * The web page's "send a sample ask" panel: the stand-in knows nothing about
+ * asks, so whoever runs the bridge says which samples exist and how to send one.
+ */
+export interface SandboxSamples {
+  /** Sample names, in the order the page shows them (e.g. `question`, `plan-review`). */
+  kinds: readonly string[]
+  /** Posts one sample; a rejection is shown on the page. */
+  send(kind: string): Promise<void>
 }
 
 export const DEFAULT_SCOPES = ['chat:write', 'chat:write.public', 'users:read', 'usergroups:read', 'im:write', 'files:write', 'channels:read', 'groups:read', 'im:read']

@@ -1,7 +1,7 @@
 /**
  * The stand-in's one HTTP server, on 127.0.0.1 only: the Web API under
- * `/api/`, the file upload URLs, uploaded files, and the Socket Mode
- * WebSocket under `/link/`.
+ * `/api/`, the file upload URLs, uploaded files, the Socket Mode WebSocket
+ * under `/link/`, and (through a route hook) the web page at `/` and `/web/`.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -45,8 +45,12 @@ function download(core: SandboxCore, res: ServerResponse, fileId: string): void 
   res.end(file.bytes)
 }
 
-async function route(core: SandboxCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** Answers a request before the Web API routes do, or returns `false` (the web page's routes). */
+export type RouteHook = (req: IncomingMessage, res: ServerResponse, url: URL) => Promise<boolean>
+
+async function route(core: SandboxCore, req: IncomingMessage, res: ServerResponse, hook?: RouteHook): Promise<void> {
   const url = new URL(req.url ?? '/', `http://${SANDBOX_HOST}`)
+  if (hook && (await hook(req, res, url))) return
   const [, area, first, second] = url.pathname.split('/')
   if (area === 'api' && first) return handleWebApi(core, req, res, first, url)
   if (area === 'upload' && first === 'v1' && second) return upload(core, req, res, second)
@@ -55,9 +59,9 @@ async function route(core: SandboxCore, req: IncomingMessage, res: ServerRespons
 }
 
 /** Starts listening on 127.0.0.1:`port` (0: any free port). */
-export async function listen(core: SandboxCore, port: number): Promise<Server> {
+export async function listen(core: SandboxCore, port: number, hook?: RouteHook): Promise<Server> {
   const server = createServer((req, res) => {
-    route(core, req, res).catch((error: unknown) => {
+    route(core, req, res, hook).catch((error: unknown) => {
       if (!res.headersSent) res.writeHead(500, { 'content-type': 'text/plain' })
       res.end(String(error))
     })

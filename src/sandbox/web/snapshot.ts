@@ -1,0 +1,134 @@
+/**
+ * What the page shows, as one user sees it: the channels they are in, one
+ * channel's messages (thread replies and their own ephemeral messages
+ * included), their open modal with its inline errors, and what they have
+ * picked so far (Slack keeps that client-side, so it is per user). The page
+ * fetches this again after every workspace change; it is small enough.
+ */
+import { messageContainer, viewContainer } from '../client-state.js'
+import type { SandboxCore } from '../core.js'
+import type { SandboxChannel, SandboxView } from '../model.js'
+
+type Obj = Record<string, unknown>
+
+/** One message (or ephemeral message) on the page. */
+export interface PageMessage {
+  ts: string
+  threadTs?: string
+  user: string
+  text: string
+  blocks?: Obj[]
+  files?: Obj[]
+  edited: boolean
+  replyCount?: number
+  /** Seen by the acting user only ("Only visible to you"). */
+  ephemeral: boolean
+  /** The acting user's `state.values` for this message's inputs. */
+  state: Record<string, Record<string, Obj>>
+}
+
+/** The acting user's open modal (top of their stack). */
+export interface PageModal {
+  id: string
+  title: unknown
+  submit?: unknown
+  close?: unknown
+  blocks: Obj[]
+  /** Errors under inputs from a `response_action: errors` ack, by block_id. */
+  errors: Record<string, string>
+  state: Record<string, Record<string, Obj>>
+  /** How many views are stacked under this one. */
+  depth: number
+}
+
+export interface PageSnapshot {
+  app: { botUserId: string; botName: string; teamName: string }
+  me: { id: string; name: string; realName: string }
+  users: { id: string; name: string; realName: string; isBot: boolean }[]
+  userGroups: { id: string; handle: string }[]
+  channels: { id: string; name: string; isIm: boolean; isPrivate: boolean; members: number }[]
+  /** The channel shown (the one asked for when the user can see it, else their first). */
+  channel: string
+  messages: PageMessage[]
+  modal: PageModal | null
+  samples: string[]
+}
+
+/** Orders Slack timestamps ("seconds.micro"): as one float they would lose the last microsecond digits. */
+export function compareTs(a: string, b: string): number {
+  const [as = '0', au = '0'] = a.split('.')
+  const [bs = '0', bu = '0'] = b.split('.')
+  return Number(as) - Number(bs) || Number(au.padEnd(6, '0')) - Number(bu.padEnd(6, '0'))
+}
+
+function visibleTo(channel: SandboxChannel, user: string): boolean {
+  return channel.isIm ? channel.imUser === user : channel.members.has(user)
+}
+
+function channelName(core: SandboxCore, channel: SandboxChannel): string {
+  if (!channel.isIm) return channel.name
+  return core.workspace.users.get(channel.imUser ?? '')?.name ?? channel.imUser ?? 'direct message'
+}
+
+function modalOf(core: SandboxCore, user: string, stack: SandboxView[]): PageModal | null {
+  const view = stack.at(-1)
+  if (!view) return null
+  return {
+    id: view.id,
+    title: view.title,
+    ...(view.submit ? { submit: view.submit } : {}),
+    ...(view.close ? { close: view.close } : {}),
+    blocks: view.blocks,
+    errors: core.workspace.viewErrors.get(view.id) ?? {},
+    state: core.clientState.values(user, viewContainer(view.id), view.blocks),
+    depth: stack.length - 1,
+  }
+}
+
+export function pageSnapshot(core: SandboxCore, user: string, wanted: string | undefined, samples: readonly string[]): PageSnapshot {
+  const { workspace } = core
+  const me = workspace.users.get(user)
+  const channels = [...workspace.channels.values()].filter((c) => visibleTo(c, user))
+  const shown = channels.find((c) => c.id === wanted) ?? channels.find((c) => c.botIsMember && !c.isIm) ?? channels[0]
+  const messages: PageMessage[] = []
+  if (shown) {
+    for (const m of workspace.messages(shown.id)) {
+      messages.push({
+        ts: m.ts,
+        ...(m.thread_ts !== undefined ? { threadTs: m.thread_ts } : {}),
+        user: m.user,
+        text: m.text,
+        ...(m.blocks ? { blocks: m.blocks } : {}),
+        ...(m.files ? { files: m.files } : {}),
+        edited: m.edited !== undefined,
+        ...(m.reply_count !== undefined ? { replyCount: m.reply_count } : {}),
+        ephemeral: false,
+        state: core.clientState.values(user, messageContainer(m.channel, m.ts), m.blocks),
+      })
+    }
+    for (const e of workspace.ephemerals(user, shown.id)) {
+      messages.push({
+        ts: e.ts,
+        ...(e.thread_ts !== undefined ? { threadTs: e.thread_ts } : {}),
+        user: workspace.app.botUserId,
+        text: e.text,
+        ...(e.blocks ? { blocks: e.blocks } : {}),
+        edited: false,
+        ephemeral: true,
+        state: core.clientState.values(user, messageContainer(e.channel, e.ts), e.blocks),
+      })
+    }
+    messages.sort((a, b) => compareTs(a.ts, b.ts))
+  }
+  return {
+    app: { botUserId: workspace.app.botUserId, botName: workspace.app.botName, teamName: workspace.app.teamName },
+    me: { id: user, name: me?.name ?? user, realName: me?.realName ?? user },
+    users: [...workspace.users.values()].map((u) => ({ id: u.id, name: u.name, realName: u.realName, isBot: u.isBot })),
+    userGroups: [...workspace.userGroups.values()].map((g) => ({ id: g.id, handle: g.handle })),
+    channels: channels.map((c) => ({ id: c.id, name: channelName(core, c), isIm: c.isIm, isPrivate: c.isPrivate, members: c.members.size })),
+    channel: shown?.id ?? '',
+    messages,
+    modal: modalOf(core, user, workspace.viewStack(user)),
+    samples: [...samples],
+  }
+}
