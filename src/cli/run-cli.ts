@@ -2,7 +2,6 @@ import { ConfigError } from '../config/config-error.js'
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
 import { askCommand } from './ask.js'
 import type { CliIo, StopSignal } from './cli-io.js'
-import { runDelegatedCommand } from './delegated-command.js'
 import { doctorCommand } from './doctor.js'
 import { EXIT } from './exit-codes.js'
 import { loadEnv } from './load-env.js'
@@ -51,10 +50,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await askCommand(rest, io, { createBridge: loadCreateSlackBridge })
       case 'doctor':
         return await doctorCommand(rest, io)
+      // These two live with their features and are loaded only when run.
       case 'relay':
-        return await runDelegatedCommand(io, 'relay', '../relay/command.js', 'relayCommand', rest)
+        return await (await import('../relay/command.js')).relayCommand(rest)
       case 'sandbox':
-        return await runDelegatedCommand(io, 'sandbox', '../sandbox/command.js', 'sandboxCommand', rest)
+        await (await import('../sandbox/command.js')).sandboxCommand(rest)
+        // It reports a failure the Node way, through process.exitCode.
+        return Number(process.exitCode ?? EXIT.ok)
       default:
         throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are serve, ask, relay, sandbox, doctor`)
     }

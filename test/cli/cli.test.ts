@@ -64,6 +64,12 @@ describe('dsh-slack (help, version, mistakes)', () => {
     expect(run.stderr()).toMatch(/^dsh-slack ask: .*--chanel.*\(see dsh-slack ask --help\)\n$/)
   })
 
+  it('passes the sandbox command’s failure through as the exit code', async () => {
+    const run = cli(['sandbox', '--port', 'nope'])
+
+    expect(await run.exited).toBe(2)
+  })
+
   it('stops on a malformed setting with one line naming the variable, exit 2 and no stack trace', async () => {
     const run = cli(['serve'], { SLACK_CHANNEL: '#general' })
 
