@@ -305,14 +305,18 @@ function isProcessAlive(pid: number): boolean {
   }
 }
 
+function who(person: { id: string; name?: string }): string {
+  return person.name ? `${person.name} (${person.id})` : person.id
+}
+
 function describeOutcome(outcome: Outcome): string {
   switch (outcome.kind) {
     case 'answered':
-      return `answered by ${outcome.by.name ?? outcome.by.id}`
+      return `answered by ${who(outcome.by)}`
     case 'dismissed':
-      return `dismissed by ${outcome.by.name ?? outcome.by.id}`
+      return `dismissed by ${who(outcome.by)}`
     case 'decided':
-      return `${outcome.decision} by ${outcome.by.name ?? outcome.by.id}`
+      return `${outcome.decision} by ${who(outcome.by)}`
     case 'aborted':
       return 'withdrawn'
     case 'expired':
