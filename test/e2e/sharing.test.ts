@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import type { WorkspaceChange } from '../../src/sandbox/model.js'
 import { MODES, startRig } from '../support/e2e.js'
-import { postedMessage, settledMessage, visibleText } from '../support/messages.js'
+import { liveMentions, postedMessage, settledMessage, visibleText } from '../support/messages.js'
 
 const ALICE = 'U0SANDBOX01'
 const BOB = 'U0SANDBOX02'
@@ -66,5 +66,15 @@ describe.each(MODES)('a shared approval channel in %s mode', (mode) => {
     await slack.user(ALICE).click(await postedMessage(slack, dm.id), 'npm')
 
     expect(await answer).toEqual({ answers: [{ id: 'pm', selected: ['npm'] }] })
+  })
+
+  it('mentions the configured user group in the notification text, and nothing the agent wrote pings anyone', async () => {
+    const { slack, bridge, channel } = await startRig(mode, { mention: 'S0REVIEWERS' })
+
+    void bridge.provider.ask({ questions: [{ id: 'q', question: 'Deploy now? <!channel> @here <@U0SANDBOX02>', options: [{ label: '<!here> yes' }, { label: 'no' }] }] }).catch(() => undefined)
+    const message = await postedMessage(slack, channel)
+
+    expect(message.text).toContain('<!subteam^S0REVIEWERS>')
+    expect(new Set(liveMentions(message))).toEqual(new Set(['<!subteam^S0REVIEWERS>']))
   })
 })

@@ -47,3 +47,26 @@ export function settledMessage(slack: Sandbox, channel: string, ts: string): Pro
 export function postedMessage(slack: Sandbox, channel: string): Promise<StoredMessage> {
   return slack.waitFor(() => slack.latestMessage(channel), { timeoutMs: 5000, message: `a message in ${channel}` })
 }
+
+/**
+ * Where Slack would turn text into a ping or a link: the top-level text and
+ * every mrkdwn text object (plain_text and rich_text text are literal), plus
+ * rich_text mention and broadcast elements. Returns what was found.
+ */
+export function liveMentions(message: Pick<StoredMessage, 'blocks' | 'text'>): string[] {
+  const found: string[] = []
+  const scan = (text: string) => {
+    for (const match of text.matchAll(/<[!@#][^>]*>/g)) found.push(match[0])
+  }
+  scan(message.text)
+  const visit = (value: unknown): void => {
+    if (Array.isArray(value)) return value.forEach(visit)
+    if (typeof value !== 'object' || value === null) return
+    const node = value as { type?: unknown; text?: unknown }
+    if (node.type === 'mrkdwn' && typeof node.text === 'string') scan(node.text)
+    if (node.type === 'user' || node.type === 'usergroup' || node.type === 'broadcast' || node.type === 'channel') found.push(JSON.stringify(node))
+    Object.values(value).forEach(visit)
+  }
+  visit(message.blocks)
+  return found
+}
