@@ -10,6 +10,7 @@ export const PAGE_CSS = `
   font-family: Lato, "Helvetica Neue", "Segoe UI", Roboto, Arial, sans-serif; font-size: 15px; line-height: 1.46668; color: var(--text);
 }
 * { box-sizing: border-box; }
+[hidden] { display: none !important; }
 html, body { height: 100%; margin: 0; }
 body { display: flex; flex-direction: column; background: #fff; }
 button, input, select, textarea { font: inherit; color: inherit; }
@@ -89,6 +90,8 @@ a:hover { text-decoration: underline; }
 .mention { color: var(--link); background: var(--mention-bg); border-radius: 3px; padding: 0 2px; font-weight: 500; }
 .mention.broadcast, .mention.me { background: #fef3c7; color: #8a5a00; }
 .strike { text-decoration: line-through; }
+.emoji { display: inline-flex; align-items: center; justify-content: center; width: 1.15em; height: 1.15em; border-radius: 3px; font-size: .85em; font-weight: 900; line-height: 1; vertical-align: -.15em; margin: 0 1px; }
+.emoji.green { background: #2eb67d; color: #fff; } .emoji.red { background: #e01e5a; color: #fff; } .emoji.yellow { color: #c98a00; } .emoji.grey { color: var(--muted); }
 .md h1, .md h2, .md h3, .md h4 { font-size: 16px; margin: 8px 0 2px; }
 .md p { margin: 4px 0; }
 .md table { border-collapse: collapse; margin: 4px 0; font-size: 13px; }

@@ -15,7 +15,8 @@ function textObject(t, cls, tag) {
   var node = el(tag || 'div', cls);
   if (!isObj(t)) return node;
   if (t.type === 'mrkdwn') mrkdwn(str(t.text), node);
-  else node.textContent = emojify(str(t.text));
+  else if (t.emoji === false) node.textContent = str(t.text);
+  else textWithEmoji(str(t.text), node);
   return node;
 }
 function renderBlocks(blocks, ctx) {
@@ -25,7 +26,7 @@ function renderBlocks(blocks, ctx) {
 }
 function renderBlock(b, ctx) {
   switch (b.type) {
-    case 'header': return el('div', 'b-header', emojify(textOf(b.text)));
+    case 'header': return textObject(b.text, 'b-header');
     case 'divider': return el('hr', 'b-divider');
     case 'rich_text': return richText(b);
     case 'markdown': return markdownBlock(b.text);
@@ -89,7 +90,7 @@ function button(x, ctx) {
   var b = el('button', 'btn' + (x.style === 'primary' ? ' primary' : x.style === 'danger' ? ' danger' : ''));
   b.type = 'button';
   b.title = label;
-  b.appendChild(el('span', 'btn-label', emojify(label)));
+  b.appendChild(textObject(x.text, 'btn-label', 'span'));
   b.addEventListener('click', function () {
     confirmFirst(x.confirm, function () {
       // A link button opens its URL and still tells the app, as Slack does.

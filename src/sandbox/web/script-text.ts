@@ -40,17 +40,35 @@ function link(url, label) {
   return a;
 }
 
-var EMOJI = { white_check_mark: '\u2705', warning: '\u26a0\ufe0f', pencil2: '\u270f\ufe0f', no_entry_sign: '\ud83d\udeab', x: '\u274c',
-  hourglass: '\u231b', hourglass_flowing_sand: '\u23f3', memo: '\ud83d\udcdd', eyes: '\ud83d\udc40', lock: '\ud83d\udd12', robot_face: '\ud83e\udd16',
-  thumbsup: '\ud83d\udc4d', '+1': '\ud83d\udc4d', question: '\u2753', speech_balloon: '\ud83d\udcac', page_facing_up: '\ud83d\udcc4', bell: '\ud83d\udd14' };
+// Slack draws emoji as images; the page draws the few the bridge uses from plain symbols (no emoji font needed).
+var EMOJI = { white_check_mark: ['\u2714', 'green'], heavy_check_mark: ['\u2714', 'grey'], x: ['\u2715', 'red'], no_entry_sign: ['\u2298', 'red'],
+  warning: ['\u26a0', 'yellow'], pencil2: ['\u270f', 'grey'], hourglass: ['\u231b', 'grey'], hourglass_flowing_sand: ['\u23f3', 'grey'], lock: ['\u26bf', 'grey'] };
+function emojiNode(name) {
+  var known = Object.prototype.hasOwnProperty.call(EMOJI, name) ? EMOJI[name] : null;
+  if (!known) return document.createTextNode(':' + name + ':');
+  var span = el('span', 'emoji ' + known[1], known[0]);
+  span.title = ':' + name + ':';
+  span.setAttribute('role', 'img');
+  span.setAttribute('aria-label', name.replace(/_/g, ' '));
+  return span;
+}
 function emojiText(name, unicode) {
   if (typeof unicode === 'string' && /^[0-9a-f]{2,6}(-[0-9a-f]{2,6})*$/i.test(unicode)) {
-    try { return unicode.split('-').map(function (h) { return String.fromCodePoint(parseInt(h, 16)); }).join(''); } catch (e) { /* fall through */ }
+    try { return document.createTextNode(unicode.split('-').map(function (h) { return String.fromCodePoint(parseInt(h, 16)); }).join('')); } catch (e) { /* fall through */ }
   }
-  return Object.prototype.hasOwnProperty.call(EMOJI, name) ? EMOJI[name] : ':' + name + ':';
+  return emojiNode(name);
 }
-function emojify(s) {
-  return s.replace(/:([a-z0-9_+-]+):/g, function (m, name) { return Object.prototype.hasOwnProperty.call(EMOJI, name) ? EMOJI[name] : m; });
+// Plain text with :shortcodes: as text nodes and emoji spans.
+function textWithEmoji(s, parent) {
+  var re = /:([a-z0-9_+-]+):/g, last = 0, m;
+  while ((m = re.exec(s)) !== null) {
+    if (!Object.prototype.hasOwnProperty.call(EMOJI, m[1])) continue;
+    if (m.index > last) parent.appendChild(document.createTextNode(s.slice(last, m.index)));
+    parent.appendChild(emojiNode(m[1]));
+    last = re.lastIndex;
+  }
+  if (last < s.length) parent.appendChild(document.createTextNode(s.slice(last)));
+  return parent;
 }
 
 // ---- dates: Slack's <!date^seconds^format|fallback> tokens, in the reader's time zone
@@ -138,7 +156,7 @@ function inline(s, parent) {
       re.lastIndex = start + 1;
       continue;
     }
-    if (start > last) parent.appendChild(document.createTextNode(emojify(decode(s.slice(last, start)))));
+    if (start > last) textWithEmoji(decode(s.slice(last, start)), parent);
     if (m[1] !== undefined) parent.appendChild(angle(m[1]));
     else if (m[2] !== undefined) parent.appendChild(el('code', null, decode(m[2])));
     else {
@@ -148,7 +166,7 @@ function inline(s, parent) {
     }
     last = end;
   }
-  if (last < s.length) parent.appendChild(document.createTextNode(emojify(decode(s.slice(last)))));
+  if (last < s.length) textWithEmoji(decode(s.slice(last)), parent);
 }
 // What sits between < and >: only real (unescaped) angle brackets get here, so escaped agent text never does.
 function angle(inner) {
@@ -215,7 +233,7 @@ function richInline(x) {
     case 'usergroup': return mention('group', str(x.usergroup_id), '');
     case 'channel': return mention('channel', str(x.channel_id), '');
     case 'broadcast': return el('span', 'mention broadcast', '@' + str(x.range));
-    case 'emoji': return document.createTextNode(emojiText(str(x.name), x.unicode));
+    case 'emoji': return emojiText(str(x.name), x.unicode);
     case 'color': return document.createTextNode(str(x.value));
     case 'date': {
       var shown = slackDate(Number(x.timestamp), str(x.format) || '{date}');
