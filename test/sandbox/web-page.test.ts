@@ -1,0 +1,216 @@
+/**
+ * The stand-in's web page in a real browser: the service as `npm start` runs
+ * it without a token (local stand-in, real bridge, HTTP API), and a person
+ * clicking in Chromium. Answers are checked through the service's API.
+ * Skipped, with the reason printed, where Chromium is not installed.
+ */
+import { existsSync } from 'node:fs'
+import { chromium, type Browser, type Page } from 'playwright-core'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+import { serviceDeps } from '../../src/cli/service-deps.js'
+import { configFromEnv } from '../../src/config/config.js'
+import { silentLogger } from '../../src/log/logger.js'
+import { SAMPLE_ASKS } from '../../src/service/sample-asks.js'
+import { startService, type RunningService } from '../../src/service/start-service.js'
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
+const hasChromium = existsSync(CHROMIUM)
+if (!hasChromium) console.warn(`web-page.test.ts: skipped, no Chromium at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`)
+
+const ALICE = 'U0SANDBOX01'
+const BOB = 'U0SANDBOX02'
+
+let browser: Browser
+const cleanups: (() => Promise<void>)[] = []
+
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
+})
+
+async function startLocalService(env: Record<string, string> = {}): Promise<RunningService & { webUrl: string }> {
+  const service = await startService(configFromEnv({ PORT: '0', DSH_SLACK_STATE: ':memory:', ...env }), await serviceDeps(), silentLogger)
+  cleanups.push(() => service.stop())
+  return { ...service, webUrl: service.local!.webUrl! }
+}
+
+async function postAsk(service: RunningService, request: unknown): Promise<string> {
+  const response = await fetch(`${service.url}/v1/asks`, { method: 'POST', body: JSON.stringify(request) })
+  const body = (await response.json()) as { id: string }
+  expect(response.status).toBe(201)
+  return body.id
+}
+
+async function settled(service: RunningService, id: string): Promise<Record<string, any>> {
+  return (await (await fetch(`${service.url}/v1/asks/${id}?wait=10`)).json()) as Record<string, any>
+}
+
+/** A page on the stand-in, live (its event stream open); any alert() fails the test. */
+async function openPage(url: string, user = ALICE, viewport = { width: 1280, height: 900 }): Promise<Page> {
+  const context = await browser.newContext({ viewport })
+  cleanups.push(() => context.close())
+  const page = await context.newPage()
+  page.on('dialog', (dialog) => {
+    throw new Error(`the page opened a dialog: ${dialog.message()}`)
+  })
+  await page.goto(`${url}?user=${user}`)
+  await page.locator('body[data-live="on"][data-ready="true"]').waitFor()
+  // Set once; still there afterwards proves the page updated without a reload.
+  await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'loaded once'))
+  return page
+}
+
+async function notReloaded(page: Page): Promise<string | undefined> {
+  return page.evaluate(() => (window as unknown as { marker?: string }).marker)
+}
+
+describe.skipIf(!hasChromium)('the stand-in web page in Chromium', () => {
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking'] })
+  })
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  it('approves a plan review with a click, and the API returns the approval', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+    const id = await postAsk(service, SAMPLE_ASKS['plan-review'])
+    const card = page.locator('.msg', { hasText: 'Approve this plan and leave plan mode?' })
+
+    await card.getByRole('button', { name: 'Approve', exact: true }).click()
+    const result = await settled(service, id)
+
+    expect(result).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] }, answeredBy: { id: ALICE } })
+  })
+
+  it('shows the settled message live, without a reload, and without its buttons', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+    const id = await postAsk(service, SAMPLE_ASKS['plan-review'])
+    const card = page.locator('.msg', { hasText: 'Approve this plan and leave plan mode?' })
+    await card.getByRole('button', { name: 'Approve', exact: true }).click()
+    await settled(service, id)
+
+    await card.getByText(/Approved by/).waitFor()
+
+    expect(await card.getByText('@alice').count()).toBeGreaterThan(0)
+    expect(await card.getByRole('button', { name: 'Approve', exact: true }).count()).toBe(0)
+    expect(await notReloaded(page)).toBe('loaded once')
+  })
+
+  it('answers a question with Other… through the modal, and the API returns it as custom', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+    const id = await postAsk(service, SAMPLE_ASKS.question)
+    const card = page.locator('.msg', { hasText: 'Which package manager should the project use?' })
+
+    await card.getByRole('button', { name: 'Other…' }).click()
+    const modal = page.getByRole('dialog')
+    await modal.getByLabel('Your answer').fill('bun, if CI supports it')
+    await modal.getByRole('button', { name: 'Send' }).click()
+    const result = await settled(service, id)
+
+    expect(result).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'package-manager', selected: [], custom: 'bun, if CI supports it' }] } })
+    await modal.waitFor({ state: 'detached' })
+    await card.getByText('bun, if CI supports it').waitFor()
+    expect(await notReloaded(page)).toBe('loaded once')
+  })
+
+  it('shows the bridge\'s inline error under a modal input and keeps what was typed', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+    const id = await postAsk(service, SAMPLE_ASKS.batch)
+    await page.locator('.msg', { hasText: '4 questions' }).getByRole('button', { name: 'Answer…' }).click()
+    const modal = page.getByRole('dialog')
+    const runtime = modal.locator('.input-block').filter({ hasText: '1. Runtime' })
+    const runtimeOther = modal.locator('.input-block').filter({ hasText: 'Other' }).first()
+
+    await runtime.getByText('22 LTS').click()
+    await runtimeOther.locator('textarea').fill('whatever CI uses')
+    await modal.getByRole('button', { name: 'Submit' }).click()
+    await runtimeOther.locator('.input-error').waitFor()
+
+    expect(await runtimeOther.locator('textarea').inputValue()).toBe('whatever CI uses')
+
+    await runtimeOther.locator('textarea').fill('')
+    await modal.getByRole('button', { name: 'Submit' }).click()
+    const result = await settled(service, id)
+
+    expect(result.answer.answers[0]).toEqual({ id: 'runtime', selected: ['22 LTS'] })
+  })
+
+  it('ticks checkboxes and submits a multi-select', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+    const id = await postAsk(service, SAMPLE_ASKS['multi-select'])
+    const card = page.locator('.msg', { hasText: 'Which checks must pass' })
+
+    await card.getByRole('checkbox', { name: /^lint/ }).check()
+    await page.locator('body:not([data-busy])').waitFor()
+    await card.getByRole('checkbox', { name: /^unit tests/ }).check()
+    await page.locator('body:not([data-busy])').waitFor()
+    await card.getByRole('button', { name: 'Submit' }).click()
+    const result = await settled(service, id)
+
+    expect(result.answer.answers[0]).toEqual({ id: 'checks', selected: ['lint', 'unit tests'] })
+  })
+
+  it('acts as the user picked, who sees a refusal only they can see', async () => {
+    const service = await startLocalService({ SLACK_ALLOWED_USERS: ALICE })
+    const page = await openPage(service.webUrl, BOB)
+    await postAsk(service, SAMPLE_ASKS.question)
+
+    await page.locator('.msg', { hasText: 'Which package manager' }).getByRole('button', { name: 'npm', exact: true }).click()
+    const ephemeral = page.locator('.msg[data-ephemeral="true"]')
+    await ephemeral.waitFor()
+
+    expect(await page.locator('#user-select').inputValue()).toBe(BOB)
+    expect(await ephemeral.textContent()).toContain('Only visible to you')
+    const alice = await openPage(service.webUrl, ALICE)
+    expect(await alice.locator('.msg[data-ephemeral="true"]').count()).toBe(0)
+  })
+
+  it('sends a sample ask from the panel', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+
+    await page.getByRole('button', { name: 'Plan review', exact: true }).click()
+
+    await page.locator('.msg', { hasText: 'Approve this plan and leave plan mode?' }).getByRole('button', { name: 'Request changes…' }).waitFor()
+    expect(await page.locator('.msg pre.code').count()).toBeGreaterThan(0)
+  })
+
+  it('shows untrusted text as text: no HTML, no live @channel, no script links', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+    const hostile = '<img src=x onerror=alert(1)> <!channel> <script>alert(2)</script>'
+
+    await postAsk(service, {
+      questions: [{ id: 'q', header: '<b>header</b>', question: `Is ${hostile} safe?`, detail: `${hostile}\n\n[click me](javascript:alert(3)) and <https://example.com|fine>`, options: [{ label: '<i>yes</i>' }, { label: '<!here>' }] }],
+    })
+    const card = page.locator('.msg', { hasText: 'onerror' })
+    await card.waitFor()
+
+    expect(await card.textContent()).toContain('<img src=x onerror=alert(1)> <!channel>')
+    expect(await page.locator('#messages img, #messages script, #messages b, #messages i').count()).toBe(0)
+    expect(await page.locator('.mention.broadcast').count()).toBe(0)
+    expect(await page.locator('a[href^="javascript:"]').count()).toBe(0)
+    expect(await card.getByRole('button', { name: '<!here>' }).count()).toBe(1)
+  })
+
+  it('fits a phone-width screen: the question and its buttons without sideways scrolling', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })
+    await postAsk(service, SAMPLE_ASKS['plan-review'])
+    const approve = page.getByRole('button', { name: 'Approve', exact: true })
+    await approve.waitFor()
+
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)
+    const box = await approve.boundingBox()
+
+    expect(overflow).toBe(0)
+    expect(box!.x + box!.width).toBeLessThanOrEqual(390)
+  })
+})
