@@ -32,6 +32,8 @@ function packageRoot(): string {
 }
 
 async function shoot(page: Page, file: string): Promise<void> {
+  // No hover highlight on whatever the last click left the pointer over.
+  await page.mouse.move(0, 0)
   await page.evaluate(() => document.fonts.ready)
   await page.screenshot({ path: file })
   console.log(`wrote ${file} (${Math.round(statSync(file).size / 1024)} KB)`)
@@ -76,14 +78,18 @@ async function main(): Promise<void> {
     await modal.getByRole('button', { name: 'Submit' }).click()
     await modal.locator('.input-error').first().waitFor()
     await shoot(page, join(docs, 'sandbox-batch-modal.png'))
-    await modal.getByRole('button', { name: 'Cancel' }).click()
+    // Fixed: only the option, plus a second answer; the batch settles.
+    await modal.locator('.input-block', { hasText: 'Other' }).first().locator('textarea').fill('')
+    await modal.getByText('eu-west-1', { exact: true }).click()
+    await page.locator('body:not([data-busy])').waitFor()
+    await modal.getByRole('button', { name: 'Submit' }).click()
     await modal.waitFor({ state: 'detached' })
 
     await page.locator('.msg', { hasText: 'Which package manager' }).getByRole('button', { name: 'pnpm (Recommended)' }).click()
     await page.locator('.msg', { hasText: 'Approve this plan' }).getByRole('button', { name: 'Approve', exact: true }).click()
     await page.locator('.msg', { hasText: 'Approve this plan' }).getByText(/Approved by/).waitFor()
-    await page.locator('.msg', { hasText: 'Which package manager' }).getByText(/Answered by/).waitFor()
-    await page.locator('.msg', { hasText: 'Which package manager' }).evaluate((message) => message.scrollIntoView({ block: 'start' }))
+    await page.locator('.msg', { hasText: 'Anything else the agent should know' }).getByText(/Answered by/).waitFor()
+    await page.locator('#messages').evaluate((box) => box.scrollTo(0, box.scrollHeight))
     await shoot(page, join(docs, 'sandbox-answered.png'))
 
     await page.setViewportSize(PHONE)
