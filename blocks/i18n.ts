@@ -42,6 +42,7 @@ export interface Words {
   formTitle(page: number, pages: number): string
   feedbackTitle: string
   yourAnswer: string
+  /** Label of the batch form's Other box; Slack itself appends "(optional)". */
   otherOptional: string
   formHint: string
   feedbackLabel: string
@@ -121,7 +122,7 @@ const en: Words = {
   formTitle: (page, pages) => (pages > 1 ? `Answer (${page}/${pages})` : 'Answer'),
   feedbackTitle: 'Request changes',
   yourAnswer: 'Your answer',
-  otherOptional: 'Other (optional): instead of a choice above',
+  otherOptional: 'Or your own answer, instead of a choice above',
   formHint: 'Leave a question empty to skip it. Choose an option or write Other, not both.',
   feedbackLabel: 'What should change?',
   feedbackHint: 'Your feedback goes back to the agent, which keeps planning.',
@@ -197,7 +198,7 @@ const zhCN: Words = {
   formTitle: (page, pages) => (pages > 1 ? `回答（${page}/${pages}）` : '回答'),
   feedbackTitle: '要求修改',
   yourAnswer: '你的回答',
-  otherOptional: '其他（可选）：代替上面的选择',
+  otherOptional: '或者填写自己的回答，代替上面的选择',
   formHint: '留空即跳过该问题。选择选项或填写“其他”，二选一。',
   feedbackLabel: '需要修改什么？',
   feedbackHint: '你的意见会发回给智能体，它会继续规划。',

@@ -51,6 +51,7 @@ export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promis
   }
   const slack = await startSandbox({ port: args.port })
   console.log(`Slack API: ${slack.apiUrl}`)
+  console.log(`Page: ${slack.webUrl} (the workspace as Slack would show it)`)
   console.log(`SLACK_API_URL=${slack.apiUrl}`)
   console.log(`SLACK_BOT_TOKEN=${slack.botToken}`)
   console.log(`SLACK_APP_TOKEN=${slack.appToken}`)

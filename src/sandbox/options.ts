@@ -49,7 +49,8 @@ export const DEFAULT_SCOPES = ['chat:write', 'chat:write.public', 'users:read', 
 export const DEFAULTS = {
   botToken: 'xoxb-sandbox-bot-token',
   appToken: 'xapp-sandbox-app-token',
-  signingSecret: 'sandbox-signing-secret',
+  // Hex like a real signing secret, so the printed SLACK_SIGNING_SECRET passes dsh-slack's own config check.
+  signingSecret: '5a4db0c5a4db0c5a4db0c5a4db0c5a4d',
   postRatePerSecond: 1000 / TIMING.channelPostIntervalMs,
   /** Stand-in knob: Slack does not say how long a burst may be. */
   postBurst: 3,

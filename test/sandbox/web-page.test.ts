@@ -125,7 +125,7 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', () => {
     await page.locator('.msg', { hasText: '4 questions' }).getByRole('button', { name: 'Answer…' }).click()
     const modal = page.getByRole('dialog')
     const runtime = modal.locator('.input-block').filter({ hasText: '1. Runtime' })
-    const runtimeOther = modal.locator('.input-block').filter({ hasText: 'Other' }).first()
+    const runtimeOther = modal.locator('.input-block').filter({ hasText: 'your own answer' }).first()
 
     await runtime.getByText('22 LTS').click()
     await runtimeOther.locator('textarea').fill('whatever CI uses')

@@ -74,12 +74,12 @@ async function main(): Promise<void> {
     await modal.waitFor()
     // An option and an Other text for one question: the bridge answers with an inline error.
     await modal.getByText('22 LTS', { exact: true }).click()
-    await modal.locator('.input-block', { hasText: 'Other' }).first().locator('textarea').fill('whatever CI already uses')
+    await modal.locator('.input-block', { hasText: 'your own answer' }).first().locator('textarea').fill('whatever CI already uses')
     await modal.getByRole('button', { name: 'Submit' }).click()
     await modal.locator('.input-error').first().waitFor()
     await shoot(page, join(docs, 'sandbox-batch-modal.png'))
     // Fixed: only the option, plus a second answer; the batch settles.
-    await modal.locator('.input-block', { hasText: 'Other' }).first().locator('textarea').fill('')
+    await modal.locator('.input-block', { hasText: 'your own answer' }).first().locator('textarea').fill('')
     await modal.getByText('eu-west-1', { exact: true }).click()
     await page.locator('body:not([data-busy])').waitFor()
     await modal.getByRole('button', { name: 'Submit' }).click()
