@@ -11,6 +11,8 @@ import type { SlackPort } from '../slack/slack-port.js'
 import { agentView } from './agent-view.js'
 import type { ViewSettings } from './ask-view.js'
 import { setLongTimeout } from './long-timeout.js'
+import { describeOutcome } from './describe-outcome.js'
+import { isProcessAlive } from './process-alive.js'
 import { renderOpen, renderSettled } from './render.js'
 import type { OpenApprovalInput, OpenAskOptions } from './types.js'
 
@@ -293,43 +295,5 @@ export class AskLifecycle {
   /** Open expiry timers (for leak checks). */
   get armedTimers(): number {
     return this.#expiryTimers.size
-  }
-}
-
-function isProcessAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM'
-  }
-}
-
-function who(person: { id: string; name?: string }): string {
-  return person.name ? `${person.name} (${person.id})` : person.id
-}
-
-function describeOutcome(outcome: Outcome): string {
-  switch (outcome.kind) {
-    case 'answered':
-      return `answered by ${who(outcome.by)}`
-    case 'dismissed':
-      return `dismissed by ${who(outcome.by)}`
-    case 'decided':
-      return `${outcome.decision} by ${who(outcome.by)}`
-    case 'aborted':
-      return 'withdrawn'
-    case 'expired':
-      return 'expired'
-    case 'stopped':
-      return 'withdrawn (bridge stopped)'
-    case 'settled-elsewhere':
-      return `settled outside Slack (${outcome.how})`
-    case 'failed':
-      return `failed: ${outcome.reason}`
-    default: {
-      const unreachable: never = outcome
-      return unreachable
-    }
   }
 }
