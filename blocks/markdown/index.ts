@@ -1,10 +1,14 @@
 /** Markdown → Slack rich_text: parse with micromark (CommonMark + GFM), render from the AST. */
 import { LIMIT } from '../limits.js'
-import { markdownUnits, packUnits, type ProseBlock } from './rich-text.js'
+import { markdownUnits } from './rich-text.js'
+import { packUnits, type ProseBlock } from './units.js'
 
 export { parseMarkdown } from './parse.js'
-export { markdownUnits, packUnits, textUnits, plainText } from './rich-text.js'
-export type { ProseBlock, RichUnit, Inline } from './rich-text.js'
+export { markdownUnits, textUnits } from './rich-text.js'
+export { plainText } from './inline.js'
+export { packUnits } from './units.js'
+export type { Inline } from './inline.js'
+export type { ProseBlock, RichUnit } from './units.js'
 
 /** Markdown as rich_text (and divider) blocks of at most `budget` characters each. */
 export function markdownBlocks(markdown: string, budget: number = LIMIT.richTextElementText): ProseBlock[] {
