@@ -1,113 +1,12 @@
 /**
- * Client script, part 3: the page itself. It keeps who is acting and which
- * channel is shown in the address (`?user=U…&channel=C…`), fetches
- * `/web/state` on load and after every `change` event of `/web/events`,
- * re-renders only messages whose content changed (so an open menu or a
- * half-typed modal survives someone else's update), and sends every action
- * to `/web/act`, showing refusals in a toast.
+ * Client script, part 5: the page itself. It draws the people, channels,
+ * sample buttons, timeline and thread from each `/web/state` snapshot,
+ * re-rendering only messages whose content changed (so an open menu keeps
+ * its place), then wires the controls and starts the live connection.
  * Same rules as part 1: plain JavaScript, no backticks, no dollar-brace.
  */
 
 export const SCRIPT_APP = String.raw`
-var S = { user: '', channel: '', thread: null, snap: null, drafts: {}, modalSig: '', modalId: null, topCount: 0, refreshing: null, again: false, tick: null };
-var cache = new Map();
-(function () {
-  var params = new URLSearchParams(location.search);
-  S.user = params.get('user') || '';
-  S.channel = params.get('channel') || '';
-})();
-
-function $(id) { return document.getElementById(id); }
-
-// ---- talking to the stand-in
-function post(path, body) {
-  return fetch(path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }).then(function (res) {
-    return res.json().catch(function () { return {}; }).then(function (data) {
-      if (res.ok) return data;
-      var err = new Error(data && data.error ? data.error.message : 'HTTP ' + res.status);
-      err.code = data && data.error ? data.error.code : 'HTTP';
-      throw err;
-    });
-  });
-}
-var pending = 0;
-function act(body, control) {
-  body.user = S.user;
-  if (control) { control.classList.add('pending'); control.disabled = true; }
-  pending += 1;
-  document.body.dataset.busy = 'true';
-  return post('/web/act', body).then(null, showError).then(function () {
-    if (control) { control.classList.remove('pending'); control.disabled = false; }
-    pending -= 1;
-    if (!pending) delete document.body.dataset.busy;
-    return refresh();
-  });
-}
-function refresh() {
-  if (S.refreshing) { S.again = true; return S.refreshing; }
-  var query = new URLSearchParams();
-  if (S.user) query.set('user', S.user);
-  if (S.channel) query.set('channel', S.channel);
-  S.refreshing = fetch('/web/state?' + query.toString()).then(function (res) {
-    return res.json().then(function (data) {
-      if (!res.ok) throw new Error(data && data.error ? data.error.message : 'HTTP ' + res.status);
-      return data;
-    });
-  }).then(render, showError).then(function () {
-    S.refreshing = null;
-    if (S.again) { S.again = false; return refresh(); }
-  });
-  return S.refreshing;
-}
-function scheduleRefresh() {
-  if (S.tick) return;
-  S.tick = setTimeout(function () { S.tick = null; refresh(); }, 16);
-}
-function connect() {
-  var events = new EventSource('/web/events');
-  events.addEventListener('hello', function () { setLive(true); refresh(); });
-  events.addEventListener('change', scheduleRefresh);
-  events.onerror = function () { setLive(false); };
-}
-function setLive(on) {
-  $('live').textContent = on ? 'live' : 'offline';
-  $('live').classList.toggle('on', on);
-  document.body.dataset.live = on ? 'on' : 'off';
-}
-
-// ---- feedback
-var toastTimer = null;
-function toast(message, kind) {
-  var t = $('toast');
-  t.textContent = message;
-  t.className = 'toast' + (kind ? ' ' + kind : '');
-  t.hidden = false;
-  clearTimeout(toastTimer);
-  toastTimer = setTimeout(function () { t.hidden = true; }, 6000);
-}
-function showError(err) { toast(err && err.message ? err.message : String(err)); }
-
-function confirmFirst(confirm, go, cancelled) {
-  if (!isObj(confirm)) { go(); return; }
-  var root = $('dialog-root'), backdrop = el('div', 'backdrop'), dlg = el('div', 'modal dialog');
-  var title = el('h2', null, textOf(confirm.title) || 'Are you sure?'), head = el('div', 'modal-head'), body = el('div', 'modal-body'), foot = el('div', 'modal-foot');
-  var no = el('button', 'btn', textOf(confirm.deny) || 'Cancel'), yes = el('button', 'btn ' + (confirm.style === 'danger' ? 'danger' : 'primary'), textOf(confirm.confirm) || 'Yes');
-  dlg.setAttribute('role', 'alertdialog');
-  dlg.setAttribute('aria-modal', 'true');
-  title.id = nextId('dialog-title-');
-  dlg.setAttribute('aria-labelledby', title.id);
-  head.appendChild(title);
-  body.appendChild(textObject(confirm.text, null, 'p'));
-  no.type = yes.type = 'button';
-  no.addEventListener('click', function () { root.replaceChildren(); if (cancelled) cancelled(); });
-  yes.addEventListener('click', function () { root.replaceChildren(); go(); });
-  foot.append(no, yes);
-  dlg.append(head, body, foot);
-  backdrop.appendChild(dlg);
-  root.replaceChildren(backdrop);
-  yes.focus();
-}
-
 // ---- rendering
 function render(snap) {
   S.snap = snap;
@@ -305,58 +204,6 @@ function renderThread(snap) {
   $('thread-meta').textContent = channelLabel(snap.channels.find(function (c) { return c.id === snap.channel; }));
   pane.hidden = false;
   place($('thread-messages'), nodes);
-}
-
-function renderModal(snap) {
-  var root = $('modal-root'), m = snap.modal;
-  if (!m) {
-    if (S.modalId) { delete S.drafts[S.modalId]; root.replaceChildren(); S.modalSig = ''; S.modalId = null; }
-    return;
-  }
-  var sig = JSON.stringify(m);
-  if (sig === S.modalSig) return;
-  var opening = S.modalId !== m.id;
-  S.modalSig = sig;
-  S.modalId = m.id;
-  var ctx = { target: 'modal', state: m.state, errors: m.errors, viewId: m.id };
-  var backdrop = el('div', 'backdrop'), dlg = el('div', 'modal'), head = el('div', 'modal-head'), foot = el('div', 'modal-foot');
-  var title = el('h2', null, textOf(m.title)), x = el('button', 'icon-btn', '\u2715'), body = renderBlocks(m.blocks, ctx);
-  dlg.setAttribute('role', 'dialog');
-  dlg.setAttribute('aria-modal', 'true');
-  title.id = 'modal-title';
-  dlg.setAttribute('aria-labelledby', 'modal-title');
-  x.type = 'button';
-  x.setAttribute('aria-label', 'Close');
-  x.addEventListener('click', closeModal);
-  head.append(title, x);
-  body.className = 'modal-body blocks';
-  var cancel = el('button', 'btn', textOf(m.close) || 'Cancel');
-  cancel.type = 'button';
-  cancel.addEventListener('click', closeModal);
-  foot.appendChild(cancel);
-  if (m.submit) {
-    var submit = el('button', 'btn primary', textOf(m.submit));
-    submit.type = 'button';
-    submit.addEventListener('click', function () { submitModal(m, body, submit); });
-    foot.appendChild(submit);
-  }
-  dlg.append(head, body, foot);
-  backdrop.appendChild(dlg);
-  root.replaceChildren(backdrop);
-  if (opening) { var first = body.querySelector('textarea, input, select'); if (first) first.focus(); }
-}
-function closeModal() { act({ action: 'close' }, null); }
-function submitModal(m, body, button) {
-  var fills = {}, missing = false;
-  body.querySelectorAll('.input-block').forEach(function (wrap) {
-    var input = wrap.querySelector('[data-block-id].text');
-    if (!input) return;
-    var id = wrap.dataset.blockId, block = m.blocks.find(function (b) { return b.block_id === id; });
-    fills[id] = input.value;
-    // Slack's client refuses an empty required input itself, with this line under it.
-    if (block && block.optional !== true && input.value.trim() === '') { missing = true; showInputError(wrap, 'Please complete this required field.'); }
-  });
-  if (!missing) act({ action: 'submit', fills: fills }, button);
 }
 
 // ---- start
