@@ -5,29 +5,13 @@ import { valueChecks } from '../config/config.js'
 
 /**
  * The plugin's configuration: the bridge's options that are plain data (a
- * harness keeps plugin configs in YAML), named as `createSlackBridge`
- * names them.
+ * harness keeps plugin configs in YAML), named and documented as
+ * `createSlackBridge` names them. `state` is a path only: a store object is
+ * not configuration.
  */
-export interface SlackPluginConfig {
-  /** Bot token (`xoxb-…`). */
-  botToken: string
-  /** App-level token (`xapp-…`): Socket Mode (recommended for a harness: no public URL). */
-  appToken?: string
-  /** HTTP mode: Slack's signing secret. */
-  signingSecret?: string
-  /** Channel id (C…/G…) or user id (U…/W…, a DM). */
-  channel?: string
-  slackApiUrl?: string
-  allowedUsers?: string[]
-  allowedUserGroups?: string[]
-  mention?: string
-  locale?: 'en' | 'zh-CN'
-  /** Default expiry: ms or text like `30m`. */
-  timeout?: number | string
+export type SlackPluginConfig = Omit<SlackBridgeOptions, 'state' | 'logger' | 'owner'> & {
   /** SQLite file (default `.dsh-slack/state.sqlite`) or `:memory:`. */
   state?: string
-  /** HTTP mode: where Bolt listens for Slack's requests. */
-  listen?: { host?: string; port: number } | false
 }
 
 const checked = (variable: string, check: (value: string) => string | null) =>
