@@ -1,4 +1,4 @@
-import type { App } from '@slack/bolt'
+import type { App, ViewSubmitAction } from '@slack/bolt'
 import { ACTION_ID_PATTERN, CALLBACK_ID_PATTERN } from '../../../blocks/ids.js'
 import { blockActionsPayload, blockSuggestionPayload, viewSubmissionPayload } from '../payloads.js'
 import { handleAction } from './actions.js'
@@ -28,7 +28,7 @@ export function registerHandlers(app: App, deps: InteractionDeps): void {
     }
   })
 
-  app.view({ callback_id: CALLBACK_ID_PATTERN, type: 'view_submission' }, async ({ ack, body }) => {
+  app.view<ViewSubmitAction>({ callback_id: CALLBACK_ID_PATTERN, type: 'view_submission' }, async ({ ack, body }) => {
     const payload = viewSubmissionPayload.safeParse(body)
     if (!payload.success) {
       await ack()
@@ -39,8 +39,7 @@ export function registerHandlers(app: App, deps: InteractionDeps): void {
       deps.logger.error(`view ${payload.data.view.callback_id} failed: ${describe(error)}`)
       return {}
     })
-    if (decision.response) await ack(decision.response as never)
-    else await ack()
+    await ack(decision.response)
     await decision.after?.().catch((error: unknown) => deps.logger.error(`settling from view ${payload.data.view.callback_id} failed: ${describe(error)}`))
   })
 
