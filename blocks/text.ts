@@ -29,14 +29,62 @@ export function wellFormed(text: string): string {
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
 
-/** How far past the budget fitText looks, so a cluster cut by its window is never mistaken for a whole one. */
-const WINDOW_SLACK = 64
+/**
+ * Whether a UTF-16 unit is in a range where every code point is its own
+ * grapheme cluster break class "Other" or "Control": ASCII, kana, CJK
+ * ideographs and precomposed Hangul syllables. None of them is an extender,
+ * ZWJ, spacing mark, prepend, regional indicator, pictograph, Indic consonant
+ * or jamo, so no rule of UAX #29 joins two of them (apart from CR LF).
+ */
+function isPlainUnit(c: number): boolean {
+  return c < 0x80 || (c >= 0x3041 && c <= 0x3096) || (c >= 0x30a1 && c <= 0x30fa) || (c >= 0x4e00 && c <= 0x9fff) || (c >= 0xac00 && c <= 0xd7a3)
+}
+
+/** Whether `i` is certainly a grapheme boundary, judged from the two units around it alone. */
+function plainBoundary(text: string, i: number): boolean {
+  const before = text.charCodeAt(i - 1)
+  const after = text.charCodeAt(i)
+  return isPlainUnit(before) && isPlainUnit(after) && !(before === 0x0d && after === 0x0a)
+}
+
+/** Whether `i` falls between the two halves of a surrogate pair. */
+function splitsPair(text: string, i: number): boolean {
+  const before = text.charCodeAt(i - 1)
+  const after = text.charCodeAt(i)
+  return before >= 0xd800 && before <= 0xdbff && after >= 0xdc00 && after <= 0xdfff
+}
+
+/**
+ * The last grapheme boundary of `text` at or before `limit` (a code point
+ * boundary), counting `start` as a boundary, as if `text.slice(start)` were
+ * segmented whole. Only a window is segmented: it begins at the nearest
+ * certain boundary at or before `limit` (see plainBoundary), because UAX #29
+ * restarts exactly at any boundary (its rules look back, never past one) and
+ * looks ahead one code point only. Text with no plain pair near the cut (a
+ * run of emoji, combining marks or non-CJK scripts) widens the window back to
+ * `start`, which costs what segmenting the whole prefix did.
+ */
+function lastBoundary(text: string, start: number, limit: number): number {
+  if (limit <= start || limit >= text.length) return limit
+  if (plainBoundary(text, limit)) return limit
+  let from = limit - 1
+  while (from > start && !plainBoundary(text, from)) from--
+  // The boundary at `limit` depends on the code point that begins there, so the window takes it whole.
+  const window = text.slice(from, Math.min(text.length, limit + 2))
+  let last = from
+  for (const { index } of graphemes.segment(window)) {
+    if (from + index > limit) break
+    last = from + index
+  }
+  return last
+}
 
 /**
  * The longest prefix of `text` whose mapped form (plus `…`) fits in `max`
  * UTF-16 units, cut between grapheme clusters so no emoji, combining mark or
  * surrogate pair is split. Returns the mapped text, shortened visibly when cut.
  * Slack counts characters; UTF-16 units are never fewer, so this is safe.
+ * `map` must map each code point on its own and never shorten (escapeMrkdwn does).
  */
 export function fitText(text: string, max: number, map: (s: string) => string = identity): string {
   // Mapping never shortens, so a text longer than max cannot fit whole.
@@ -45,32 +93,35 @@ export function fitText(text: string, max: number, map: (s: string) => string = 
     if (whole.length <= max) return whole
   }
   const budget = max - ELLIPSIS.length
-  let out = ''
-  // Only a window past the budget is segmented (mapping never shortens). Its
-  // last segment may be a cluster cut by the window, so it is never taken; the
-  // slack past the budget keeps clusters cut that way beyond the budget anyway.
-  const end = budget + WINDOW_SLACK
-  const window = text.slice(0, end)
-  const segments = Array.from(graphemes.segment(window), (s) => s.segment)
-  if (window.length < text.length) segments.pop()
-  for (const segment of segments) {
-    const mapped = map(segment)
-    if (out.length + mapped.length > budget) break
-    out += mapped
-  }
-  if (out === '') {
-    // One grapheme longer than the budget (a base with hundreds of combining marks): cut by code point.
-    for (const ch of text) {
-      const mapped = map(ch)
-      if (out.length + mapped.length > budget) break
-      out += mapped
-    }
-  }
-  return out + ELLIPSIS
+  // The longest code-point prefix whose mapped form fits; the cut is the last grapheme boundary within it.
+  const fits = map === identity ? identityFit(text, budget) : mappedFit(text, budget, map)
+  const cut = lastBoundary(text, 0, fits)
+  // One grapheme longer than the budget (a base with hundreds of combining marks): cut by code point.
+  return map(text.slice(0, cut === 0 ? fits : cut)) + ELLIPSIS
 }
 
 function identity(s: string): string {
   return s
+}
+
+/** The longest code-point prefix of `text` within `budget` units. */
+function identityFit(text: string, budget: number): number {
+  const end = Math.max(0, Math.min(budget, text.length))
+  return splitsPair(text, end) ? end - 1 : end
+}
+
+/** The longest code-point prefix of `text` whose mapped form is within `budget` units. */
+function mappedFit(text: string, budget: number, map: (s: string) => string): number {
+  let end = 0
+  let size = 0
+  while (end < text.length) {
+    const width = splitsPair(text, end + 1) ? 2 : 1
+    const mapped = map(text.slice(end, end + width)).length
+    if (size + mapped > budget) break
+    size += mapped
+    end += width
+  }
+  return end
 }
 
 /** Plain text shortened to `max`, with a stand-in when the text is blank (Slack rejects empty texts). */
@@ -89,19 +140,23 @@ export function plain(text: string, max: number, blank = '–'): PlainTextElemen
   return { type: 'plain_text', text: fitPlain(text, max, blank), emoji: false }
 }
 
-/** Splits text into chunks of at most `max` UTF-16 units, between grapheme clusters. */
+/**
+ * Splits text into chunks of at most `max` UTF-16 units, each as many whole
+ * grapheme clusters as fit; a cluster longer than `max` is cut between code points.
+ */
 export function chunkText(text: string, max: number): string[] {
   if (text.length <= max) return [text]
   const chunks: string[] = []
-  let rest = text
-  while (rest.length > max) {
-    const head = fitText(rest, max + ELLIPSIS.length).slice(0, -ELLIPSIS.length)
-    // fitText always advances unless one code point exceeds max, which cannot happen for max >= 2.
-    const taken = head === '' ? rest.slice(0, max) : head
-    chunks.push(taken)
-    rest = rest.slice(taken.length)
+  let start = 0
+  while (text.length - start > max) {
+    const fits = identityFit(text, start + max)
+    const cut = lastBoundary(text, start, fits)
+    // A cluster longer than max is cut by code point; one unit when even a code point exceeds max.
+    const end = cut > start ? cut : fits > start ? fits : start + 1
+    chunks.push(text.slice(start, end))
+    start = end
   }
-  if (rest !== '') chunks.push(rest)
+  if (start < text.length) chunks.push(text.slice(start))
   return chunks
 }
 
