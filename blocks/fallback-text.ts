@@ -6,8 +6,7 @@
 import { agentName, mentionOf } from './context.js'
 import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
-import { parseMarkdown } from './markdown/parse.js'
-import { plainText } from './markdown/rich-text.js'
+import { parseMarkdown, plainText } from './markdown/index.js'
 import { fitEscaped, fitMrkdwn, wellFormed } from './text.js'
 import type { ApprovalView, AskView } from './view.js'
 

@@ -10,7 +10,7 @@ import { encodeActionId, encodeCallbackId, encodeInputBlockId } from './ids.js'
 import { wordsFor } from './i18n.js'
 import { contextLine, textSize } from './layout.js'
 import { LIMIT } from './limits.js'
-import { markdownUnits, packUnits, type Inline } from './markdown/rich-text.js'
+import { markdownUnits, packUnits, type Inline } from './markdown/index.js'
 import { escapeMrkdwn, fitText, plain, wellFormed } from './text.js'
 import type { AskView, Locale, QuestionView } from './view.js'
 
@@ -151,12 +151,19 @@ function formQuestionBlocks(view: AskView, index: number): KnownBlock[] {
  * page. Every question is on exactly one page, in order.
  */
 export function formPages(view: AskView): number[][] {
+  return formLayout(view).pages
+}
+
+/** The form's pages, and each question's blocks as laid out (so a page is not rendered twice). */
+function formLayout(view: AskView): { pages: number[][]; blocks: KnownBlock[][] } {
+  const all: KnownBlock[][] = []
   const pages: number[][] = []
   let page: number[] = []
   let blocks = 1
   let text = 0
   view.questions.forEach((_, i) => {
     const own = formQuestionBlocks(view, i)
+    all.push(own)
     const size = textSize(own)
     if (page.length > 0 && (page.length >= LIMIT.formQuestionsPerPage || blocks + own.length > LIMIT.modalBlocks || text + size > LIMIT.formTextBudget)) {
       pages.push(page)
@@ -169,7 +176,7 @@ export function formPages(view: AskView): number[][] {
     text += size
   })
   if (page.length > 0 || pages.length === 0) pages.push(page)
-  return pages
+  return { pages, blocks: all }
 }
 
 /**
@@ -178,10 +185,10 @@ export function formPages(view: AskView): number[][] {
  */
 export function batchModal(view: AskView, page: number, extras?: ModalExtras): BatchModal {
   const words = wordsFor(view.locale)
-  const pages = formPages(view)
+  const { pages, blocks: questionBlocks } = formLayout(view)
   const index = Math.min(Math.max(0, Math.trunc(Number.isFinite(page) ? page : 0)), pages.length - 1)
   const questions = pages[index]!
-  const blocks: KnownBlock[] = [contextLine(escapeMrkdwn(words.formHint)), ...questions.flatMap((i) => formQuestionBlocks(view, i))]
+  const blocks: KnownBlock[] = [contextLine(escapeMrkdwn(words.formHint)), ...questions.flatMap((i) => questionBlocks[i]!)]
   const last = index === pages.length - 1
   const modalView = modal(
     words.formTitle(index + 1, pages.length),

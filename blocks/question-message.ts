@@ -12,7 +12,7 @@ import { encodeActionId } from './ids.js'
 import { wordsFor } from './i18n.js'
 import { BODY_CAP, contextLine, layoutCard, textSize, type CardParts, type FileAttachment, type RenderedMessage, type SizedBlock } from './layout.js'
 import { LIMIT } from './limits.js'
-import { markdownUnits, packUnits, textUnits, type Inline, type RichUnit } from './markdown/rich-text.js'
+import { markdownUnits, packUnits, textUnits, type Inline, type RichUnit } from './markdown/index.js'
 import { escapeMrkdwn, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
 import type { AskView, QuestionView } from './view.js'
 
@@ -172,8 +172,14 @@ function batchControls(view: AskView): KnownBlock[] {
   ]
 }
 
-/** One question of a batch as it reads in the listing: number, header, question, detail, options. */
-function batchQuestionUnits(question: QuestionView, index: number): RichUnit[] {
+/**
+ * One question of a batch as it reads in the listing: number, header,
+ * question, detail, options. `room` is what is left of BODY_CAP: once the
+ * units pass it by two blocks' worth, what follows is never shown (the layout
+ * stops at BODY_CAP, and only the last block or two packed from them could
+ * change), so the detail and the options are not rendered at all.
+ */
+function batchQuestionUnits(question: QuestionView, index: number, room: number): RichUnit[] {
   const title: Inline[] = [{ type: 'text', text: `${index + 1}. `, style: { bold: true } }]
   if (question.header !== undefined && question.header.trim() !== '') title.push({ type: 'text', text: `${wellFormed(question.header)} · `, style: { italic: true } })
   title.push({ type: 'text', text: wellFormed(question.question).trim() === '' ? '–' : wellFormed(question.question), style: { bold: true } })
@@ -181,9 +187,16 @@ function batchQuestionUnits(question: QuestionView, index: number): RichUnit[] {
   for (const el of title) if (el.type === 'text') units.push(...textUnits(el.text, el.style ?? {}))
   // One section for the title line, however it was split.
   const merged = mergeSections(units)
-  if (question.detail !== undefined && question.detail.trim() !== '') merged.push(...markdownUnits(question.detail))
-  if (question.options.length > 0) merged.push(...optionListUnits(question))
+  const enough = room + 2 * LIMIT.richTextElementText
+  if (question.detail !== undefined && question.detail.trim() !== '' && unitsSize(merged) <= enough) merged.push(...markdownUnits(question.detail))
+  if (question.options.length > 0 && unitsSize(merged) <= enough) merged.push(...optionListUnits(question))
   return merged
+}
+
+function unitsSize(units: RichUnit[]): number {
+  let size = 0
+  for (const unit of units) if (unit.kind === 'element') size += unit.size
+  return size
 }
 
 function mergeSections(units: RichUnit[]): RichUnit[] {
@@ -275,7 +288,7 @@ export function askCard(view: AskView): CardParts {
         truncated = true
         break
       }
-      for (const piece of packed(batchQuestionUnits(q, i), i)) {
+      for (const piece of packed(batchQuestionUnits(q, i, BODY_CAP - size), i)) {
         body.push(piece)
         size += piece.size
       }

@@ -18,10 +18,6 @@ import { parseMarkdown } from './parse.js'
 import { pushTable, tableText } from './table.js'
 import { pushPreformatted, pushSection, type RichUnit, section } from './units.js'
 
-// Other blocks/ modules import these from here; the one public list is index.ts.
-export { plainText, splitInline, type Inline } from './inline.js'
-export { codeChunks, inlineUnits, packUnits, type ProseBlock, type RichUnit } from './units.js'
-
 interface Ctx extends InlineCtx {
   /** The most text one block-level element may carry. */
   budget: number
