@@ -30,7 +30,15 @@ function plan(seed: number): string {
   return parts.join('\n\n')
 }
 
-function view(seed: number): AskView {
+/** A plan written as one paragraph: every rich_text element is cut from it between graphemes (chunkText). */
+function paragraph(seed: number): string {
+  const words = ['alpha', 'beta', 'gamma 👩‍👩‍👧', 'delta', 'épsilon', '中文', 'zeta']
+  let text = `Plan ${seed}:`
+  for (let i = 0; text.length < PLAN_BYTES; i++) text += ` ${words[(i * 7 + seed) % words.length]}`
+  return text
+}
+
+function view(seed: number, detail: string = plan(seed)): AskView {
   return {
     askId: `bench${seed}`,
     locale: 'en',
@@ -39,7 +47,7 @@ function view(seed: number): AskView {
         id: 'plan-review',
         header: 'Plan review',
         question: 'Approve this plan and leave plan mode?',
-        detail: plan(seed),
+        detail,
         options: [{ label: 'Approve' }, { label: 'Keep planning' }],
         multiSelect: false,
         intent: { kind: 'plan-review', approve: 'Approve' },
@@ -64,6 +72,13 @@ export async function benchRender(): Promise<string[]> {
     cold.push(since(start))
     parts = rendered.thread.length
   }
+  const long: number[] = []
+  for (let run = 0; run < COLD_RUNS; run++) {
+    const v = view(run, paragraph(run))
+    const start = performance.now()
+    questionMessage(v)
+    long.push(since(start))
+  }
   const settled = view(COLD_RUNS)
   questionMessage(settled)
   for (let run = 0; run < WARM_RUNS; run++) {
@@ -74,6 +89,7 @@ export async function benchRender(): Promise<string[]> {
   return [
     `render: ${(plan(0).length / 1000).toFixed(0)} KB plan → card + ${parts} thread parts`,
     line('render questionMessage (cold: Markdown parsed)', cold),
+    line('render questionMessage (cold: one 100 KB paragraph, split between graphemes)', long),
     line('render settledMessage (warm: parse cached)', warm),
   ]
 }
