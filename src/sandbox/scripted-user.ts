@@ -17,7 +17,12 @@ import { applyViewSubmissionAck } from './view-ack.js'
 type Obj = Record<string, unknown>
 
 /** A message to act on (as stored now: pass any object with its channel and ts), or `'modal'` for the user's open modal. */
-export type Target = { channel: string; ts: string; ephemeral?: boolean } | StoredMessage | EphemeralMessage | 'modal'
+/**
+ * What a user acts on: a message (as it is now), an ephemeral, the open modal,
+ * or `{ stale }`: a copy of a message as a client that has not redrawn yet
+ * still shows it (Slack delivers such clicks; apps must cope).
+ */
+export type Target = { channel: string; ts: string; ephemeral?: boolean } | StoredMessage | EphemeralMessage | 'modal' | { stale: StoredMessage }
 
 /** Narrows which menu or input is meant: its placeholder, label, action_id or block_id. */
 export interface PickOptions {
@@ -136,12 +141,17 @@ export class ScriptedUser {
     return this.core.delivery.send(payload)
   }
 
-  private surface(target: Target): Surface {
+  /** What `target` means for this user: the message or modal they act on. */
+  surface(target: Target): Surface {
     const { workspace } = this.core
     if (target === 'modal') {
       const view = this.modal()
       if (!view) throw new SandboxError('NOT_FOUND', `${this.id} has no modal open`)
       return { kind: 'view', view }
+    }
+    if ('stale' in target) {
+      if (!workspace.channels.get(target.stale.channel)?.members.has(this.id)) throw new SandboxError('NOT_FOUND', `${this.id} cannot see ${target.stale.channel}`)
+      return { kind: 'message', message: structuredClone(target.stale) }
     }
     if ('ephemeral' in target && target.ephemeral) {
       const message = workspace.ephemerals(this.id, target.channel).find((m) => m.ts === target.ts)

@@ -52,3 +52,21 @@ describe.each(MODES)('closing a question without an answer in %s mode', (mode) =
     if (mode === 'socket') await slack.waitFor(() => slack.socketConnections() === 0)
   })
 })
+
+describe.each(MODES)('a stale click in %s mode', (mode) => {
+  it('tells the person the question was closed, privately, and changes nothing', async () => {
+    const { slack, bridge, channel } = await startRig(mode)
+    const controller = new AbortController()
+    const answer = bridge.provider.ask({ questions: [pm], signal: controller.signal })
+    const asPosted = structuredClone(await postedMessage(slack, channel))
+    controller.abort()
+    await expect(answer).rejects.toMatchObject({ code: 'ASK_ABORTED' })
+    const withdrawn = await settledMessage(slack, channel, asPosted.ts)
+
+    await slack.user(ALICE).click({ stale: asPosted }, 'npm')
+
+    const notice = await slack.waitFor(() => slack.ephemerals(ALICE).at(-1))
+    expect(notice.text).toMatch(/closed/)
+    expect(slack.messages(channel).find((m) => m.ts === asPosted.ts)?.blocks).toEqual(withdrawn.blocks)
+  })
+})

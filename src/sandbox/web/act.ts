@@ -53,19 +53,8 @@ export interface ActResult {
   options?: { text: string; value: string }[]
 }
 
-function surfaceOf(core: SandboxCore, user: ScriptedUser, where: Target): Surface {
-  if (where === 'modal') {
-    const view = user.modal()
-    if (!view) throw new SandboxError('NOT_FOUND', `${user.id} has no modal open`)
-    return { kind: 'view', view }
-  }
-  const message = 'ephemeral' in where && where.ephemeral ? core.workspace.ephemerals(user.id, where.channel).find((m) => m.ts === where.ts) : core.workspace.findMessage(where.channel, where.ts)
-  if (!message) throw new SandboxError('NOT_FOUND', `no message ${where.ts} in ${where.channel}`)
-  return { kind: 'message', message }
-}
-
 async function suggest(core: SandboxCore, user: ScriptedUser, where: Target, actionId: string, typed: string): Promise<ActResult> {
-  const surface = surfaceOf(core, user, where)
+  const surface = user.surface(where)
   const found = elementsOf(surface.kind === 'view' ? surface.view.blocks : surface.message.blocks).find((f) => f.actionId === actionId)
   if (!found || (found.element.type !== 'external_select' && found.element.type !== 'multi_external_select')) {
     throw new SandboxError('NOT_FOUND', `no external select ${actionId} there`)
