@@ -2,6 +2,7 @@ import type { Locale } from '../../blocks/view.js'
 import { ConfigError } from '../config/config-error.js'
 import { valueChecks, type Config } from '../config/config.js'
 import { parseDuration } from '../config/duration.js'
+import { apiBaseUrl } from '../slack/api-base-url.js'
 import type { SlackBridgeOptions } from './types.js'
 
 /** The options after checking: every value well-formed, defaults applied. */
@@ -41,7 +42,7 @@ export function resolveOptions(options: SlackBridgeOptions): ResolvedOptions {
   const channel = check('channel', options.channel, valueChecks.channel)
   if (channel) resolved.channel = channel
   const slackApiUrl = check('slackApiUrl', options.slackApiUrl, valueChecks.slackApiUrl)
-  if (slackApiUrl) resolved.slackApiUrl = slackApiUrl.endsWith('/') ? slackApiUrl : `${slackApiUrl}/`
+  if (slackApiUrl) resolved.slackApiUrl = apiBaseUrl(slackApiUrl)
   const mention = check('mention', options.mention, valueChecks.mention)
   if (mention) resolved.mention = mention
   if (options.timeout !== undefined) {

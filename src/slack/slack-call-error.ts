@@ -46,3 +46,12 @@ export function toSlackCallError(method: string, error: unknown): SlackCallError
   const message = error instanceof Error ? error.message : String(error)
   return new SlackCallError(method, 'request_failed', message, { cause: error })
 }
+
+/** Runs one Web API call; whatever it throws comes out as a `SlackCallError` naming `method`. */
+export async function callSlack<T>(method: string, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run()
+  } catch (error) {
+    throw toSlackCallError(method, error)
+  }
+}

@@ -1,21 +1,13 @@
 import type { WebClient } from '@slack/web-api'
 import { z } from 'zod'
 import type { MessageContent, SlackPort } from './slack-port.js'
-import { toSlackCallError } from './slack-call-error.js'
+import { callSlack as call } from './slack-call-error.js'
 
 const postResult = z.object({ channel: z.string(), ts: z.string() })
 const authResult = z.object({ user_id: z.string(), bot_id: z.string().optional(), team_id: z.string().optional(), team: z.string().optional(), user: z.string().optional() })
 const openResult = z.object({ channel: z.object({ id: z.string() }) })
 const permalinkResult = z.object({ permalink: z.string().optional() })
 const usersResult = z.object({ users: z.array(z.string()).optional() })
-
-async function call<T>(method: string, run: () => Promise<T>): Promise<T> {
-  try {
-    return await run()
-  } catch (error) {
-    throw toSlackCallError(method, error)
-  }
-}
 
 /** The port over the official Web API client. Responses are parsed, never trusted. */
 export function webApiPort(client: WebClient): SlackPort {

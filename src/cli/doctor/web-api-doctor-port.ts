@@ -1,5 +1,6 @@
 import { WebClient, LogLevel } from '@slack/web-api'
-import { toSlackCallError } from '../../slack/slack-call-error.js'
+import { apiBaseUrl } from '../../slack/api-base-url.js'
+import { callSlack as call } from '../../slack/slack-call-error.js'
 import { TIMING } from '../../slack/timing.js'
 import type { DoctorSlack } from './doctor-port.js'
 
@@ -10,20 +11,13 @@ import type { DoctorSlack } from './doctor-port.js'
  */
 export function webApiDoctorPort(options: { botToken: string; appToken?: string; slackApiUrl?: string }): DoctorSlack {
   const clientOptions = {
-    ...(options.slackApiUrl ? { slackApiUrl: options.slackApiUrl.endsWith('/') ? options.slackApiUrl : `${options.slackApiUrl}/` } : {}),
+    ...(options.slackApiUrl ? { slackApiUrl: apiBaseUrl(options.slackApiUrl) } : {}),
     retryConfig: { retries: 0 },
     rejectRateLimitedCalls: true,
     timeout: TIMING.webApiTimeoutMs,
     logLevel: LogLevel.ERROR,
   }
   const bot = new WebClient(options.botToken, clientOptions)
-  const call = async <T>(method: string, run: () => Promise<T>): Promise<T> => {
-    try {
-      return await run()
-    } catch (error) {
-      throw toSlackCallError(method, error)
-    }
-  }
   return {
     authTest: () =>
       call('auth.test', async () => {
