@@ -1,7 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process'
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
@@ -20,6 +22,37 @@ export function buildCli(): { main: string; cleanup: () => void } {
   // Type errors elsewhere in a tree being edited do not stop the emit; a missing main.js would.
   spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir, '--sourceMap', 'false', '--declaration', 'false'], { cwd: root, stdio: 'ignore' })
   return { main: join(outDir, 'src', 'cli', 'main.js'), cleanup: () => rmSync(outDir, { recursive: true, force: true }) }
+}
+
+/** What a suite that runs the CLI shares; `main` is set once the build is done. */
+export interface CliSuite {
+  main: string
+  /** A scratch working directory for the suite's processes. */
+  cwd: string
+  /** Processes still running after a test are killed. */
+  running: CliRun[]
+  /** Run after each test, last first. */
+  closers: (() => Promise<void>)[]
+}
+
+/** Registers a CLI suite's hooks: one build, a scratch directory, clean-up after each test and at the end. */
+export function cliSuite(prefix: string): CliSuite {
+  const suite: CliSuite = { main: '', cwd: mkdtempSync(join(tmpdir(), prefix)), running: [], closers: [] }
+  let cleanup = () => {}
+  beforeAll(() => {
+    const built = buildCli()
+    suite.main = built.main
+    cleanup = built.cleanup
+  }, 120_000)
+  afterEach(async () => {
+    for (const run of suite.running.splice(0)) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL')
+    while (suite.closers.length > 0) await suite.closers.pop()!()
+  })
+  afterAll(() => {
+    cleanup()
+    rmSync(suite.cwd, { recursive: true, force: true })
+  })
+  return suite
 }
 
 /** A clean environment: nothing from the developer's shell or .env leaks into a test. */

@@ -1,36 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
-import { buildCli, cleanEnv, runCli, type CliRun } from './cli-process.js'
+import { cleanEnv, cliSuite, runCli, type CliRun } from './cli-process.js'
 
-let main: string
-let cleanup: () => void = () => undefined
-const cwd = mkdtempSync(join(tmpdir(), 'dsh-slack-cli-'))
-const running: CliRun[] = []
-const closers: (() => Promise<void>)[] = []
-
-beforeAll(() => {
-  ;({ main, cleanup } = buildCli())
-}, 120_000)
-
-afterEach(async () => {
-  for (const run of running.splice(0)) if (run.child.exitCode === null) run.child.kill('SIGKILL')
-  while (closers.length > 0) await closers.pop()!()
-})
-
-afterAll(() => {
-  cleanup()
-  rmSync(cwd, { recursive: true, force: true })
-})
+const suite = cliSuite('dsh-slack-cli-')
+const { cwd, running, closers } = suite
 
 function cli(args: string[], env: Record<string, string> = {}, stdin?: string): CliRun {
-  const run = runCli(main, args, { env: cleanEnv(env), cwd, ...(stdin !== undefined ? { stdin } : {}) })
+  const run = runCli(suite.main, args, { env: cleanEnv(env), cwd, ...(stdin !== undefined ? { stdin } : {}) })
   running.push(run)
   return run
 }

@@ -1,35 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
-import { buildCli, cleanEnv, runCli, type CliRun } from '../cli/cli-process.js'
+import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
 
 const ALICE = 'U0SANDBOX01'
 const question = { questions: [{ id: 'deploy', question: 'Deploy to production now?', options: [{ label: 'Deploy' }, { label: 'Wait' }] }] }
 
-let main: string
-let cleanup: () => void = () => undefined
-const cwd = mkdtempSync(join(tmpdir(), 'dsh-slack-serve-'))
-const running: CliRun[] = []
-const closers: (() => Promise<void>)[] = []
-
-beforeAll(() => {
-  ;({ main, cleanup } = buildCli())
-}, 120_000)
-
-afterEach(async () => {
-  for (const run of running.splice(0)) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL')
-  while (closers.length > 0) await closers.pop()!()
-})
-
-afterAll(() => {
-  cleanup()
-  rmSync(cwd, { recursive: true, force: true })
-})
+const suite = cliSuite('dsh-slack-serve-')
+const { cwd, running, closers } = suite
 
 function serve(env: Record<string, string>): CliRun {
-  const run = runCli(main, ['serve'], { env: cleanEnv({ PORT: '0', ...env }), cwd })
+  const run = runCli(suite.main, ['serve'], { env: cleanEnv({ PORT: '0', ...env }), cwd })
   running.push(run)
   return run
 }
