@@ -10,6 +10,7 @@
  */
 import type { SlackBridge } from '../bridge/types.js'
 import type { AskUserQuestionRequest } from '../contract/index.js'
+import { planReviewQuestion } from '../contract/plan-review.js'
 
 export const SAMPLE_KINDS = ['question', 'multi-select', 'batch', 'plan-review'] as const
 export type SampleKind = (typeof SAMPLE_KINDS)[number]
@@ -115,17 +116,7 @@ export const SAMPLE_ASKS: Record<SampleKind, AskUserQuestionRequest> = {
   'plan-review': {
     agent,
     questions: [
-      {
-        id: 'plan-review',
-        header: 'Plan review',
-        question: 'Approve this plan and leave plan mode?',
-        detail: PLAN,
-        options: [
-          { label: 'Approve', description: 'Leave plan mode; the plan is carried out from the next step.' },
-          { label: 'Keep planning', description: 'Stay in plan mode; feedback goes back to the model.' },
-        ],
-        intent: { kind: 'plan-review', approve: 'Approve' },
-      },
+      planReviewQuestion(PLAN),
     ],
   },
 }

@@ -7,6 +7,7 @@ import { questionMessage, settledMessage } from '../../blocks/index.js'
 import type { AskView } from '../../blocks/view.js'
 import { TIMING } from '../../src/slack/timing.js'
 import { percentile, since, summary } from './stats.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
 
 const PLAN_BYTES = 100_000
 const COLD_RUNS = 8
@@ -43,15 +44,7 @@ function view(seed: number, detail: string = plan(seed)): AskView {
     askId: `bench${seed}`,
     locale: 'en',
     questions: [
-      {
-        id: 'plan-review',
-        header: 'Plan review',
-        question: 'Approve this plan and leave plan mode?',
-        detail,
-        options: [{ label: 'Approve' }, { label: 'Keep planning' }],
-        multiSelect: false,
-        intent: { kind: 'plan-review', approve: 'Approve' },
-      },
+      planReviewQuestion(detail),
     ],
   }
 }

@@ -1,5 +1,6 @@
 /** View-model builders and payload walkers for the blocks/ tests. */
 import type { AskView, OptionView, QuestionView } from '../../blocks/view.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
 
 export const NOW = Date.UTC(2026, 6, 1, 12, 0, 0)
 
@@ -19,16 +20,7 @@ export function planReview(plan: string, overrides: Partial<QuestionView> = {}):
   return ask({
     questions: [
       {
-        id: 'plan-review',
-        header: 'Plan review',
-        question: 'Approve this plan and leave plan mode?',
-        detail: plan,
-        options: [
-          { label: 'Approve', description: 'Leave plan mode; the plan is carried out from the next step.' },
-          { label: 'Keep planning', description: 'Stay in plan mode; feedback goes back to the model.' },
-        ],
-        multiSelect: false,
-        intent: { kind: 'plan-review', approve: 'Approve' },
+        ...planReviewQuestion(plan),
         ...overrides,
       },
     ],

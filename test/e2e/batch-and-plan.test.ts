@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { encodeInputBlockId } from '../../blocks/ids.js'
 import { MODES, startRig } from '../support/e2e.js'
 import { interactiveElements, postedMessage, settledMessage, visibleText } from '../support/messages.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
 
 const ALICE = 'U0SANDBOX01'
 
@@ -26,17 +27,7 @@ export const cache = new Map<string, string>()
 `
 
 function planReview(plan = PLAN) {
-  return {
-    id: 'plan-review',
-    header: 'Plan review',
-    question: 'Approve this plan and leave plan mode?',
-    detail: plan,
-    options: [
-      { label: 'Approve', description: 'Leave plan mode; the plan is carried out from the next step.' },
-      { label: 'Keep planning', description: 'Stay in plan mode; feedback goes back to the model.' },
-    ],
-    intent: { kind: 'plan-review' as const, approve: 'Approve' },
-  }
+  return planReviewQuestion(plan)
 }
 
 describe.each(MODES)('batches and plan reviews in %s mode', (mode) => {

@@ -9,39 +9,19 @@ import { startRig } from '../support/e2e.js'
 import { startFakeHost, type FakeHost, type FakeHostOptions } from '../support/fake-host.js'
 import { interactiveElements, postedMessage, settledMessage, visibleText } from '../support/messages.js'
 import { recordingLogger } from './support/recording-logger.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
+import { FAST, COLOR } from './support/fixtures.js'
 
 // End to end: the fake harness host, the relay, the real bridge (real Bolt
 // in Socket Mode) and the local Slack stand-in, with a scripted person
 // clicking in Slack.
 
 const ALICE = 'U0SANDBOX01'
-const FAST = { backoffInitialMs: 10, backoffMaxMs: 40, replayGraceMs: 150 }
 const SECRET = 'correct-horse-battery-staple'
-
-const COLOR: AskUserQuestionItem = {
-  id: 'color',
-  question: 'Which color do you prefer?',
-  header: 'Pick one',
-  options: [
-    { label: 'Blue', description: 'A cool hue' },
-    { label: 'Green', description: 'A restful hue' },
-  ],
-  multiSelect: false,
-}
 
 const LANGS: AskUserQuestionItem = { id: 'langs', question: 'Which languages?', multiSelect: true, options: [{ label: 'TypeScript' }, { label: 'Rust' }, { label: 'Go' }] }
 
-const PLAN_REVIEW: AskUserQuestionItem = {
-  id: 'plan-review',
-  header: 'Plan review',
-  question: 'Approve this plan and leave plan mode?',
-  detail: '# Plan: add a cache\n\n1. Add `cache.ts` with an LRU map.\n2. Wire it into the **fetch** path.\n',
-  options: [
-    { label: 'Approve', description: 'Leave plan mode; the plan is carried out from the next step.' },
-    { label: 'Keep planning', description: 'Stay in plan mode; feedback goes back to the model.' },
-  ],
-  intent: { kind: 'plan-review', approve: 'Approve' },
-}
+const PLAN_REVIEW: AskUserQuestionItem = planReviewQuestion('# Plan: add a cache\n\n1. Add `cache.ts` with an LRU map.\n2. Wire it into the **fetch** path.\n')
 
 const cleanups: (() => Promise<void>)[] = []
 
