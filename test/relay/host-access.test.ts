@@ -4,8 +4,8 @@ import { startFakeHost, type FakeHost, type FakeHostOptions } from '../support/f
 import { FakeBridge } from './support/fake-bridge.js'
 import { manualScheduler } from './support/manual-scheduler.js'
 import { recordingLogger } from './support/recording-logger.js'
+import { FAST } from './support/fixtures.js'
 
-const FAST = { backoffInitialMs: 10, backoffMaxMs: 40, replayGraceMs: 150 }
 const SECRET = 'correct-horse-battery-staple'
 
 const cleanups: (() => Promise<void>)[] = []

@@ -6,20 +6,7 @@ import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { startFakeHost, type FakeHost, type FakeHostOptions } from '../support/fake-host.js'
 import { FakeBridge } from './support/fake-bridge.js'
 import { recordingLogger } from './support/recording-logger.js'
-
-// Short delays so reconnects take milliseconds; no test asserts on time.
-const FAST = { backoffInitialMs: 10, backoffMaxMs: 40, replayGraceMs: 150 }
-
-const COLOR: AskUserQuestionItem = {
-  id: 'color',
-  question: 'Which color do you prefer?',
-  header: 'Pick one',
-  options: [
-    { label: 'Blue', description: 'A cool hue' },
-    { label: 'Green', description: 'A restful hue' },
-  ],
-  multiSelect: false,
-}
+import { FAST, COLOR } from './support/fixtures.js'
 
 const cleanups: (() => Promise<void>)[] = []
 
