@@ -123,9 +123,12 @@ export class AskLifecycle {
     } finally {
       signal?.removeEventListener('abort', onAbort)
     }
+    // An abort between validation and the listener above did not fire it.
     if (signal?.aborted) await this.abort(record.id)
-    this.#armExpiry(record)
     const current = (await this.options.store.get(record.id)) ?? record
+    if (current.status === 'pending') this.#armExpiry(current)
+    // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
+    else if (current.settlement && !current.finalMessageShown) await this.#showSettled(current, current.settlement.outcome)
     this.options.logger.info(`ask ${record.id} posted to ${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`)
     return current
   }
@@ -148,9 +151,6 @@ export class AskLifecycle {
       await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
       throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
     }
-    // Settled while we were posting (an abort, a fast click): show it now that the message exists.
-    const current = await this.options.store.get(record.id)
-    if (current && current.status !== 'pending' && current.settlement) await this.#showSettled(current, current.settlement.outcome)
   }
 
   async #resolveChannel(target: string): Promise<string> {
