@@ -66,7 +66,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   }
 
   const ownsStore = typeof options.state !== 'object'
-  const store: AskStore = openStore(options.state)
+  const store: AskStore = await openStore(options.state, { logger })
   const settings = { locale: resolved.locale, ...(resolved.mention ? { mention: resolved.mention } : {}) }
   const lifecycle = new AskLifecycle({
     store,

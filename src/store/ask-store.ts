@@ -6,11 +6,17 @@ import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-r
  * ask (twenty people, a double tap, two processes on one app token), exactly
  * one settles it and everyone else learns who did.
  *
- * Async throughout so a networked store (Redis, for several instances
- * sharing one Slack app) can implement it: `settle` there is a Lua
- * compare-and-set, `watch` a pub/sub subscription.
+ * Async throughout so a networked store can implement it: PostgreSQL
+ * (several instances sharing one Slack app) settles with a conditional
+ * `UPDATE … RETURNING` and announces settlements with NOTIFY.
  */
 export interface AskStore {
+  /**
+   * True when every process on the Slack app sees the same asks (a shared
+   * database). A local store that does not know an ask cannot tell "closed"
+   * from "posted by another process".
+   */
+  readonly shared?: boolean
   /** Adds a new pending ask. Fails if the id or the external key is taken. */
   insert(record: AskRecord): Promise<void>
   get(id: string): Promise<AskRecord | undefined>
@@ -32,5 +38,15 @@ export interface AskStore {
   listPending(): Promise<AskRecord[]>
   /** Settled asks whose message does not show it yet (a failed update to retry). */
   listUnshownSettled(): Promise<AskRecord[]>
+  /**
+   * A library process renews its lease while it may wait on asks; another
+   * process reads it to tell a waiting ask from one whose process is gone
+   * (process ids mean nothing on another machine).
+   */
+  renewLease(instance: string, until: number): Promise<void>
+  /** When `instance`'s lease runs out; undefined if it never held one (or ended it). */
+  leaseUntil(instance: string): Promise<number | undefined>
+  /** The instance stopped cleanly. */
+  endLease(instance: string): Promise<void>
   close(): Promise<void>
 }

@@ -11,6 +11,7 @@ export class MemoryAskStore implements AskStore {
   readonly #records = new Map<string, AskRecord>()
   readonly #byExternalKey = new Map<string, string>()
   readonly watchers = new SettleWatchers()
+  readonly #leases = new Map<string, number>()
 
   async insert(record: AskRecord): Promise<void> {
     if (this.#records.has(record.id)) throw new Error(`ask ${record.id} already exists`)
@@ -66,6 +67,18 @@ export class MemoryAskStore implements AskStore {
     return [...this.#records.values()]
       .filter((record) => record.status !== 'pending' && record.finalMessageShown === false && record.message)
       .map((record) => structuredClone(record))
+  }
+
+  async renewLease(instance: string, until: number): Promise<void> {
+    this.#leases.set(instance, Math.max(until, this.#leases.get(instance) ?? 0))
+  }
+
+  async leaseUntil(instance: string): Promise<number | undefined> {
+    return this.#leases.get(instance)
+  }
+
+  async endLease(instance: string): Promise<void> {
+    this.#leases.delete(instance)
   }
 
   async close(): Promise<void> {

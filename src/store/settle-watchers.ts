@@ -25,6 +25,10 @@ export class SettleWatchers {
     for (const listener of listeners) listener(record)
   }
 
+  has(id: string): boolean {
+    return this.#byId.has(id)
+  }
+
   /** The ids someone waits for (a store that polls for other processes' settlements reads only these). */
   ids(): string[] {
     return [...this.#byId.keys()]

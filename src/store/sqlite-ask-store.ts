@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
+import { loadMigrations } from './migrations/load-migrations.js'
 import { SettleWatchers } from './settle-watchers.js'
 
 /**
@@ -22,9 +23,6 @@ export const CROSS_PROCESS_POLL_MS = 500
 
 /** How long a write waits for another process's lock before it fails. */
 const BUSY_TIMEOUT_MS = 5000
-
-/** Bumped when the table changes shape; a store refuses a file from a newer version. */
-const SCHEMA_VERSION = 1
 
 export interface SqliteAskStoreOptions {
   /** Settled asks older than this are deleted at open (default `SETTLED_RETENTION_MS`). */
@@ -101,29 +99,34 @@ export class SqliteAskStore implements AskStore {
         .prepare(`SELECT record FROM asks WHERE id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
         .pluck(),
       prune: db.prepare(`DELETE FROM asks WHERE status != 'pending' AND settled_at < ?`),
+      renewLease: db.prepare(
+        `INSERT INTO instance_leases (instance, lease_until) VALUES (?, ?)
+         ON CONFLICT (instance) DO UPDATE SET lease_until = max(lease_until, excluded.lease_until)`,
+      ),
+      leaseUntil: db.prepare('SELECT lease_until FROM instance_leases WHERE instance = ?').pluck(),
+      endLease: db.prepare('DELETE FROM instance_leases WHERE instance = ?'),
     }
     this.#statements.prune.run(this.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS))
   }
 
+  /**
+   * Applies the numbered files of `migrations/sqlite/` this file has not
+   * seen (`user_version` counts them). IMMEDIATE takes the write lock
+   * before reading the version, so processes opening one file at once
+   * migrate it once; a file from a newer dsh-slack is refused.
+   */
   #migrate(): void {
-    const version = this.#db.pragma('user_version', { simple: true }) as number
-    if (version > SCHEMA_VERSION) {
-      throw new Error(`the state file was written by a newer dsh-slack (schema ${version}, this one knows ${SCHEMA_VERSION})`)
-    }
-    if (version === SCHEMA_VERSION) return
-    this.#db.exec(`
-      CREATE TABLE IF NOT EXISTS asks (
-        id TEXT PRIMARY KEY,
-        status TEXT NOT NULL,
-        external_key TEXT UNIQUE,
-        owner TEXT NOT NULL,
-        created_at INTEGER NOT NULL,
-        settled_at INTEGER,
-        record TEXT NOT NULL
-      );
-      CREATE INDEX IF NOT EXISTS asks_by_status ON asks (status);
-      PRAGMA user_version = ${SCHEMA_VERSION};
-    `)
+    const migrations = loadMigrations('sqlite')
+    this.#db
+      .transaction(() => {
+        const version = this.#db.pragma('user_version', { simple: true }) as number
+        if (version > migrations.length) {
+          throw new Error(`the state file was written by a newer dsh-slack (schema ${version}, this one knows ${migrations.length})`)
+        }
+        for (const migration of migrations.slice(version)) this.#db.exec(migration.sql)
+        if (version < migrations.length) this.#db.pragma(`user_version = ${migrations.length}`)
+      })
+      .immediate()
   }
 
   async insert(record: AskRecord): Promise<void> {
@@ -205,6 +208,19 @@ export class SqliteAskStore implements AskStore {
   /** Whether the cross-process poll runs (for leak checks: only while someone watches). */
   get polling(): boolean {
     return this.#pollTimer !== undefined
+  }
+
+  async renewLease(instance: string, until: number): Promise<void> {
+    this.#statements.renewLease.run(instance, until)
+  }
+
+  async leaseUntil(instance: string): Promise<number | undefined> {
+    const until = this.#statements.leaseUntil.get(instance)
+    return typeof until === 'number' ? until : undefined
+  }
+
+  async endLease(instance: string): Promise<void> {
+    this.#statements.endLease.run(instance)
   }
 
   async listPending(): Promise<AskRecord[]> {

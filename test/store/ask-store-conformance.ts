@@ -179,6 +179,30 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.listUnshownSettled()).map((record) => record.id)).toEqual([unshown.id])
     })
 
+    it('keeps the latest lease of an instance, never moving it back, and forgets it when ended', async () => {
+      const store = await create()
+
+      await store.renewLease('instance-a', 2_000)
+      await store.renewLease('instance-a', 1_000)
+      const renewed = await store.leaseUntil('instance-a')
+      await store.endLease('instance-a')
+
+      expect(renewed).toBe(2_000)
+      expect(await store.leaseUntil('instance-a')).toBeUndefined()
+      expect(await store.leaseUntil('instance-never-seen')).toBeUndefined()
+    })
+
+    it('returns a record with text of any length and any characters unchanged', async () => {
+      const store = await create()
+      const detail = `# Plan\n\n${'Ünïcødé — "quotes" \\ back\\slash, <tags> & emoji 🚀\n'.repeat(3000)}`
+      const record = pendingRecord({ questions: [{ id: 'q1', question: 'Approve?', detail, options: [{ label: 'Approve' }], multiSelect: false }] })
+
+      await store.insert(record)
+      await store.settle(record.id, answered())
+
+      expect((await store.get(record.id))?.questions[0]?.detail).toBe(detail)
+    })
+
     if (factory.reopen) {
       const reopen = factory.reopen
       it('keeps asks, settlements and messages across a reopen', async () => {

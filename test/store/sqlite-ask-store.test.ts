@@ -1,10 +1,11 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import Database from 'better-sqlite3'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { AskRecord } from '../../src/store/ask-record.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
+import { loadMigrations } from '../../src/store/migrations/load-migrations.js'
 import { openStore } from '../../src/store/open-store.js'
 import { SETTLED_RETENTION_MS, SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { aborted, answered, askStoreConformance, pendingRecord } from './ask-store-conformance.js'
@@ -146,6 +147,27 @@ describe('SqliteAskStore housekeeping', () => {
     expect(store.polling).toBe(false)
   })
 
+  it('brings a file from the first schema up to date and keeps its asks', async () => {
+    const path = freshPath()
+    const record = pendingRecord()
+    mkdirSync(dirname(path), { recursive: true })
+    const old = new Database(path)
+    old.exec(loadMigrations('sqlite')[0]!.sql)
+    old.prepare(`INSERT INTO asks (id, status, owner, created_at, record) VALUES (?, 'pending', '{}', 1, ?)`).run(record.id, JSON.stringify(record))
+    old.pragma('user_version = 1')
+    old.close()
+
+    const store = new SqliteAskStore(path)
+    await store.renewLease('instance-a', 10)
+
+    expect(await store.get(record.id)).toEqual(record)
+    expect(await store.leaseUntil('instance-a')).toBe(10)
+    await store.close()
+    const db = new Database(path, { readonly: true })
+    expect(db.pragma('user_version', { simple: true })).toBe(loadMigrations('sqlite').length)
+    db.close()
+  })
+
   it('refuses a file written by a newer schema', async () => {
     const path = freshPath()
     await new SqliteAskStore(path).close()
@@ -161,14 +183,14 @@ describe('openStore', () => {
   it('returns a store object as given', async () => {
     const store = new MemoryAskStore()
 
-    expect(openStore(store)).toBe(store)
+    expect(await openStore(store)).toBe(store)
   })
 
   it('opens a SQLite store at a path, or in memory for :memory:', async () => {
     const path = freshPath()
 
-    const onFile = openStore(path)
-    const inMemory = openStore(':memory:')
+    const onFile = await openStore(path)
+    const inMemory = await openStore(':memory:')
 
     expect(onFile).toBeInstanceOf(SqliteAskStore)
     expect(inMemory).toBeInstanceOf(SqliteAskStore)

@@ -1,0 +1,207 @@
+import pg from 'pg'
+import type { Logger } from '../../log/logger.js'
+import type { AskRecord, PostedMessage, Settlement, SettleResult } from '../ask-record.js'
+import type { AskStore } from '../ask-store.js'
+import { SettleWatchers } from '../settle-watchers.js'
+import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
+import { migratePostgres } from './migrate.js'
+import { SQL } from './queries.js'
+import { SettleListener } from './settle-listener.js'
+
+/** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
+const POOL_SIZE = 10
+
+/** A `DSH_SLACK_STATE` / `state` value that names a PostgreSQL database. */
+export function isPostgresUrl(state: string): boolean {
+  return /^postgres(ql)?:\/\//i.test(state)
+}
+
+/** The URL without its password, for messages and logs. */
+export function describePostgresUrl(url: string): string {
+  try {
+    const parsed = new URL(url)
+    parsed.password = ''
+    parsed.search = ''
+    return parsed.toString()
+  } catch {
+    return 'a malformed postgres:// URL'
+  }
+}
+
+export interface PostgresAskStoreOptions {
+  /** Settled asks older than this are deleted at open (default `SETTLED_RETENTION_MS`). */
+  retentionMs?: number
+  /** The clock, for pruning and `settled_at`. */
+  now?: () => number
+  /** Where a dropped LISTEN connection or an idle pool error is reported. */
+  logger?: Logger
+  /** Pool size (default 10). */
+  maxConnections?: number
+}
+
+/**
+ * Asks in PostgreSQL, shared by every process on one Slack app: any
+ * instance can take any click, and whoever waits hears of the settlement
+ * through LISTEN/NOTIFY within milliseconds.
+ *
+ * Open it with `PostgresAskStore.open(url)`: the schema is created and
+ * migrated first (numbered files in `migrations/postgres/`).
+ */
+export class PostgresAskStore implements AskStore {
+  readonly shared = true
+  readonly watchers = new SettleWatchers()
+  readonly #pool: pg.Pool
+  readonly #listener: SettleListener
+  readonly #now: () => number
+  readonly #logger: Logger | undefined
+  /** Statements run (for the benchmark's queries-per-ask figure). */
+  queries = 0
+
+  private constructor(url: string, options: PostgresAskStoreOptions) {
+    this.#now = options.now ?? Date.now
+    this.#logger = options.logger
+    this.#pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? POOL_SIZE })
+    // An idle connection the server dropped must not take the process down; the next query reconnects.
+    this.#pool.on('error', (error) => this.#logger?.warn(`PostgreSQL connection lost: ${error.message}`))
+    this.#listener = new SettleListener({
+      connectionString: url,
+      onPayload: (payload) => this.#heard(payload),
+      onResumed: () => void this.#catchUp(),
+      onError: (error) => this.#logger?.warn(`PostgreSQL LISTEN connection: ${error.message}; listening again`),
+    })
+  }
+
+  /** Connects, migrates, listens, prunes old settled asks. */
+  static async open(url: string, options: PostgresAskStoreOptions = {}): Promise<PostgresAskStore> {
+    const store = new PostgresAskStore(url, options)
+    try {
+      await migratePostgres(store.#pool)
+      await store.#listener.start()
+      const cutoff = store.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS)
+      await store.#query(SQL.prune, [cutoff])
+      await store.#query(SQL.pruneLeases, [cutoff])
+    } catch (error) {
+      await store.close()
+      const reason = error instanceof Error ? error.message : String(error)
+      throw new Error(`could not open the PostgreSQL state at ${describePostgresUrl(url)}: ${reason}`, { cause: error })
+    }
+    return store
+  }
+
+  async #query<Row extends pg.QueryResultRow = { record: AskRecord }>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
+    this.queries += 1
+    return this.#pool.query<Row>(text, values)
+  }
+
+  async insert(record: AskRecord): Promise<void> {
+    try {
+      await this.#query(SQL.insert, [
+        record.id,
+        record.status,
+        record.externalKey ?? null,
+        record.owner.kind === 'library' ? record.owner.instance : null,
+        record.createdAt,
+        JSON.stringify(record),
+      ])
+    } catch (error) {
+      if ((error as { code?: string }).code === '23505') {
+        throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
+      }
+      throw error
+    }
+  }
+
+  async get(id: string): Promise<AskRecord | undefined> {
+    return (await this.#query(SQL.get, [id])).rows[0]?.record
+  }
+
+  async findByExternalKey(key: string): Promise<AskRecord | undefined> {
+    return (await this.#query(SQL.byExternalKey, [key])).rows[0]?.record
+  }
+
+  async attachMessage(id: string, message: PostedMessage): Promise<void> {
+    await this.#query(SQL.attachMessage, [id, JSON.stringify(message)])
+  }
+
+  async settle(id: string, settlement: Settlement): Promise<SettleResult> {
+    const won = (await this.#query(SQL.settle, [id, settlement.status, this.#now(), JSON.stringify(settlement)])).rows[0]?.record
+    if (won) {
+      this.watchers.notify(structuredClone(won))
+      return { won: true, record: won }
+    }
+    // A fresh statement, so it sees the winner's commit (the claim's own snapshot may predate it).
+    const record = await this.get(id)
+    if (!record) throw new Error(`no ask ${id}`)
+    return { won: false, record }
+  }
+
+  async markFinalMessageShown(id: string): Promise<void> {
+    await this.#query(SQL.markShown, [id])
+  }
+
+  watch(id: string, listener: (record: AskRecord) => void): () => void {
+    return this.watchers.add(id, listener)
+  }
+
+  #heard(payload: string): void {
+    if (payload.startsWith('{')) {
+      const record = JSON.parse(payload) as AskRecord
+      if (this.watchers.has(record.id)) this.watchers.notify(record)
+    } else if (this.watchers.has(payload)) {
+      void this.get(payload).then(
+        (record) => record && record.status !== 'pending' && this.watchers.notify(record),
+        (error: unknown) => this.#logger?.warn(`could not read settled ask ${payload}: ${error instanceof Error ? error.message : String(error)}`),
+      )
+    }
+  }
+
+  /** After a dropped LISTEN connection: whatever settled meanwhile. */
+  async #catchUp(): Promise<void> {
+    const ids = this.watchers.ids()
+    if (ids.length === 0) return
+    try {
+      for (const row of (await this.#query(SQL.settledAmong, [ids])).rows) this.watchers.notify(row.record)
+    } catch (error) {
+      this.#logger?.warn(`could not re-read watched asks: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  async listPending(): Promise<AskRecord[]> {
+    return (await this.#query(SQL.pending, [])).rows.map((row) => row.record)
+  }
+
+  async listUnshownSettled(): Promise<AskRecord[]> {
+    return (await this.#query(SQL.unshown, [])).rows.map((row) => row.record)
+  }
+
+  async renewLease(instance: string, until: number): Promise<void> {
+    await this.#query(SQL.renewLease, [instance, until])
+  }
+
+  async leaseUntil(instance: string): Promise<number | undefined> {
+    const row = (await this.#query<{ lease_until: string }>(SQL.leaseUntil, [instance])).rows[0]
+    return row === undefined ? undefined : Number(row.lease_until)
+  }
+
+  async endLease(instance: string): Promise<void> {
+    await this.#query(SQL.endLease, [instance])
+  }
+
+  /** Whether the database answers (for `/healthz`). */
+  async ping(): Promise<boolean> {
+    try {
+      await this.#pool.query('SELECT 1')
+      return true
+    } catch {
+      return false
+    }
+  }
+
+  #closed: Promise<void> | undefined
+  close(): Promise<void> {
+    return (this.#closed ??= (async () => {
+      await this.#listener.close()
+      await this.#pool.end().catch(() => undefined)
+    })())
+  }
+}

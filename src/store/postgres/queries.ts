@@ -1,0 +1,62 @@
+/**
+ * Every statement the PostgreSQL store runs, in one place. Parameters are
+ * always bound ($1…), never spliced in. The record column is the AskStore
+ * record as JSON; the other columns mirror the fields that are queried.
+ */
+
+/** The channel settlements are announced on (per database, so per deployment). */
+export const SETTLED_CHANNEL = 'dsh_slack_settled'
+
+/**
+ * NOTIFY payloads are capped at 8000 bytes (and a longer one fails the
+ * statement that sends it), so a record that fits travels whole and saves
+ * the listener a read; a longer one sends its id, which never starts with `{`.
+ */
+export const NOTIFY_RECORD_MAX_BYTES = 7900
+
+/** Serialises migrations of one database across every instance starting at once. */
+export const MIGRATION_LOCK_KEY = 0x64_73_68_31 // 'dsh1'
+
+export const SQL = {
+  createMigrationsTable: `CREATE TABLE IF NOT EXISTS dsh_slack_migrations (
+    version integer PRIMARY KEY,
+    name text NOT NULL,
+    applied_at timestamptz NOT NULL DEFAULT now()
+  )`,
+  lockMigrations: `SELECT pg_advisory_xact_lock($1)`,
+  appliedVersions: `SELECT version FROM dsh_slack_migrations ORDER BY version`,
+  recordMigration: `INSERT INTO dsh_slack_migrations (version, name) VALUES ($1, $2)`,
+
+  insert: `INSERT INTO asks (id, status, external_key, owner_instance, created_at, record)
+           VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+  get: `SELECT record FROM asks WHERE id = $1`,
+  byExternalKey: `SELECT record FROM asks WHERE external_key = $1`,
+  attachMessage: `UPDATE asks SET record = jsonb_set(record, '{message}', $2::jsonb) WHERE id = $1`,
+  /**
+   * The atomic claim: only a pending row matches, and PostgreSQL re-checks
+   * the condition on the latest row version when two updates race, so one
+   * wins. The notify goes out when the statement commits, never before.
+   */
+  settle: `WITH settled AS (
+             UPDATE asks
+             SET status = $2, settled_at = $3, final_message_shown = false,
+                 record = record || jsonb_build_object('status', $2::text, 'settlement', $4::jsonb, 'finalMessageShown', false)
+             WHERE id = $1 AND status = 'pending'
+             RETURNING id, record
+           )
+           SELECT record, pg_notify('${SETTLED_CHANNEL}',
+             CASE WHEN octet_length(record::text) <= ${NOTIFY_RECORD_MAX_BYTES} THEN record::text ELSE id END)
+           FROM settled`,
+  markShown: `UPDATE asks SET final_message_shown = true, record = jsonb_set(record, '{finalMessageShown}', 'true') WHERE id = $1`,
+  pending: `SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
+  unshown: `SELECT record FROM asks
+            WHERE status <> 'pending' AND final_message_shown = false AND record ? 'message'
+            ORDER BY settled_at, id`,
+  settledAmong: `SELECT record FROM asks WHERE id = ANY($1::text[]) AND status <> 'pending'`,
+  prune: `DELETE FROM asks WHERE status <> 'pending' AND settled_at < $1`,
+  renewLease: `INSERT INTO instance_leases (instance, lease_until) VALUES ($1, $2)
+               ON CONFLICT (instance) DO UPDATE SET lease_until = GREATEST(instance_leases.lease_until, EXCLUDED.lease_until)`,
+  leaseUntil: `SELECT lease_until FROM instance_leases WHERE instance = $1`,
+  endLease: `DELETE FROM instance_leases WHERE instance = $1`,
+  pruneLeases: `DELETE FROM instance_leases WHERE lease_until < $1`,
+} as const

@@ -1,0 +1,83 @@
+import pg from 'pg'
+import { SETTLED_CHANNEL } from './queries.js'
+
+/** How long to wait before listening again after the connection dropped. */
+const RECONNECT_DELAY_MS = 500
+
+export interface SettleListenerOptions {
+  connectionString: string
+  /** Each NOTIFY payload on the settlements channel. */
+  onPayload: (payload: string) => void
+  /**
+   * After listening again following a dropped connection: settlements
+   * announced meanwhile were missed, so the store re-reads what it waits for.
+   */
+  onResumed: () => void
+  onError: (error: Error) => void
+}
+
+/**
+ * One dedicated connection per store that LISTENs for settlements, so a
+ * process waiting on an ask hears about a click another instance handled
+ * as soon as that instance commits (no polling). A pooled connection cannot
+ * do this: LISTEN belongs to a session, and the pool hands sessions around.
+ */
+export class SettleListener {
+  #client: pg.Client | undefined
+  #closed = false
+  #retry: NodeJS.Timeout | undefined
+
+  constructor(private readonly options: SettleListenerOptions) {}
+
+  /** Resolves once listening; rejects if the first connection fails. */
+  async start(): Promise<void> {
+    await this.#connect()
+  }
+
+  async #connect(): Promise<void> {
+    const client = new pg.Client({ connectionString: this.options.connectionString })
+    client.on('notification', (message) => {
+      if (message.channel === SETTLED_CHANNEL && message.payload !== undefined) this.options.onPayload(message.payload)
+    })
+    client.on('error', (error) => this.#lost(client, error))
+    client.on('end', () => this.#lost(client))
+    await client.connect()
+    await client.query(`LISTEN ${SETTLED_CHANNEL}`)
+    if (this.#closed) {
+      await client.end().catch(() => undefined)
+      return
+    }
+    this.#client = client
+  }
+
+  #lost(client: pg.Client, error?: Error): void {
+    if (this.#closed || this.#client !== client) return
+    this.#client = undefined
+    if (error) this.options.onError(error)
+    client.end().catch(() => undefined)
+    this.#scheduleReconnect()
+  }
+
+  #scheduleReconnect(): void {
+    if (this.#closed || this.#retry) return
+    this.#retry = setTimeout(() => {
+      this.#retry = undefined
+      this.#connect().then(
+        () => this.options.onResumed(),
+        (error: unknown) => {
+          this.options.onError(error instanceof Error ? error : new Error(String(error)))
+          this.#scheduleReconnect()
+        },
+      )
+    }, RECONNECT_DELAY_MS)
+    this.#retry.unref()
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true
+    if (this.#retry) clearTimeout(this.#retry)
+    const client = this.#client
+    this.#client = undefined
+    await client?.end().catch(() => undefined)
+  }
+}
