@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest'
 import type { WorkspaceChange } from '../../src/sandbox/model.js'
+import { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { MODES, startRig } from '../support/e2e.js'
+import { barrier, hookedStore } from '../support/hooked-store.js'
 import { liveMentions, postedMessage, settledMessage, visibleText } from '../support/messages.js'
 
 const ALICE = 'U0SANDBOX01'
@@ -9,7 +11,10 @@ const pm = { id: 'pm', question: 'Which package manager?', options: [{ label: 'n
 
 describe.each(MODES)('a shared approval channel in %s mode', (mode) => {
   it('settles twenty simultaneous clicks once, updates the message once, and tells the others who won', async () => {
-    const { slack, bridge, channel } = await startRig(mode)
+    // Every click is held at the store's settle until all twenty have got
+    // there, so they race in the atomic claim itself, not in the read before it.
+    const gate = barrier(20)
+    const { slack, bridge, channel } = await startRig(mode, { state: hookedStore(new SqliteAskStore(':memory:'), { settle: () => gate.wait() }) })
     const updates: WorkspaceChange[] = []
     slack.workspace.on('change', (change: WorkspaceChange) => {
       if (change.type === 'message_updated') updates.push(change)
@@ -23,6 +28,7 @@ describe.each(MODES)('a shared approval channel in %s mode', (mode) => {
     const result = await answer
     await settledMessage(slack, channel, message.ts)
     await slack.waitFor(() => people.reduce((count, id) => count + slack.ephemerals(id).length, 0) === 19 || undefined, { timeoutMs: 5000 })
+    expect(gate.arrived).toBeGreaterThan(1)
     expect(result.answers).toHaveLength(1)
     expect(['npm', 'pnpm']).toContain(result.answers[0]!.selected[0])
     expect(updates).toHaveLength(1)

@@ -9,11 +9,12 @@ describe.each(MODES)('closing a question without an answer in %s mode', (mode) =
   it('rejects with ASK_CANCELLED when a person dismisses it, and says who did', async () => {
     const { slack, bridge, channel } = await startRig(mode)
     const answer = bridge.provider.ask({ questions: [pm] })
+    const rejection = expect(answer).rejects.toMatchObject({ name: 'UserInteractionError', code: 'ASK_CANCELLED' })
     const message = await postedMessage(slack, channel)
 
     await slack.user(ALICE).click(message, 'Dismiss')
 
-    await expect(answer).rejects.toMatchObject({ name: 'UserInteractionError', code: 'ASK_CANCELLED' })
+    await rejection
     expect(visibleText(await settledMessage(slack, channel, message.ts))).toMatch(/Dismissed by <@U0SANDBOX01>/)
   })
 

@@ -4,6 +4,7 @@ import type { SlackBridge, SlackBridgeOptions } from '../../src/bridge/types.js'
 import { silentLogger, type Logger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import type { SandboxOptions } from '../../src/sandbox/options.js'
+import { registerBridgeStore } from './rig-registry.js'
 
 export type Mode = 'socket' | 'http'
 
@@ -51,6 +52,7 @@ export async function startRig(mode: Mode, options: Partial<SlackBridgeOptions> 
     }
     const bridge = await createSlackBridge(base)
     cleanups.push(() => bridge.stop())
+    registerBridgeStore(slack, bridge.store)
     if (mode === 'http') slack.deliverInteractionsTo({ kind: 'http', url: bridge.slackEventsUrl!, signingSecret: slack.signingSecret })
     return bridge
   }

@@ -1,5 +1,7 @@
 import type { Sandbox } from '../../src/sandbox/index.js'
 import type { StoredMessage } from '../../src/sandbox/model.js'
+import type { AskStore } from '../../src/store/ask-store.js'
+import { storesOn } from './rig-registry.js'
 
 const INTERACTIVE = new Set(['button', 'static_select', 'external_select', 'multi_static_select', 'multi_external_select', 'checkboxes', 'radio_buttons', 'overflow', 'users_select', 'conversations_select'])
 
@@ -43,20 +45,58 @@ export function settledMessage(slack: Sandbox, channel: string, ts: string): Pro
   )
 }
 
-/** The newest top-level message of the channel, once there is one. */
-export function postedMessage(slack: Sandbox, channel: string): Promise<StoredMessage> {
+/**
+ * The newest top-level message of the channel once the bridge that posted
+ * it has saved it on its ask (the ordinary path: a person clicks a message
+ * the bridge knows about). Bridges started by `startRig` are consulted;
+ * with none on this stand-in (a relay in another process) this is the
+ * message as soon as it is visible.
+ */
+export async function postedMessage(slack: Sandbox, channel: string): Promise<StoredMessage> {
+  const message = await visibleMessage(slack, channel)
+  const stores = storesOn(slack)
+  if (stores.length === 0) return message
+  await waitUntil(async () => (await Promise.all(stores.map((store) => holdsMessage(store, message.ts)))).some(Boolean), `the bridge to save message ${message.ts} on its ask (a test that means to click mid-post uses visibleMessage)`)
+  return message
+}
+
+/**
+ * The newest top-level message as soon as the stand-in holds it, while the
+ * bridge may still be posting (saving the message on the ask, posting a long
+ * plan's thread): for tests that deliberately act mid-post.
+ */
+export function visibleMessage(slack: Sandbox, channel: string): Promise<StoredMessage> {
   return slack.waitFor(() => slack.latestMessage(channel), { timeoutMs: 5000, message: `a message in ${channel}` })
+}
+
+async function holdsMessage(store: AskStore, ts: string): Promise<boolean> {
+  const pending = await store.listPending().catch(() => [])
+  return pending.some((record) => record.message?.ts === ts)
+}
+
+async function waitUntil(check: () => Promise<boolean>, what: string, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`)
+    await new Promise((resolve) => setTimeout(resolve, 2))
+  }
 }
 
 /**
  * Where Slack would turn text into a ping or a link: the top-level text and
  * every mrkdwn text object (plain_text and rich_text text are literal), plus
  * rich_text mention and broadcast elements. Returns what was found.
+ *
+ * Any `<!`, `<@`, `<#`, `<http` or `<mailto` counts, closed by a literal `>`
+ * or not: a raw `<` from agent text means escaping failed, whatever follows
+ * it. Our own date tokens (`<!date^…>`) ping nobody and are left out.
  */
 export function liveMentions(message: Pick<StoredMessage, 'blocks' | 'text'>): string[] {
   const found: string[] = []
   const scan = (text: string) => {
-    for (const match of text.matchAll(/<[!@#][^>]*>/g)) found.push(match[0])
+    for (const match of text.matchAll(/<(?:[!@#]|https?:|mailto:)[^<>]*>?/gi)) {
+      if (!/^<!date\^\d+\^[^|<>]*\|[^<>]*>$/.test(match[0])) found.push(match[0])
+    }
   }
   scan(message.text)
   const visit = (value: unknown): void => {
