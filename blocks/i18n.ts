@@ -4,7 +4,7 @@
  * are already escaped (or trusted, like `<@U…>` from Slack) by the caller;
  * the words themselves contain no `&`, `<` or `>`.
  */
-import type { Locale } from './view.js'
+import type { Locale, SettledElsewhereHow } from './view.js'
 
 export interface Words {
   /** Context line: who asks. */
@@ -63,7 +63,8 @@ export interface Words {
   aborted(when: string): string
   expired(when: string): string
   stopped(when: string): string
-  settledElsewhere(how: 'answered' | 'cancelled' | 'gone', when: string): string
+  /** `who` (mrkdwn) is set for `undelivered`: whose answer never reached the host. */
+  settledElsewhere(how: SettledElsewhereHow, when: string, who?: string): string
   allowedBy(who: string, when: string): string
   rejectedBy(who: string, when: string): string
   failed(when: string): string
@@ -78,6 +79,8 @@ export interface Words {
   closed: string
   pickSomething: string
   failedNotice: string
+  /** Relay: the person's answer reached a host that no longer held the request. */
+  undeliveredNotice: string
   /** Form errors, shown under the input. */
   formBoth: string
   formInvalid: string
@@ -141,8 +144,22 @@ const en: Words = {
   aborted: (when) => `The agent withdrew this question · ${when}`,
   expired: (when) => `This question expired unanswered · ${when}`,
   stopped: (when) => `Closed: the service stopped before an answer · ${when}`,
-  settledElsewhere: (how, when) =>
-    `${how === 'answered' ? 'Answered outside Slack' : how === 'cancelled' ? 'Cancelled outside Slack' : 'No longer open'} · ${when}`,
+  settledElsewhere: (how, when, who) => {
+    switch (how) {
+      case 'answered':
+        return `Answered outside Slack · ${when}`
+      case 'cancelled':
+        return `Cancelled outside Slack · ${when}`
+      case 'allowed':
+        return `:white_check_mark: Allowed outside Slack · ${when}`
+      case 'rejected':
+        return `:no_entry_sign: Rejected outside Slack · ${when}`
+      case 'gone':
+        return `No longer open on the host · ${when}`
+      case 'undelivered':
+        return `:warning: No longer open on the host; ${who === undefined ? 'the' : `${who}'s`} answer was not delivered · ${when}`
+    }
+  },
   allowedBy: (who, when) => `:white_check_mark: Allowed once by ${who} · ${when}`,
   rejectedBy: (who, when) => `:no_entry_sign: Rejected by ${who} · ${when}`,
   failed: (when) => `:warning: Something went wrong; this was not answered · ${when}`,
@@ -156,6 +173,8 @@ const en: Words = {
   closed: 'This question was closed.',
   pickSomething: 'Choose at least one option first, or use Other….',
   failedNotice: 'Something went wrong and your answer was not recorded. Please try again.',
+  undeliveredNotice:
+    'Your answer was not delivered: the request was no longer open on the host (it restarted, or the request ended there while it could not be reached). Check the host’s web UI; if the agent asks again, answer the new message.',
   formBoth: 'Choose an option or write an Other answer, not both.',
   formInvalid: 'That choice is no longer available; choose again.',
   questionFrom: (from, text) => `${from} asks: ${text}`,
@@ -217,8 +236,22 @@ const zhCN: Words = {
   aborted: (when) => `智能体已撤回这个问题 · ${when}`,
   expired: (when) => `这个问题已过期，无人回答 · ${when}`,
   stopped: (when) => `已关闭：服务在回答前停止 · ${when}`,
-  settledElsewhere: (how, when) =>
-    `${how === 'answered' ? '已在 Slack 之外回答' : how === 'cancelled' ? '已在 Slack 之外取消' : '已不再开放'} · ${when}`,
+  settledElsewhere: (how, when, who) => {
+    switch (how) {
+      case 'answered':
+        return `已在 Slack 之外回答 · ${when}`
+      case 'cancelled':
+        return `已在 Slack 之外取消 · ${when}`
+      case 'allowed':
+        return `:white_check_mark: 已在 Slack 之外允许 · ${when}`
+      case 'rejected':
+        return `:no_entry_sign: 已在 Slack 之外拒绝 · ${when}`
+      case 'gone':
+        return `主机上已不再开放 · ${when}`
+      case 'undelivered':
+        return `:warning: 主机上已不再开放；${who === undefined ? '' : `${who} 的`}回答未送达 · ${when}`
+    }
+  },
   allowedBy: (who, when) => `:white_check_mark: ${who} 已允许一次 · ${when}`,
   rejectedBy: (who, when) => `:no_entry_sign: ${who} 已拒绝 · ${when}`,
   failed: (when) => `:warning: 出错了；这个问题没有被回答 · ${when}`,
@@ -232,6 +265,7 @@ const zhCN: Words = {
   closed: '这个问题已关闭。',
   pickSomething: '请先至少选择一个选项，或使用“其他…”。',
   failedNotice: '出错了，你的回答没有被记录，请重试。',
+  undeliveredNotice: '你的回答未送达：主机上这个请求已不再开放（主机重启了，或在无法连接期间请求已结束）。请查看主机的网页界面；如果智能体再次提问，请回答新的消息。',
   formBoth: '请选择一个选项或填写“其他”，不要同时填写。',
   formInvalid: '这个选项已不可用，请重新选择。',
   questionFrom: (from, text) => `${from} 提问：${text}`,

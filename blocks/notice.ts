@@ -21,6 +21,8 @@ export type Notice =
   | { kind: 'pick-something' }
   /** The answer could not be recorded. */
   | { kind: 'failed' }
+  /** Relay: the answer reached a host that no longer held the request. */
+  | { kind: 'undelivered' }
 
 export type NoticeKind = Notice['kind']
 
@@ -44,6 +46,8 @@ export function noticeText(locale: Locale, notice: Notice): string {
       return words.pickSomething
     case 'failed':
       return words.failedNotice
+    case 'undelivered':
+      return words.undeliveredNotice
     default: {
       const unreachable: never = notice
       return unreachable

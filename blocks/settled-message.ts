@@ -32,7 +32,7 @@ export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: 
     case 'stopped':
       return words.stopped(when)
     case 'settled-elsewhere':
-      return words.settledElsewhere(outcome.how, when)
+      return words.settledElsewhere(outcome.how, when, outcome.by === undefined ? undefined : personMrkdwn(outcome.by))
     case 'decided':
       return outcome.decision === 'allowed-once' ? words.allowedBy(personMrkdwn(outcome.by), when) : words.rejectedBy(personMrkdwn(outcome.by), when)
     case 'failed':

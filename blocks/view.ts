@@ -75,6 +75,15 @@ export interface AnswerView {
   custom?: string
 }
 
+/**
+ * How a relayed request ended outside Slack. Only what the host actually
+ * reported (`question/resolved`, `approval/resolved`) may say "answered",
+ * "cancelled", "allowed" or "rejected outside Slack"; `gone` is a request
+ * the host no longer holds, and `undelivered` one that was answered in Slack
+ * but gone by the time the answer reached the host.
+ */
+export type SettledElsewhereHow = 'answered' | 'cancelled' | 'allowed' | 'rejected' | 'gone' | 'undelivered'
+
 /** How a question ended: drives the message that replaces the controls. */
 export type Outcome =
   | { kind: 'answered'; by: Person; at: number; answers: AnswerView[] }
@@ -84,8 +93,12 @@ export type Outcome =
   | { kind: 'expired'; at: number }
   /** The service stopped with the question still open. */
   | { kind: 'stopped'; at: number }
-  /** Relay: settled outside Slack (the web UI, the agent) or no longer held by the host. */
-  | { kind: 'settled-elsewhere'; at: number; how: 'answered' | 'cancelled' | 'gone' }
+  /**
+   * Relay: settled outside Slack (the web UI, the agent) as the host reported
+   * it, or no longer held by the host. `by`: for `undelivered`, whose answer
+   * never reached the host.
+   */
+  | { kind: 'settled-elsewhere'; at: number; how: SettledElsewhereHow; by?: Person }
   /** Tool approval decided in Slack. */
   | { kind: 'decided'; by: Person; at: number; decision: 'allowed-once' | 'rejected' }
   /** Something went wrong after the click (e.g. the host refused the answer); never looks answered. */

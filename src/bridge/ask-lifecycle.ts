@@ -1,5 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto'
-import type { Outcome } from '../../blocks/view.js'
+import { noticeText } from '../../blocks/index.js'
+import type { Outcome, Person } from '../../blocks/view.js'
 import { UserInteractionError, validateAnswer, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
 import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
@@ -14,7 +15,7 @@ import { setLongTimeout } from './long-timeout.js'
 import { describeOutcome } from './describe-outcome.js'
 import { isProcessAlive } from './process-alive.js'
 import { renderOpen, renderSettled } from './render.js'
-import type { OpenApprovalInput, OpenAskOptions } from './types.js'
+import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
 
 export interface LifecycleOptions {
   store: AskStore
@@ -235,22 +236,38 @@ export class AskLifecycle {
     return (await this.settle(id, { status: 'expired', outcome: { kind: 'expired', at: this.#now() }, error: { code: 'ASK_EXPIRED', message: 'nobody answered the question in time' } })).record
   }
 
-  /** Relay: settled outside Slack. A settled ask only has its message corrected. */
-  async closeElsewhere(id: string, how: 'answered' | 'cancelled' | 'gone' | { failed: string }): Promise<AskRecord | undefined> {
+  /**
+   * Relay: settled outside Slack. A settled ask only has its message
+   * corrected. `undelivered`: the person's answer reached a host that no
+   * longer held the request; the card says so, naming them, and they are told
+   * privately (the ask keeps its settlement: it is what they answered).
+   */
+  async closeElsewhere(id: string, how: CloseHow): Promise<AskRecord | undefined> {
     const record = await this.options.store.get(id)
     if (!record) return undefined
     const at = this.#now()
-    const outcome: Outcome = typeof how === 'object' ? { kind: 'failed', at, reason: how.failed } : { kind: 'settled-elsewhere', at, how }
+    const outcome = elsewhereOutcome(record, how, at)
     if (record.status !== 'pending') {
       await this.#showSettled(record, outcome)
+      if (how === 'undelivered') await this.#tellUndelivered(record)
       return record
     }
-    const status = typeof how === 'object' ? 'failed' : how === 'answered' ? 'answered' : how === 'cancelled' ? 'cancelled' : 'aborted'
+    const status = typeof how === 'object' ? 'failed' : how === 'cancelled' ? 'cancelled' : how === 'gone' || how === 'undelivered' ? 'aborted' : 'answered'
     const message = typeof how === 'object' ? how.failed : `settled outside Slack (${how})`
     const result = await this.settle(id, { status, outcome, error: { code: status === 'cancelled' ? 'ASK_CANCELLED' : 'ASK_ABORTED', message } })
     // Settled in Slack a moment earlier: the host's word still corrects the message.
     if (!result.won) await this.#showSettled(result.record, outcome)
     return result.record
+  }
+
+  async #tellUndelivered(record: AskRecord): Promise<void> {
+    const by = personOfOutcome(record.settlement?.outcome)
+    if (!by || !record.message) return
+    try {
+      await this.options.slack.postEphemeral(record.message.channel, by.id, noticeText(this.options.settings.locale, { kind: 'undelivered' }), record.message.ts)
+    } catch (error) {
+      this.options.logger.warn(`ask ${record.id}: could not tell ${by.id} the answer was not delivered: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 
   onSettled(listener: (record: AskRecord) => void): () => void {
@@ -296,4 +313,16 @@ export class AskLifecycle {
   get armedTimers(): number {
     return this.#expiryTimers.size
   }
+}
+
+/** Who settled an ask in Slack, when a person did. */
+function personOfOutcome(outcome: Outcome | undefined): Person | undefined {
+  return outcome?.kind === 'answered' || outcome?.kind === 'dismissed' || outcome?.kind === 'decided' ? outcome.by : undefined
+}
+
+/** The outcome a relay's closing shows; `undelivered` names whose answer was lost. */
+function elsewhereOutcome(record: AskRecord, how: CloseHow, at: number): Outcome {
+  if (typeof how === 'object') return { kind: 'failed', at, reason: how.failed }
+  const by = how === 'undelivered' ? personOfOutcome(record.settlement?.outcome) : undefined
+  return { kind: 'settled-elsewhere', at, how, ...(by ? { by } : {}) }
 }

@@ -1,4 +1,4 @@
-import type { AgentView, Locale } from '../../blocks/view.js'
+import type { AgentView, Locale, SettledElsewhereHow } from '../../blocks/view.js'
 import type { AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
 import type { ApprovalRequest, AskRecord } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
@@ -59,6 +59,9 @@ export interface OpenApprovalInput extends ApprovalRequest {
   agent?: AgentView
 }
 
+/** How a relay closes an ask it did not settle in Slack. */
+export type CloseHow = SettledElsewhereHow | { failed: string }
+
 /** Whether the bridge can reach Slack right now. */
 export type SlackHealth = 'connected' | 'disconnected'
 
@@ -90,9 +93,11 @@ export interface SlackBridge {
   /**
    * Relay: the request was settled outside Slack (the host's web UI, the
    * agent) or is gone; the message says so and loses its controls.
+   * `undelivered`: answered in Slack, but the host no longer held it; the
+   * person who answered is told privately.
    * `failed`: the host refused the answer; the message must not look answered.
    */
-  closeElsewhere(id: string, how: 'answered' | 'cancelled' | 'gone' | { failed: string }): Promise<AskRecord | undefined>
+  closeElsewhere(id: string, how: CloseHow): Promise<AskRecord | undefined>
   /** Every settlement, in this process, after it is stored (service logs, relay replies). */
   onSettled(listener: (record: AskRecord) => void): () => void
   /** Whether Slack is reachable now. */

@@ -28,7 +28,8 @@ export function askStateResponse(record: AskRecord): AskStateResponse {
   if (!settlement) return response
   if (settlement.answer) response.answer = settlement.answer
   const outcome = settlement.outcome
-  if ('by' in outcome) response.answeredBy = outcome.by.name === undefined ? { id: outcome.by.id } : { id: outcome.by.id, name: outcome.by.name }
+  // `settled-elsewhere` names a person only to say their answer was lost: not who answered.
+  if ('by' in outcome && outcome.kind !== 'settled-elsewhere' && outcome.by) response.answeredBy = outcome.by.name === undefined ? { id: outcome.by.id } : { id: outcome.by.id, name: outcome.by.name }
   if (settlement.error) response.error = { code: settlement.error.code, message: settlement.error.message }
   return response
 }

@@ -7,6 +7,9 @@ import { describeResponse } from './responses.js'
 /** How a message is closed when the host did not take our answer. */
 export type Closing = Parameters<SlackBridge['closeElsewhere']>[1]
 
+/** How the host reported a request settled (`question/resolved`, `approval/resolved`). */
+export type ResolvedHow = 'answered' | 'cancelled' | 'allowed' | 'rejected'
+
 /** What to do after one respond attempt: keep or drop the entry, what to log, and how to close the message. */
 export interface DeliveryOutcome {
   delivery: Delivery
@@ -17,15 +20,17 @@ export interface DeliveryOutcome {
 /**
  * Decides what a respond attempt means (DSH-HOST.md receipts):
  * - accepted → delivered;
- * - `not-pending` → someone else settled it first: the message says it was
- *   settled outside Slack (as the host reported it, else "answered"), so our
- *   answer never looks decisive — unless an earlier attempt may have gone
- *   through, in which case it probably was ours;
+ * - `not-pending` after the host reported the request settled → someone
+ *   else was first: the message says so, as the host reported it;
+ * - `not-pending` with no such report → the host no longer holds it (it
+ *   restarted, or it ended while we could not hear): the message says the
+ *   answer was not delivered, never "answered outside Slack" — unless an
+ *   earlier attempt may have gone through, in which case it probably was ours;
  * - `bad-response` (or any other refusal) → the message shows a failure and
  *   the request stays open on the host for its web UI;
  * - no receipt → kept for the next attempt.
  */
-export function deliveryOutcome(rpcId: string, entry: OutboxEntry, result: RespondResult, resolvedHow: 'answered' | 'cancelled' | undefined): DeliveryOutcome {
+export function deliveryOutcome(rpcId: string, entry: OutboxEntry, result: RespondResult, resolvedHow: ResolvedHow | undefined): DeliveryOutcome {
   const what = describeResponse(entry.response)
   const ask = `ask ${entry.askId}`
   switch (result.kind) {
@@ -43,11 +48,18 @@ export function deliveryOutcome(rpcId: string, entry: OutboxEntry, result: Respo
       if (receipt.reason === 'not-pending' && entry.maybeDelivered) {
         return { delivery: 'delivered', log: { level: 'warn', message: `request ${rpcId} is no longer pending; an earlier attempt probably delivered ${ask}'s answer` } }
       }
+      if (receipt.reason === 'not-pending' && resolvedHow !== undefined) {
+        return {
+          delivery: 'dropped',
+          log: { level: 'info', message: `request ${rpcId} was settled on the host (${resolvedHow}) before ${ask}'s answer arrived; the message says so` },
+          close: resolvedHow,
+        }
+      }
       if (receipt.reason === 'not-pending') {
         return {
           delivery: 'dropped',
-          log: { level: 'info', message: `request ${rpcId} was settled on the host before ${ask}'s answer arrived; the message says so` },
-          close: resolvedHow ?? 'answered',
+          log: { level: 'warn', message: `request ${rpcId} is no longer open on the host (restarted, or ended while unreachable); ${ask}'s answer was not delivered and the person is told` },
+          close: 'undelivered',
         }
       }
       return {

@@ -11,6 +11,7 @@ import { externalKeyFor, hostEndpoints, rpcIdFromExternalKey, type HostEndpoints
 import { withKnownIntents } from './intents.js'
 import { Outbox, type Delivery, type OutboxEntry } from './outbox.js'
 import type { RelayErrorCode } from './relay-error.js'
+import type { ResolvedHow } from './delivery-outcome.js'
 import { responseFor, type HostRequest } from './responses.js'
 import type { Scheduler } from './scheduler.js'
 import type { RelayTiming } from './timing.js'
@@ -52,10 +53,17 @@ export class HostRelay {
   readonly #rpcIdByApproval = new Map<string, string>()
   /** `bridge.open` calls in flight, so a replay racing the first frame shares it. */
   readonly #opening = new Map<string, Promise<AskRecord | undefined>>()
-  /** How the host said a request ended (`question/resolved`, `approval/resolved`). */
-  readonly #resolved = new Map<string, 'answered' | 'cancelled'>()
+  /** How the host said a request ended (`question/resolved`, `approval/resolved`): the only source of "… outside Slack". */
+  readonly #resolved = new Map<string, ResolvedHow>()
   /** Requests the host sent on the current connection. */
   #seen = new Set<string>()
+  /**
+   * After a (re)connect, queued responses wait until the host has replayed
+   * their requests (or the replay grace has passed), so a request the host
+   * still holds is matched before anything is sent, and one it lost is known
+   * lost rather than guessed at.
+   */
+  #awaitingReplay = false
   #connection = 0
   #cancelGrace: (() => void) | undefined
   #cancelRetry: (() => void) | undefined
@@ -112,6 +120,7 @@ export class HostRelay {
       case 'question': {
         const { rpcId, sessionId } = frame
         this.#seen.add(rpcId)
+        this.#endReplayWaitIfMatched()
         this.#requests.set(rpcId, { kind: 'question', rpcId, sessionId })
         const { questions, dropped } = withKnownIntents(frame.questions)
         for (const { id, kind } of dropped) {
@@ -123,6 +132,7 @@ export class HostRelay {
       case 'approval': {
         const { rpcId, sessionId, approvalId, toolName, reason, callId } = frame
         this.#seen.add(rpcId)
+        this.#endReplayWaitIfMatched()
         this.#requests.set(rpcId, { kind: 'approval', rpcId, sessionId, approvalId })
         this.#rpcIdByApproval.set(approvalId, rpcId)
         const input = { toolName, agent: { id: sessionId }, ...(reason !== undefined ? { reason } : {}), ...(callId !== undefined ? { callId } : {}) }
@@ -135,7 +145,8 @@ export class HostRelay {
         const rpcId = this.#rpcIdByApproval.get(frame.approvalId)
         if (rpcId === undefined) return this.#log('debug', `approval ${frame.approvalId} resolved; not one of ours`)
         this.#rpcIdByApproval.delete(frame.approvalId)
-        const how = frame.outcome === 'allowed-once' || frame.outcome === 'rejected' ? 'answered' : 'cancelled'
+        // Said precisely: "Rejected outside Slack", not "Answered outside Slack".
+        const how = frame.outcome === 'allowed-once' ? 'allowed' : frame.outcome === 'rejected' ? 'rejected' : 'cancelled'
         return this.#track(this.#onResolved(rpcId, how))
       }
       default: {
@@ -167,7 +178,7 @@ export class HostRelay {
     if (record && record.status !== 'pending') this.#onSettled(record)
   }
 
-  async #onResolved(rpcId: string, how: 'answered' | 'cancelled'): Promise<void> {
+  async #onResolved(rpcId: string, how: ResolvedHow): Promise<void> {
     this.#resolved.set(rpcId, how)
     this.#requests.delete(rpcId)
     this.#outbox.forget(rpcId)
@@ -189,12 +200,24 @@ export class HostRelay {
   #onConnected(connection: number): void {
     this.#connection = connection
     this.#seen = new Set()
+    this.#awaitingReplay = this.#outbox.size > 0
     this.#cancelGrace?.()
     this.#cancelGrace = this.#options.scheduler.after(this.#options.timing.replayGraceMs, () => {
       this.#cancelGrace = undefined
+      if (connection !== this.#connection) return
+      this.#endReplayWait()
       this.#track(this.#withdrawUnreplayed(connection))
     })
     this.#retryAttempt = 0
+  }
+
+  /** Every queued response's request has been replayed on this connection: send them now. */
+  #endReplayWaitIfMatched(): void {
+    if (this.#awaitingReplay && this.#outbox.rpcIds().every((rpcId) => this.#seen.has(rpcId))) this.#endReplayWait()
+  }
+
+  #endReplayWait(): void {
+    this.#awaitingReplay = false
     this.#track(this.#flush())
   }
 
@@ -229,11 +252,12 @@ export class HostRelay {
     const response = responseFor(record, request)
     if (!response) return
     this.#outbox.add(rpcId, { askId: record.id, response, maybeDelivered: false })
+    if (this.#awaitingReplay) return this.#endReplayWaitIfMatched()
     this.#track(this.#flush())
   }
 
   async #flush(): Promise<void> {
-    if (!this.#client.connected) return
+    if (!this.#client.connected || this.#awaitingReplay) return
     const emptied = await this.#outbox.flush()
     if (emptied || this.#stopped || !this.#client.connected || this.#cancelRetry) return
     // Reachable over the socket but not over HTTP: try again with backoff;

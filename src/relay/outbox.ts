@@ -35,6 +35,11 @@ export class Outbox {
     return this.#entries.size
   }
 
+  /** The requests with a response queued, in order. */
+  rpcIds(): string[] {
+    return [...this.#entries.keys()]
+  }
+
   /** Whether a response for the request is queued or was accepted. */
   knows(rpcId: string): boolean {
     return this.#entries.has(rpcId) || this.#delivered.has(rpcId)

@@ -30,6 +30,15 @@ describe('approvalMessage', () => {
     expect(mrkdwnTexts(settledApprovalMessage(approval, { kind: 'decided', decision: 'rejected', by: { id: 'U0BOB' }, at: NOW })).at(-1)).toMatch(/^:no_entry_sign: Rejected by <@U0BOB>/)
     expect(mrkdwnTexts(elsewhere).at(-1)).toMatch(/^Answered outside Slack · /)
   })
+
+  it('says precisely how an approval was decided outside Slack: allowed or rejected, not "answered"', () => {
+    const allowed = settledApprovalMessage(approval, { kind: 'settled-elsewhere', how: 'allowed', at: NOW })
+    const rejected = settledApprovalMessage(approval, { kind: 'settled-elsewhere', how: 'rejected', at: NOW })
+
+    expect(mrkdwnTexts(allowed).at(-1)).toMatch(/^:white_check_mark: Allowed outside Slack · /)
+    expect(mrkdwnTexts(rejected).at(-1)).toMatch(/^:no_entry_sign: Rejected outside Slack · /)
+    expect(rejected.text).toMatch(/^:no_entry_sign: Rejected outside Slack/)
+  })
 })
 
 describe('noticeText', () => {
@@ -45,6 +54,11 @@ describe('noticeText', () => {
     expect(noticeText('zh-CN', { kind: 'not-allowed' })).toBe('你没有权限回答这个问题。')
     expect(noticeText('en', { kind: 'closed' })).toBe('This question was closed.')
     expect(noticeText('zh-CN', { kind: 'already-settled', outcome: { kind: 'expired', at: NOW } })).toBe('这个问题已关闭。')
+  })
+
+  it('tells the person whose answer a host no longer holding the request never got, and what to do', () => {
+    expect(noticeText('en', { kind: 'undelivered' })).toMatch(/^Your answer was not delivered: the request was no longer open on the host .*web UI/)
+    expect(noticeText('zh-CN', { kind: 'undelivered' })).toMatch(/^你的回答未送达/)
   })
 })
 

@@ -93,7 +93,7 @@ function outcomeArb(view: AskView): fc.Arbitrary<Outcome> {
     fc.record({ kind: fc.constant('answered' as const), by: person, at, answers: answers.map((a) => [...a]) }),
     fc.record({ kind: fc.constant('dismissed' as const), by: person, at }),
     fc.record({ kind: fc.constantFrom('aborted' as const, 'expired' as const, 'stopped' as const), at }),
-    fc.record({ kind: fc.constant('settled-elsewhere' as const), at, how: fc.constantFrom('answered' as const, 'cancelled' as const, 'gone' as const) }),
+    fc.record({ kind: fc.constant('settled-elsewhere' as const), at, how: fc.constantFrom('answered' as const, 'cancelled' as const, 'allowed' as const, 'rejected' as const, 'gone' as const, 'undelivered' as const) }),
     fc.record({ kind: fc.constant('failed' as const), at, reason: text }),
     fc.record({ kind: fc.constant('decided' as const), by: person, at, decision: fc.constantFrom('allowed-once' as const, 'rejected' as const) }),
   )

@@ -47,8 +47,16 @@ describe('settledMessage', () => {
     expect(status(ask(), { kind: 'expired', at: NOW })).toBe(`This question expired unanswered · ${WHEN}`)
     expect(status(ask(), { kind: 'stopped', at: NOW })).toBe(`Closed: the service stopped before an answer · ${WHEN}`)
     expect(status(ask(), { kind: 'settled-elsewhere', how: 'answered', at: NOW })).toBe(`Answered outside Slack · ${WHEN}`)
-    expect(status(ask(), { kind: 'settled-elsewhere', how: 'gone', at: NOW })).toBe(`No longer open · ${WHEN}`)
+    expect(status(ask(), { kind: 'settled-elsewhere', how: 'cancelled', at: NOW })).toBe(`Cancelled outside Slack · ${WHEN}`)
+    expect(status(ask(), { kind: 'settled-elsewhere', how: 'gone', at: NOW })).toBe(`No longer open on the host · ${WHEN}`)
     expect(status(ask(), { kind: 'failed', reason: 'host said <no>', at: NOW })).toBe(`:warning: Something went wrong; this was not answered · ${WHEN} — host said &lt;no&gt;`)
+  })
+
+  it('says whose answer was not delivered when the host no longer held the question, and never that it was answered', () => {
+    const line = status(ask(), { kind: 'settled-elsewhere', how: 'undelivered', by, at: NOW })
+
+    expect(line).toBe(`:warning: No longer open on the host; <@U0ALICE>'s answer was not delivered · ${WHEN}`)
+    expect(line).not.toMatch(/Answered/)
   })
 
   it('speaks Chinese when the locale is zh-CN, keeping the agent text as written', () => {

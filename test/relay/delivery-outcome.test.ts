@@ -17,11 +17,16 @@ describe('deliveryOutcome', () => {
     expect(outcome.close).toBeUndefined()
   })
 
-  it('says the request was settled outside Slack on not-pending, as the host reported it', () => {
+  it.each(['answered', 'cancelled', 'allowed', 'rejected'] as const)('says the request was %s outside Slack on not-pending when the host reported it so', (how) => {
     const notPending = { kind: 'receipt', receipt: { accepted: false, reason: 'not-pending' } } as const
 
-    expect(deliveryOutcome('rpc-1', entry(), notPending, undefined)).toMatchObject({ delivery: 'dropped', close: 'answered' })
-    expect(deliveryOutcome('rpc-1', entry(), notPending, 'cancelled')).toMatchObject({ delivery: 'dropped', close: 'cancelled' })
+    expect(deliveryOutcome('rpc-1', entry(), notPending, how)).toMatchObject({ delivery: 'dropped', close: how })
+  })
+
+  it('says the answer was not delivered on not-pending with no report from the host, never "answered outside Slack"', () => {
+    const outcome = deliveryOutcome('rpc-1', entry(), { kind: 'receipt', receipt: { accepted: false, reason: 'not-pending' } }, undefined)
+
+    expect(outcome).toMatchObject({ delivery: 'dropped', close: 'undelivered', log: { level: 'warn' } })
   })
 
   it('takes not-pending as our own answer when an earlier attempt may have reached the host', () => {

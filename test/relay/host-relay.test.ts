@@ -143,14 +143,27 @@ describe('relay: approvals', () => {
     expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'rejected' })
   })
 
-  it('withdraws the card when the approval is decided in the web UI', async () => {
+  it.each([
+    ['allowed-once', 'allowed'],
+    ['rejected', 'rejected'],
+  ] as const)('withdraws the card when the approval is %s in the web UI, saying so precisely', async (decision, how) => {
     const { host, bridge } = await setup()
     const { rpcId } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
     const record = await askOf(bridge, host, rpcId)
 
-    host.answerFromWebUi(rpcId, 'allowed-once')
+    host.answerFromWebUi(rpcId, decision)
 
-    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'answered' }]))
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how }]))
+  })
+
+  it('shows an approval the agent withdrew as cancelled outside Slack', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
+    const record = await askOf(bridge, host, rpcId)
+
+    host.abort(rpcId)
+
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'cancelled' }]))
   })
 })
 
@@ -190,18 +203,32 @@ describe('relay: settled elsewhere', () => {
     expect(bridge.closed).toEqual([])
   })
 
-  it('marks the message settled elsewhere when the host answers not-pending', async () => {
+  it('says the answer was not delivered when the host settled the request unheard and reported nothing to us', async () => {
     const { host, bridge } = await setup()
     const { rpcId } = host.ask('session-1', [COLOR])
     const record = await askOf(bridge, host, rpcId)
     await host.goDown()
+    // Answered in the web UI while the relay cannot hear: no question/resolved reaches it.
     host.answerFromWebUi(rpcId, { answers: [{ id: 'color', selected: ['Blue'] }] })
 
     await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Green'] }] })
     await host.comeUp()
 
-    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'answered' }]))
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'undelivered' }]))
     expect(host.received.map((item) => item.receipt)).toEqual([{ accepted: false, reason: 'not-pending' }])
+  })
+
+  it('says "answered outside Slack" only after the host reported the request answered', async () => {
+    const { host, bridge } = await setup()
+    const { rpcId } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+    host.answerFromWebUi(rpcId, { answers: [{ id: 'color', selected: ['Blue'] }] })
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'answered' }]))
+
+    // A click that lands after the host's report changes nothing more.
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+
+    expect(host.received).toEqual([])
   })
 
   it('never leaves a refused answer looking answered: bad-response fails the message and is logged with the request', async () => {
@@ -231,6 +258,44 @@ describe('relay: restarts', () => {
     expect(await outcome).toMatchObject({ kind: 'answered', by: 'client' })
     expect(bridge.posted).toHaveLength(1)
     expect(host.counters.connections).toBe(2)
+  })
+
+  it('says an answer queued across a host restart was not delivered, when the restarted host no longer holds the question', async () => {
+    const { host, bridge, relay } = await setup()
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+    await host.goDown({ forgetPending: true })
+    await vi.waitFor(() => expect(relay.status().hosts[0]?.state).not.toBe('connected'))
+
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+    await vi.waitFor(() => expect(relay.status().hosts[0]?.outbox).toBe(1))
+    await host.comeUp()
+
+    await vi.waitFor(() => expect(bridge.closed).toEqual([{ id: record.id, how: 'undelivered' }]))
+    expect(await outcome).toEqual({ kind: 'forgotten' })
+    expect(host.received.map((item) => item.receipt)).toEqual([{ accepted: false, reason: 'not-pending' }])
+    expect((await bridge.get(record.id))?.status).toBe('answered')
+  })
+
+  it('holds a queued answer until the reconnected host has replayed its request, then sends it', async () => {
+    const { host, bridge, relay } = await setup({ relay: { timing: { ...FAST, replayGraceMs: 60_000 } } })
+    const { rpcId, outcome } = host.ask('session-1', [COLOR])
+    const record = await askOf(bridge, host, rpcId)
+    await host.goDown()
+    await vi.waitFor(() => expect(relay.status().hosts[0]?.state).not.toBe('connected'))
+    await bridge.answer(record.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+    const release = host.holdReplay()
+
+    await host.comeUp()
+    await host.waitForConnections(1)
+    // A frame sent after the connection opened is handled after it: the relay has seen the connection.
+    const later = host.ask('session-1', [{ ...COLOR, id: 'later' }])
+    await askOf(bridge, host, later.rpcId)
+    const sentBeforeReplay = host.counters.responses
+    release()
+
+    expect(await outcome).toMatchObject({ kind: 'answered', by: 'client' })
+    expect(sentBeforeReplay).toBe(0)
   })
 
   it('withdraws asks the host no longer holds after it restarts', async () => {

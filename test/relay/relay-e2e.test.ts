@@ -150,6 +150,18 @@ describe('relay end to end: tool approvals', () => {
     expect(await outcome).toEqual({ kind: 'decided', outcome: 'rejected', by: 'client' })
     expect(visibleText(await settledMessage(slack, channel, card.ts))).toMatch(/Rejected by/)
   })
+
+  it('says "Rejected outside Slack" when the approval is rejected in the web UI', async () => {
+    const { host, slack, channel } = await connected()
+    const { rpcId } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
+    const card = await postedMessage(slack, channel)
+
+    host.answerFromWebUi(rpcId, 'rejected')
+
+    const final = visibleText(await settledMessage(slack, channel, card.ts))
+    expect(final).toMatch(/Rejected outside Slack/)
+    expect(final).not.toMatch(/Answered/)
+  })
 })
 
 describe('relay end to end: settled elsewhere and restarts', () => {
@@ -166,7 +178,7 @@ describe('relay end to end: settled elsewhere and restarts', () => {
     expect(host.counters.responses).toBe(0)
   })
 
-  it('says the request was settled outside Slack when the host answers not-pending, so our answer does not look decisive', async () => {
+  it('says an answer was not delivered when the host settled the request unheard, never "answered outside Slack"', async () => {
     const { host, slack, channel, alice, relay: running } = await connected()
     const { rpcId, outcome } = host.ask('session-1', [COLOR])
     const message = await postedMessage(slack, channel)
@@ -180,10 +192,33 @@ describe('relay end to end: settled elsewhere and restarts', () => {
     expect(await outcome).toMatchObject({ kind: 'answered', by: 'web-ui' })
     const final = await slack.waitFor(() => {
       const current = slack.messages(channel).find((m) => m.ts === message.ts)
-      return current && /Answered outside Slack/.test(visibleText(current)) ? current : undefined
+      return current && /was not delivered/.test(visibleText(current)) ? current : undefined
     })
-    expect(visibleText(final)).not.toMatch(/Answered by/)
+    expect(visibleText(final)).not.toMatch(/Answered/)
     expect(host.received.map((item) => item.receipt)).toEqual([{ accepted: false, reason: 'not-pending' }])
+  })
+
+  it('tells the card and, privately, the person when a host restart lost the question their queued answer was for', async () => {
+    const { host, slack, channel, alice, relay: running } = await connected()
+    const { outcome } = host.ask('session-1', [COLOR])
+    const message = await postedMessage(slack, channel)
+    await host.goDown({ forgetPending: true })
+    await slack.waitFor(() => running.status().hosts[0]?.state !== 'connected')
+
+    await alice.click(message, 'Green')
+    await slack.waitFor(() => running.status().hosts[0]?.outbox === 1)
+    await host.comeUp()
+
+    const final = await slack.waitFor(() => {
+      const current = slack.messages(channel).find((m) => m.ts === message.ts)
+      return current && /No longer open on the host/.test(visibleText(current)) ? current : undefined
+    })
+    expect(visibleText(final)).toMatch(/answer was not delivered/)
+    expect(visibleText(final)).not.toMatch(/outside Slack/)
+    expect(interactiveElements(final)).toEqual([])
+    const notice = await slack.waitFor(() => slack.ephemerals(ALICE, channel).find((e) => /not delivered/.test(e.text)))
+    expect(notice.text).toMatch(/no longer open on the host/)
+    expect(await outcome).toEqual({ kind: 'forgotten' })
   })
 
   it('survives a host restart mid-question: reconnects, takes the replay without a second message, then answers', async () => {

@@ -87,6 +87,12 @@ export interface FakeHost {
   pending(): string[]
   /** Sends a raw text frame to every connected client (malformed and noise frames). */
   broadcastRaw(text: string): void
+  /**
+   * Holds the replay of pending requests on connections opened from now on
+   * (a busy host replays a moment after the socket opens); the returned
+   * function sends the held replays and stops holding.
+   */
+  holdReplay(): () => void
   /** Invalidates every issued cookie (as a host restarted with a new key does). */
   rotateAccessKey(): void
   /** Stops listening and drops every socket; `forgetPending` forgets what was pending (a real restart). */
@@ -132,6 +138,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
   const received: ReceivedResponse[] = []
   const upgradeHeaders: IncomingHttpHeaders[] = []
   const connectionWaiters: { count: number; resolve: () => void }[] = []
+  let heldReplays: Set<WebSocket> | undefined
   const wss = new WebSocketServer({ noServer: true })
   let port = 0
   let server: Server | undefined
@@ -359,7 +366,8 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
       // One-way: the host only sends.
       ws.on('message', () => ws.close(1008, 'clients do not send'))
       ws.send(frame(randomUUID(), { type: 'session/subscribed', sessionId: 'session-noise', lastSeq: 0 }))
-      for (const request of pending.values()) ws.send(requestFrame(request))
+      if (heldReplays) heldReplays.add(ws)
+      else for (const request of pending.values()) ws.send(requestFrame(request))
       for (const waiter of [...connectionWaiters]) {
         if (sockets.size >= waiter.count) {
           connectionWaiters.splice(connectionWaiters.indexOf(waiter), 1)
@@ -461,6 +469,14 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
 
     pending: () => [...pending.keys()],
     broadcastRaw: broadcast,
+    holdReplay() {
+      const held = new Set<WebSocket>()
+      heldReplays = held
+      return () => {
+        if (heldReplays === held) heldReplays = undefined
+        for (const socket of held) if (socket.readyState === socket.OPEN) for (const request of pending.values()) socket.send(requestFrame(request))
+      }
+    },
     rotateAccessKey() {
       accessKey = randomUUID()
     },

@@ -82,7 +82,7 @@ export class FakeBridge implements SlackBridge {
     const at = Date.now()
     const settlement: Settlement =
       typeof how === 'string'
-        ? { status: how === 'answered' ? 'answered' : 'cancelled', outcome: { kind: 'settled-elsewhere', at, how } }
+        ? { status: how === 'cancelled' ? 'cancelled' : how === 'gone' || how === 'undelivered' ? 'aborted' : 'answered', outcome: { kind: 'settled-elsewhere', at, how } }
         : { status: 'failed', outcome: { kind: 'failed', at, reason: how.failed } }
     await this.settle(id, settlement)
     return this.store.get(id)
