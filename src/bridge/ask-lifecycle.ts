@@ -264,7 +264,7 @@ export class AskLifecycle {
     const by = personOfOutcome(record.settlement?.outcome)
     if (!by || !record.message) return
     try {
-      await this.options.slack.postEphemeral(record.message.channel, by.id, noticeText(this.options.settings.locale, { kind: 'undelivered' }), record.message.ts)
+      await this.options.slack.postEphemeral(record.message.channel, by.id, noticeText(this.options.settings.locale, { kind: 'undelivered' }))
     } catch (error) {
       this.options.logger.warn(`ask ${record.id}: could not tell ${by.id} the answer was not delivered: ${error instanceof Error ? error.message : String(error)}`)
     }
