@@ -1,7 +1,10 @@
-// tsc copies no .sql files: the stores' numbered migrations go to dist/ beside the compiled code that reads them.
+// tsc copies no .sql files: the stores' numbered migrations go beside the
+// compiled code that reads them. Usage: node scripts/copy-sql.mjs [outDir] (default dist).
 import { cpSync } from 'node:fs'
+import { join } from 'node:path'
 
-cpSync('src/store/migrations', 'dist/src/store/migrations', {
+const outDir = process.argv[2] ?? 'dist'
+cpSync('src/store/migrations', join(outDir, 'src/store/migrations'), {
   recursive: true,
   filter: (source) => !/\.[cm]?[jt]s$/.test(source),
 })

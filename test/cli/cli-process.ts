@@ -21,6 +21,8 @@ export function buildCli(): { main: string; cleanup: () => void } {
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc')
   // Type errors elsewhere in a tree being edited do not stop the emit; a missing main.js would.
   spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json'), '--outDir', outDir, '--sourceMap', 'false', '--declaration', 'false'], { cwd: root, stdio: 'ignore' })
+  // The stores' migrations are .sql files, which tsc does not copy (npm run build does the same).
+  spawnSync(process.execPath, [join(root, 'scripts', 'copy-sql.mjs'), outDir], { cwd: root, stdio: 'ignore' })
   return { main: join(outDir, 'src', 'cli', 'main.js'), cleanup: () => rmSync(outDir, { recursive: true, force: true }) }
 }
 
