@@ -3,7 +3,8 @@ import type { AskUserQuestionRequest, UserInteractionProvider } from '../contrac
 import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from '../service/bridge-factory.js'
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
-import { bridgeOptionsFromPluginConfig, parsePluginConfig, type SlackPluginConfig } from './plugin-config.js'
+import { connectToService } from '../client/connect-to-service.js'
+import { bridgeOptionsFromPluginConfig, isServiceConfig, parsePluginConfig, type ServicePluginConfig, type SlackPluginConfig } from './plugin-config.js'
 
 /**
  * The harness's seam service as a plugin sees it (SEAM.md, "Registering in
@@ -29,7 +30,7 @@ export interface PluginContext {
   scope?: { cancel?(reason?: unknown): void }
 }
 
-export type { SlackPluginConfig }
+export type { SlackPluginConfig, ServicePluginConfig }
 
 /** A cordis plugin object: `name`, `inject`, `Config`, `apply`. */
 export interface SlackPlugin {
@@ -46,6 +47,18 @@ function seamsOf(ctx: PluginContext): SeamService[] {
   // A harness that serves both names with one service must not see us twice.
   if (ctx.userQuestions && ctx.userQuestions !== ctx.userInteraction) seams.push(ctx.userQuestions)
   return seams
+}
+
+/** Registers with every seam, or with none: a refusal (DUPLICATE_PROVIDER) undoes the ones made. */
+function registerWithAll(seams: SeamService[], provider: UserInteractionProvider): (() => unknown)[] {
+  const disposers: (() => unknown)[] = []
+  try {
+    for (const seam of seams) disposers.push(seam.registerProvider(provider))
+  } catch (error) {
+    for (const dispose of disposers) dispose()
+    throw error
+  }
+  return disposers
 }
 
 function loggerOf(ctx: PluginContext): Logger | undefined {
@@ -74,6 +87,10 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
       if (seams.length === 0) {
         throw new Error('dsh-slack: this context has no user-interaction seam (ctx.userInteraction or ctx.userQuestions); load the harness’s seam plugin first')
       }
+      if (isServiceConfig(config)) {
+        applyServiceConfig(ctx, seams, config)
+        return
+      }
       let resolveBridge!: (bridge: SlackBridge) => void
       let rejectBridge!: (error: unknown) => void
       const ready = new Promise<SlackBridge>((resolve, reject) => ((resolveBridge = resolve), (rejectBridge = reject)))
@@ -82,13 +99,7 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         ask: async (request: AskUserQuestionRequest) => (await ready).provider.ask(request),
       }
 
-      const disposers: (() => unknown)[] = []
-      try {
-        for (const seam of seams) disposers.push(seam.registerProvider(provider))
-      } catch (error) {
-        for (const dispose of disposers) dispose()
-        throw error
-      }
+      const disposers = registerWithAll(seams, provider)
 
       let disposed = false
       ctx.on('dispose', async () => {
@@ -116,6 +127,21 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         )
     },
   }
+}
+
+/**
+ * `serviceUrl`: the provider asks through a running service. Nothing
+ * connects at start (each ask is a request), so registering is all there
+ * is; dispose withdraws the questions still open through it.
+ */
+function applyServiceConfig(ctx: PluginContext, seams: SeamService[], config: ServicePluginConfig): void {
+  const logger = loggerOf(ctx)
+  const connection = connectToService({ url: config.serviceUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.channel ? { channel: config.channel } : {}), ...(config.timeout !== undefined ? { timeout: config.timeout } : {}), ...(logger ? { logger } : {}) })
+  const disposers = registerWithAll(seams, connection.provider)
+  ctx.on('dispose', async () => {
+    for (const dispose of disposers.splice(0)) dispose()
+    await connection.stop()
+  })
 }
 
 const plugin = createSlackPlugin()

@@ -18,6 +18,14 @@ export const TIMING = {
   userGroupCacheMs: 5 * 60 * 1000,
   /** The longest long-poll the HTTP API allows (seconds). */
   longPollMaxSeconds: 60,
+  /**
+   * A thin client (connectToService, `dsh-slack ask --url`) that loses the
+   * service (a restart: it keeps open asks) asks again after this long,
+   * doubling up to the maximum, and gives up after the last figure.
+   */
+  serviceRetryFirstMs: 500,
+  serviceRetryMaxMs: 10_000,
+  serviceGiveUpAfterMs: 5 * 60_000,
   /** Slack's Tier 3 rate (chat.update): about this many calls a minute. */
   tier3CallsPerMinute: 50,
   /** Slack's Tier 4 rate (chat.postEphemeral, views.open, users.info): about this many calls a minute. */

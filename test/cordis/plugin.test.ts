@@ -3,7 +3,11 @@ import { describe, expect, it, vi } from 'vitest'
 import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import * as pluginModule from '../../src/cordis/index.js'
 import { createSlackPlugin } from '../../src/cordis/index.js'
+import { serviceDeps } from '../../src/cli/service-deps.js'
+import { configFromEnv } from '../../src/config/config.js'
+import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox } from '../../src/sandbox/index.js'
+import { startService } from '../../src/service/start-service.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
 import { SeamService, UserInteractionService, UserQuestionsService } from './seam-service.js'
 
@@ -206,5 +210,53 @@ describe('the dsh-slack cordis plugin with the real bridge on the local stand-in
     } finally {
       await slack.close()
     }
+  })
+})
+
+describe('the dsh-slack cordis plugin as a thin client of a running service (serviceUrl)', () => {
+  it('answers the seam’s ask() through the service with no Slack token, and withdraws an open question on dispose', async () => {
+    const slack = await startSandbox()
+    const apiKey = 'p'.repeat(32)
+    const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: ':memory:', DSH_SLACK_API_KEY: apiKey, PORT: '0' }
+    const service = await startService(configFromEnv(env), await serviceDeps(), silentLogger)
+    try {
+      const { ctx } = await harness()
+      const fork = ctx.plugin(pluginModule.default, { serviceUrl: service.url, apiKey })
+      await ctx.events.flush()
+
+      const answered = ctx.userInteraction.ask(oneQuestion)
+      const first = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel))
+      await slack.user('U0SANDBOX01').click(first, 'npm')
+      expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+
+      const open = ctx.userInteraction.ask(oneQuestion)
+      await vi.waitFor(async () => expect(await service.bridge.store.listPending()).toHaveLength(1))
+      fork.dispose()
+
+      await expect(open).rejects.toMatchObject({ name: 'UserInteractionError', code: 'ASK_ABORTED' })
+      expect(await service.bridge.store.listPending()).toEqual([])
+      await expect(ctx.userInteraction.ask(oneQuestion)).rejects.toMatchObject({ code: 'NO_PROVIDER' })
+    } finally {
+      await service.stop()
+      await slack.close()
+    }
+  })
+
+  it('refuses a token next to serviceUrl with one line naming it', async () => {
+    const { ctx, errors } = await harness()
+
+    ctx.plugin(pluginModule.default, { serviceUrl: 'http://127.0.0.1:3000', botToken: 'xoxb-test' })
+    await ctx.events.flush()
+
+    expect(errors).toEqual([expect.objectContaining({ name: 'ConfigError', message: expect.stringMatching(/^dsh-slack plugin config botToken: cannot be combined with serviceUrl/) })])
+  })
+
+  it('refuses a config with neither botToken nor serviceUrl, saying both ways', async () => {
+    const { ctx, errors } = await harness()
+
+    ctx.plugin(pluginModule.default, { channel: 'C0123ABCDEF' })
+    await ctx.events.flush()
+
+    expect(errors).toEqual([expect.objectContaining({ message: expect.stringMatching(/^dsh-slack plugin config botToken: .*serviceUrl/) })])
   })
 })

@@ -1,0 +1,117 @@
+import { z } from 'zod'
+import { HarnessError, USER_INTERACTION_CODES, UserInteractionError, type AskUserQuestionAnswer } from '../contract/index.js'
+
+/** The part of `POST /v1/asks`'s 201 body a client uses (ARCHITECTURE.md, fixed). */
+const createdSchema = z.looseObject({ id: z.string(), channel: z.string().optional(), ts: z.string().optional(), permalink: z.string().optional() })
+
+/** `GET /v1/asks/:id` (ARCHITECTURE.md, fixed). The answer is the seam's shape, checked by the service that settled it. */
+const stateSchema = z.looseObject({
+  id: z.string(),
+  status: z.enum(['pending', 'answered', 'cancelled', 'aborted', 'expired', 'failed']),
+  answer: z.looseObject({ answers: z.array(z.looseObject({ id: z.string() })) }).optional(),
+  answeredBy: z.looseObject({ id: z.string(), name: z.string().optional() }).optional(),
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+})
+
+const errorBodySchema = z.object({ error: z.object({ code: z.string(), message: z.string() }) })
+
+export type CreatedAsk = z.infer<typeof createdSchema>
+/** An ask's state as the service reports it. */
+export interface AskState {
+  id: string
+  status: z.infer<typeof stateSchema>['status']
+  answer?: AskUserQuestionAnswer
+  answeredBy?: { id: string; name?: string }
+  error?: { code: string; message: string }
+}
+
+/**
+ * Why a call to the service failed before it said anything about the ask:
+ * it could not be reached (`SERVICE_UNREACHABLE`), or answered with an error
+ * of its own (`UNAUTHORIZED`, `PAYLOAD_TOO_LARGE`, `INTERNAL_ERROR`, an
+ * `HTTP_<status>`). A `HarnessError`, so a harness keeps `{ name, code }`;
+ * the seam's own codes come out as `UserInteractionError`s instead.
+ */
+export class ServiceCallError extends HarnessError {
+  /** The HTTP status, when the service answered. */
+  readonly status: number | undefined
+
+  constructor(code: string, message: string, status?: number, options?: ErrorOptions) {
+    super(message, code, options)
+    this.status = status
+  }
+
+  /** A network failure or a status a restart produces (502/503/504): worth asking again. */
+  get retryable(): boolean {
+    return this.status === undefined || this.status === 502 || this.status === 503 || this.status === 504
+  }
+}
+
+/** What the service's error body says, as the error the in-process bridge would have thrown. */
+export function errorFromResponse(status: number, body: unknown): UserInteractionError | ServiceCallError {
+  const parsed = errorBodySchema.safeParse(body)
+  if (!parsed.success) return new ServiceCallError(`HTTP_${status}`, `HTTP_${status}: the service answered ${status} without an error body`, status)
+  const { code, message } = parsed.data.error
+  if ((USER_INTERACTION_CODES as readonly string[]).includes(code)) return new UserInteractionError(code as (typeof USER_INTERACTION_CODES)[number], message)
+  return new ServiceCallError(code, `${code}: ${message}`, status)
+}
+
+function causeOf(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause
+  return cause?.code ?? cause?.message ?? (error instanceof Error ? error.message : String(error))
+}
+
+/**
+ * The three calls of the HTTP API a thin client makes, each response parsed
+ * where it arrives. Nothing here retries: that is the caller's decision
+ * (a repeated POST could post the question twice).
+ */
+export class ServiceHttp {
+  /** Base URL without a trailing slash, e.g. http://127.0.0.1:3000. */
+  readonly base: string
+  readonly #headers: Record<string, string>
+
+  constructor(url: string, apiKey?: string) {
+    this.base = url.replace(/\/+$/, '')
+    this.#headers = { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }
+  }
+
+  /** `POST /v1/asks` → the created ask; an invalid request rejects with the seam's code. */
+  async create(body: Record<string, unknown>): Promise<CreatedAsk> {
+    const response = await this.#fetch('/v1/asks', { method: 'POST', body: JSON.stringify(body) })
+    const json = await response.json().catch(() => undefined)
+    if (response.status !== 201) throw errorFromResponse(response.status, json)
+    return this.#parse(createdSchema, json, 'POST /v1/asks')
+  }
+
+  /** `GET /v1/asks/:id?wait=` → the state once settled, or still pending after `waitSeconds`. */
+  async state(id: string, waitSeconds: number, signal?: AbortSignal): Promise<AskState> {
+    const response = await this.#fetch(`/v1/asks/${encodeURIComponent(id)}${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`, { method: 'GET', ...(signal ? { signal } : {}) })
+    const json = await response.json().catch(() => undefined)
+    if (response.status !== 200) throw errorFromResponse(response.status, json)
+    return this.#parse(stateSchema, json, 'GET /v1/asks/:id') as unknown as AskState
+  }
+
+  /** `DELETE /v1/asks/:id` → the status after withdrawing (a settled ask keeps its own). */
+  async withdraw(id: string): Promise<{ status: AskState['status'] }> {
+    const response = await this.#fetch(`/v1/asks/${encodeURIComponent(id)}`, { method: 'DELETE' })
+    const json = await response.json().catch(() => undefined)
+    if (response.status !== 200) throw errorFromResponse(response.status, json)
+    return this.#parse(z.looseObject({ status: stateSchema.shape.status }), json, 'DELETE /v1/asks/:id')
+  }
+
+  async #fetch(path: string, init: RequestInit): Promise<Response> {
+    try {
+      return await fetch(`${this.base}${path}`, { ...init, headers: this.#headers })
+    } catch (error) {
+      if (init.signal?.aborted) throw error
+      throw new ServiceCallError('SERVICE_UNREACHABLE', `cannot reach ${this.base} (${causeOf(error)}): is \`dsh-slack serve\` running there?`, undefined, { cause: error })
+    }
+  }
+
+  #parse<T>(schema: z.ZodType<T>, json: unknown, call: string): T {
+    const result = schema.safeParse(json)
+    if (!result.success) throw new ServiceCallError('BAD_RESPONSE', `${call} answered something that is not dsh-slack's API (${result.error.issues[0]?.message ?? 'malformed'}): is ${this.base} a dsh-slack service?`)
+    return result.data
+  }
+}
