@@ -33,7 +33,8 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
     io.stdout.write(`${DOCTOR_HELP}\n`)
     return EXIT.ok
   }
-  const config = configFromEnv(io.env)
+  // The rules across variables become failed checks below, so one missing setting does not hide the rest.
+  const config = configFromEnv(io.env, { checkCombination: false })
   const slack = config.botToken
     ? (port ?? webApiDoctorPort)({
         botToken: config.botToken,

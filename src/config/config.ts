@@ -133,8 +133,10 @@ export function isLoopbackHost(host: string): boolean {
 /**
  * Reads the configuration from environment variables (ARCHITECTURE.md's
  * fixed table). Throws a `ConfigError` naming the first bad variable.
+ * `checkCombination: false` skips the rules across variables: `doctor`
+ * reports those as failed checks and goes on checking the rest.
  */
-export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string | undefined>): Config {
+export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string | undefined>, options: { checkCombination?: boolean } = {}): Config {
   const env = envSchema.parse(source)
   const get = (name: string) => read(env, name)
   const config: Config = {
@@ -162,7 +164,7 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
   }
   const timeout = required('DSH_SLACK_TIMEOUT', get('DSH_SLACK_TIMEOUT'), checks.duration)
   if (timeout !== undefined) config.defaultTimeoutMs = parseDuration(timeout)!
-  checkCombination(config)
+  if (options.checkCombination !== false) checkCombination(config)
   return config
 }
 
@@ -178,7 +180,11 @@ export function checkCombination(config: Config): void {
     )
   }
   if (!isLoopbackHost(config.host) && !config.apiKey) {
-    throw new ConfigError('DSH_SLACK_API_KEY', `is required when HOST (${config.host}) is not a loopback address: anyone on the network could ask and answer otherwise`)
+    throw new ConfigError(
+      'DSH_SLACK_API_KEY',
+      `is required when HOST (${config.host}) is not a loopback address: anyone on the network could ask and answer otherwise. ` +
+        `Set a key and send it as "Authorization: Bearer <key>", e.g. DSH_SLACK_API_KEY=$(openssl rand -hex 24) HOST=${config.host} npm start; or leave HOST unset to listen on 127.0.0.1 only`,
+    )
   }
 }
 

@@ -187,7 +187,7 @@ export class ScriptedUser {
     if (hits.length === 1) return hits[0]!
     if (hits.length === 0) {
       const seen = this.elements(surface).map((f) => `${String(f.element.type)} ${textOf(f.element.text) || textOf(f.element.placeholder) || f.label || f.actionId}`)
-      throw new SandboxError('NOT_FOUND', `${this.id} sees no ${what} in ${where}; it shows: ${seen.join(', ') || 'no controls'}`)
+      throw new SandboxError('NOT_FOUND', `${this.id} sees no ${what.replace(/^(a|an) /, '')} in ${where}; it shows: ${seen.join(', ') || 'no controls'}`)
     }
     throw new SandboxError('AMBIGUOUS', `${what} matches ${hits.length} controls in ${where}: name the menu`)
   }

@@ -63,7 +63,7 @@ describe('dsh-slack (help, version, mistakes)', () => {
     const run = cli(['serve'], { HOST: '0.0.0.0', PORT: '0' })
 
     expect(await run.exited).toBe(2)
-    expect(run.stderr()).toMatch(/^dsh-slack: DSH_SLACK_API_KEY: is required when HOST \(0\.0\.0\.0\) is not a loopback address.*\n$/)
+    expect(run.stderr()).toMatch(/^dsh-slack: DSH_SLACK_API_KEY: is required when HOST \(0\.0\.0\.0\) is not a loopback address.*e\.g\. DSH_SLACK_API_KEY=\$\(openssl rand -hex 24\) HOST=0\.0\.0\.0 npm start.*\n$/)
   })
 })
 
@@ -248,6 +248,18 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
 
     expect(await run.exited).toBe(1)
     expect(run.stdout()).toMatch(/✗ Socket Mode: apps\.connections\.open with SLACK_APP_TOKEN failed: invalid_auth\n {4}fix: create an app-level token/)
+  })
+
+  it('checks a bot token that has neither an app token nor a signing secret, and names what is missing', async () => {
+    const s = await sandbox()
+    const { SLACK_APP_TOKEN: _, ...env } = envFor(s)
+    const run = cli(['doctor'], env)
+
+    expect(await run.exited).toBe(1)
+    const out = run.stdout()
+    expect(out).toMatch(/✓ token: valid/)
+    expect(out).toMatch(/✓ channel: /)
+    expect(out).toMatch(/✗ HTTP mode: neither SLACK_APP_TOKEN nor SLACK_SIGNING_SECRET is set\n {4}fix: set SLACK_APP_TOKEN/)
   })
 
   it('says that without a token serve runs against the stand-in', async () => {

@@ -76,6 +76,21 @@ describe('doctor’s checks', () => {
     expect(results['Socket Mode']).toBeUndefined()
   })
 
+  it('checks the token, scopes and channel even when neither an app token nor a signing secret is set', async () => {
+    const { SLACK_APP_TOKEN: _, ...env } = base
+    const results = await runDoctorChecks(configFromEnv(env, { checkCombination: false }), fakeSlack())
+    const byName = Object.fromEntries(results.map((result) => [result.name, result]))
+
+    expect(results.map((result) => [result.name, result.ok])).toEqual([['token', true], ['scopes', true], ['channel', true], ['HTTP mode', false], ['HTTP API', true]])
+    expect(byName['HTTP mode']).toMatchObject({ fix: expect.stringContaining('SLACK_APP_TOKEN') })
+  })
+
+  it('fails the HTTP API check on a non-loopback HOST without a key, with the command that fixes it', async () => {
+    const results = await runDoctorChecks(configFromEnv({ ...base, HOST: '0.0.0.0' }, { checkCombination: false }), fakeSlack())
+
+    expect(results.find((result) => result.name === 'HTTP API')).toMatchObject({ ok: false, fix: expect.stringContaining('DSH_SLACK_API_KEY=$(openssl rand -hex 24)') })
+  })
+
   it('prints a passed check on one line and a failed one with its fix indented below', () => {
     expect(formatCheck({ ok: true, name: 'token', detail: 'valid' })).toBe('✓ token: valid')
     expect(formatCheck({ ok: false, name: 'channel', detail: 'missing', fix: 'set it' })).toBe('✗ channel: missing\n    fix: set it')

@@ -257,11 +257,13 @@ describe('configFromEnv: rules across variables', () => {
     })
   })
 
-  it.each(['0.0.0.0', '192.168.1.20', '::', 'dsh.internal'])('requires DSH_SLACK_API_KEY when HOST is %s', (host) => {
+  it.each(['0.0.0.0', '192.168.1.20', '::', 'dsh.internal'])('requires DSH_SLACK_API_KEY when HOST is %s, and says how to set one', (host) => {
     expect(configRejection(() => configFromEnv({ HOST: host }))).toEqual({
       name: 'ConfigError',
       variable: 'DSH_SLACK_API_KEY',
-      message: `DSH_SLACK_API_KEY: is required when HOST (${host}) is not a loopback address: anyone on the network could ask and answer otherwise`,
+      message:
+        `DSH_SLACK_API_KEY: is required when HOST (${host}) is not a loopback address: anyone on the network could ask and answer otherwise. ` +
+        `Set a key and send it as "Authorization: Bearer <key>", e.g. DSH_SLACK_API_KEY=$(openssl rand -hex 24) HOST=${host} npm start; or leave HOST unset to listen on 127.0.0.1 only`,
     })
   })
 

@@ -72,6 +72,14 @@ describe('the scripted user', () => {
     await expect(alice.choose(message, 'Same', { menu: 'second' })).resolves.toEqual({})
   })
 
+  it('says what it could not find in a plain sentence ("sees no button …", never "sees no a button")', async () => {
+    const message = post([{ type: 'actions', elements: [{ type: 'button', action_id: 'go', text: plain('Go') }] }])
+    const alice = slack.user('U0SANDBOX01')
+
+    await expect(alice.click(message, 'Stop')).rejects.toMatchObject({ code: 'NOT_FOUND', message: expect.stringMatching(/^U0SANDBOX01 sees no button or overflow item Stop in message /) })
+    await expect(alice.choose(message, 'Two')).rejects.toMatchObject({ message: expect.stringMatching(/sees no option Two in/) })
+  })
+
   it('clicks a button in an ephemeral message, which Slack sends without the message', async () => {
     await webClient(slack).chat.postEphemeral({
       channel: slack.defaultChannel,

@@ -63,12 +63,18 @@ export async function runDoctorChecks(config: Config, slack: DoctorSlack | undef
 
   results.push(await checkChannel(config.channel, slack, granted))
   results.push(await checkMode(config, slack))
-  results.push(
-    isLoopbackHost(config.host)
-      ? pass('HTTP API', `listens on ${config.host}:${config.port}, loopback only${config.apiKey ? ', with an API key' : ''}`)
-      : pass('HTTP API', `listens on ${config.host}:${config.port} and requires DSH_SLACK_API_KEY`),
-  )
+  results.push(checkApi(config))
   return results
+}
+
+function checkApi(config: Config): CheckResult {
+  if (isLoopbackHost(config.host)) return pass('HTTP API', `listens on ${config.host}:${config.port}, loopback only${config.apiKey ? ', with an API key' : ''}`)
+  if (config.apiKey) return pass('HTTP API', `listens on ${config.host}:${config.port} and requires DSH_SLACK_API_KEY`)
+  return fail(
+    'HTTP API',
+    `HOST is ${config.host}, not a loopback address, and DSH_SLACK_API_KEY is not set: serve refuses to start, since anyone on the network could ask and answer`,
+    'set DSH_SLACK_API_KEY to a random key (e.g. DSH_SLACK_API_KEY=$(openssl rand -hex 24)) and send it as "Authorization: Bearer <key>"; or leave HOST unset to listen on 127.0.0.1 only',
+  )
 }
 
 async function checkChannel(channel: string | undefined, slack: DoctorSlack, granted: Set<string>): Promise<CheckResult> {
