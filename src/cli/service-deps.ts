@@ -1,6 +1,6 @@
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
-import type { LocalSlack } from '../service/local-slack.js'
 import { sampleAskHook } from '../service/sample-asks.js'
+import { startStandIn } from '../service/stand-in.js'
 import type { ServiceDeps } from '../service/start-service.js'
 
 /** The real parts `serve` is built from, loaded when it runs. */
@@ -10,18 +10,7 @@ export async function serviceDeps(): Promise<ServiceDeps> {
   const sampleAsks = sampleAskHook()
   return {
     createBridge: async (options) => sampleAsks.attach(await createBridge(options)),
-    startLocalSlack: async (): Promise<LocalSlack> => {
-      const { startSandbox } = await import('../sandbox/index.js')
-      const sandbox = await startSandbox({ samples: sampleAsks.samples })
-      return {
-        apiUrl: sandbox.apiUrl,
-        webUrl: sandbox.webUrl,
-        botToken: sandbox.botToken,
-        appToken: sandbox.appToken,
-        channel: sandbox.defaultChannel,
-        stop: () => sandbox.close(),
-      }
-    },
+    startLocalSlack: (options) => startStandIn({ ...options, samples: sampleAsks.samples }),
     startRelay: async (options) => (await import('../relay/service-relay.js')).startServiceRelay(options),
   }
 }

@@ -34,6 +34,8 @@ export interface Config {
   /** Where the HTTP server listens. */
   host: string
   port: number
+  /** Without a bot token: the local stand-in's port on 127.0.0.1 (its page and Web API), the same every run so an open page keeps working. */
+  sandboxPort: number
   /** Bearer key for `/v1/*`. */
   apiKey?: string
   /** Harness web hosts to relay for. */
@@ -43,6 +45,9 @@ export interface Config {
 }
 
 export const DEFAULT_STATE_PATH = '.dsh-slack/state.sqlite'
+
+/** The local stand-in's default port: next to nothing common (3000 is ours, 8080 everyone's), and the one the docs' examples show. */
+export const DEFAULT_SANDBOX_PORT = 4100
 
 // Slack ids are upper-case letters and digits after a one-letter type prefix.
 const CHANNEL_ID = /^[CG][A-Z0-9]{2,}$/
@@ -146,6 +151,7 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     statePath: get('DSH_SLACK_STATE') ?? DEFAULT_STATE_PATH,
     host: get('HOST') ?? '127.0.0.1',
     port: Number(required('PORT', get('PORT'), checks.port) ?? 3000),
+    sandboxPort: Number(required('DSH_SLACK_SANDBOX_PORT', get('DSH_SLACK_SANDBOX_PORT'), checks.port) ?? DEFAULT_SANDBOX_PORT),
     hostUrls: list('DSH_HOST_URL', get('DSH_HOST_URL'), checks.hostUrl),
   }
   const optional: [keyof Config, string, Check][] = [

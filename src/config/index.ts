@@ -1,4 +1,4 @@
-export { configFromEnv, checkCombination, isLoopbackHost, valueChecks, DEFAULT_STATE_PATH } from './config.js'
+export { configFromEnv, checkCombination, isLoopbackHost, valueChecks, DEFAULT_STATE_PATH, DEFAULT_SANDBOX_PORT } from './config.js'
 export type { Config, Locale } from './config.js'
 export { ConfigError } from './config-error.js'
 export { parseDuration, formatDuration } from './duration.js'

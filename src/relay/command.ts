@@ -5,9 +5,12 @@ import { consoleLogger, type Logger } from '../log/logger.js'
 import type { CreateBridge } from '../service/bridge-factory.js'
 import { bridgeOptionsFromConfig } from '../service/bridge-options.js'
 import type { LocalSlack, StartLocalSlack } from '../service/local-slack.js'
+import { forgetStandInAsks, standInFiles } from '../service/stand-in-files.js'
+import { startStandIn } from '../service/stand-in.js'
+import { stopNote, type StopNoteInput } from '../service/stop-note.js'
 import { startRelay } from './start-relay.js'
 
-export const RELAY_HELP = `Usage: dsh-slack relay
+export const RELAY_HELP = `Usage: dsh-slack relay [--fresh]
 
 Answers a running harness web host's questions, plan reviews and tool
 approvals from Slack. Run it next to \`dsh web\`: each request the host
@@ -22,11 +25,18 @@ Environment (and .env):
   SLACK_BOT_TOKEN, SLACK_APP_TOKEN or SLACK_SIGNING_SECRET, SLACK_CHANNEL, …
                            as for \`dsh-slack serve\`
 
-Without SLACK_BOT_TOKEN it runs against the built-in local Slack stand-in.
 Open requests are kept in DSH_SLACK_STATE, so a restart of the relay never
-posts a request twice.
+posts a request twice (with DSH_SLACK_STATE=:memory:, they are withdrawn
+when the relay stops, and the next start posts them again).
+
+Without SLACK_BOT_TOKEN it runs against the built-in local Slack stand-in,
+on 127.0.0.1:4100 (DSH_SLACK_SANDBOX_PORT), and prints its page's address.
+As with \`dsh-slack serve\`, the stand-in keeps its workspace in
+sandbox.json and the requests in sandbox.sqlite, beside DSH_SLACK_STATE,
+so a pending request is still there, and still answerable, after a restart.
 
 Options:
+  --fresh      with the stand-in: start with an empty workspace and no requests
   -h, --help   show this help`
 
 /** What the command needs from its process; tests pass their own. */
@@ -61,15 +71,16 @@ export async function relayCommand(argv: string[]): Promise<number> {
 
 /** The command with its process passed in; returns the exit code and never throws. */
 export async function runRelayCommand(argv: string[], io: RelayCommandIo): Promise<number> {
-  const unknown = argv.find((arg) => arg !== '-h' && arg !== '--help')
+  const unknown = argv.find((arg) => arg !== '-h' && arg !== '--help' && arg !== '--fresh')
   if (unknown !== undefined) {
     io.stderr.write(`dsh-slack relay: unknown argument ${JSON.stringify(unknown)} (see dsh-slack relay --help)\n`)
     return EXIT.invalid
   }
-  if (argv.length > 0) {
+  if (argv.includes('-h') || argv.includes('--help')) {
     io.stdout.write(`${RELAY_HELP}\n`)
     return EXIT.ok
   }
+  const fresh = argv.includes('--fresh')
   let config: Config
   try {
     config = configFromEnv(io.env)
@@ -85,12 +96,12 @@ export async function runRelayCommand(argv: string[], io: RelayCommandIo): Promi
   const logger = io.logger ?? consoleLogger({ debug: io.env.DSH_SLACK_DEBUG === '1' })
   const stack: (() => Promise<void>)[] = []
   try {
-    const bridge = await startBridge(config, io, logger, stack)
-    const relay = startRelay({ bridge, hosts: config.hostUrls, ...(config.hostAccessSecret ? { accessSecret: config.hostAccessSecret } : {}), logger })
+    const started = await startBridge(config, io, logger, stack, fresh)
+    const relay = startRelay({ bridge: started.bridge, hosts: config.hostUrls, ...(config.hostAccessSecret ? { accessSecret: config.hostAccessSecret } : {}), logger })
     stack.push(() => relay.stop())
     logger.info(`relaying questions and approvals of ${config.hostUrls.join(', ')}`)
     await io.stopRequested
-    logger.info('stopping (open requests stay open and are picked up again on the next start)')
+    logger.info(`stopping (${stopNote({ ...started.note, noun: 'requests', relay: true })})`)
     return EXIT.ok
   } catch (error) {
     io.stderr.write(`dsh-slack relay: ${error instanceof Error ? error.message : String(error)}\n`)
@@ -101,27 +112,34 @@ export async function runRelayCommand(argv: string[], io: RelayCommandIo): Promi
 }
 
 /** The bridge as `serve` makes it: Slack with a token, else the local stand-in. A service's asks outlive the process. */
-async function startBridge(config: Config, io: RelayCommandIo, logger: Logger, stack: (() => Promise<void>)[]): Promise<SlackBridge> {
+async function startBridge(
+  config: Config,
+  io: RelayCommandIo,
+  logger: Logger,
+  stack: (() => Promise<void>)[],
+  fresh: boolean,
+): Promise<{ bridge: SlackBridge; note: StopNoteInput }> {
   let effective: Config & { botToken: string }
+  let local: LocalSlack | undefined
   if (config.botToken) {
     effective = { ...config, botToken: config.botToken }
   } else {
-    const local = await (io.startLocalSlack ?? startSandboxSlack)()
-    stack.push(() => local.stop())
-    effective = { ...config, botToken: local.botToken, appToken: local.appToken, slackApiUrl: local.apiUrl, channel: config.channel ?? local.channel }
+    // Its own files beside DSH_SLACK_STATE, as with serve (stand-in-files.ts says why).
+    const files = standInFiles(config.statePath)
+    if (fresh) forgetStandInAsks(files)
+    const options = { port: config.sandboxPort, ...(files.workspaceFile ? { workspaceFile: files.workspaceFile } : {}), ...(fresh ? { fresh: true } : {}) }
+    local = await (io.startLocalSlack ?? startStandIn)(options)
+    stack.push(() => local!.stop())
+    effective = { ...config, botToken: local.botToken, appToken: local.appToken, slackApiUrl: local.apiUrl, channel: config.channel ?? local.channel, statePath: files.statePath }
     delete effective.signingSecret
-    io.stdout.write(`Local Slack stand-in: ${local.webUrl ?? local.apiUrl} (set SLACK_BOT_TOKEN to use Slack)\n`)
+    io.stdout.write(`Open ${local.webUrl ?? local.apiUrl} to answer in the local Slack stand-in (set SLACK_BOT_TOKEN to use Slack)\n`)
   }
   const createBridge = io.createBridge ?? (await import('../bridge/create-slack-bridge.js')).createSlackBridge
   // HTTP mode: Slack's requests come to HOST:PORT/slack/events, as with serve.
   const listen = effective.appToken ? false : { host: config.host, port: config.port }
   const bridge = await createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), listen })
+  // Not withdrawn even when kept in memory: the host still waits for these requests, and the next start posts them again.
   stack.push(() => bridge.stop())
-  return bridge
-}
-
-async function startSandboxSlack(): Promise<LocalSlack> {
-  const { startSandbox } = await import('../sandbox/index.js')
-  const slack = await startSandbox()
-  return { apiUrl: slack.apiUrl, botToken: slack.botToken, appToken: slack.appToken, channel: slack.defaultChannel, stop: () => slack.close() }
+  const note: StopNoteInput = { statePath: effective.statePath, local: local !== undefined, ...(local?.workspaceFile ? { workspaceFile: local.workspaceFile } : {}) }
+  return { bridge, note }
 }

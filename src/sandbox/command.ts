@@ -1,35 +1,67 @@
 /**
- * `dsh-slack sandbox [--port N]`: runs the local Slack stand-in alone and
- * prints where it is and which tokens to use, until Ctrl-C.
+ * `dsh-slack sandbox [--port N] [--workspace FILE] [--fresh]`: runs the local
+ * Slack stand-in alone and prints where it is and which tokens to use, until
+ * Ctrl-C.
  */
+import { dirname, join } from 'node:path'
 import { z } from 'zod'
 
+import { DEFAULT_SANDBOX_PORT, DEFAULT_STATE_PATH } from '../config/config.js'
+
+import { SandboxError } from './errors.js'
 import { startSandbox } from './index.js'
 
-const USAGE = `Usage: dsh-slack sandbox [--port N]
+/** The port `dsh-slack serve` also gives its stand-in by default (DSH_SLACK_SANDBOX_PORT), so the page's address is the same every run. */
+const SANDBOX_DEFAULT_PORT = DEFAULT_SANDBOX_PORT
+/** Where `dsh-slack serve` also keeps its stand-in's workspace by default (src/service/stand-in-files.ts: beside the state file). */
+const SANDBOX_DEFAULT_WORKSPACE = join(dirname(DEFAULT_STATE_PATH), 'sandbox.json')
 
-Runs the local Slack stand-in on 127.0.0.1 (memory only; nothing is kept).
-Point a Slack app at it with SLACK_API_URL and the tokens it prints.
+const USAGE = `Usage: dsh-slack sandbox [--port N] [--workspace FILE] [--fresh]
+
+Runs the local Slack stand-in on 127.0.0.1. Point a Slack app at it with
+SLACK_API_URL and the tokens it prints; open the page it prints to play
+Slack. It keeps its workspace (channels, messages, threads, files, open
+forms) in a file between runs.
 
 Options:
-  --port N   listen on port N (default: a free port)
-  --help     show this help`
+  --port N          listen on port N (default ${SANDBOX_DEFAULT_PORT}; 0: any free port)
+  --workspace FILE  keep the workspace in FILE (default ${SANDBOX_DEFAULT_WORKSPACE});
+                    :memory: keeps nothing
+  --fresh           start with an empty workspace, replacing the kept one
+  --help            show this help`
 
 const Port = z.coerce.number().int().min(0).max(65535)
 
+export interface SandboxArgs {
+  port: number
+  /** The workspace file, or `null` for memory only. */
+  workspace: string | null
+  fresh: boolean
+}
+
 /** Parses `argv` (the words after `sandbox`); `null` asks for the usage text. */
-export function parseSandboxArgs(argv: string[]): { port: number } | null {
-  let port = 0
+export function parseSandboxArgs(argv: string[]): SandboxArgs | null {
+  const args: SandboxArgs = { port: SANDBOX_DEFAULT_PORT, workspace: SANDBOX_DEFAULT_WORKSPACE, fresh: false }
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--help' || arg === '-h') return null
-    const value = arg === '--port' ? argv[++i] : arg.startsWith('--port=') ? arg.slice('--port='.length) : undefined
-    if (value === undefined) throw new Error(arg === '--port' ? '--port needs a number' : `unknown option ${arg}`)
+    if (arg === '--fresh') {
+      args.fresh = true
+      continue
+    }
+    const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
+    if (name !== '--port' && name !== '--workspace') throw new Error(`unknown option ${arg}`)
+    const value = inline ?? argv[++i]
+    if (value === undefined || value === '') throw new Error(name === '--port' ? '--port needs a number' : '--workspace needs a file name (or :memory:)')
+    if (name === '--workspace') {
+      args.workspace = value === ':memory:' ? null : value
+      continue
+    }
     const parsed = Port.safeParse(value)
     if (!parsed.success) throw new Error(`--port must be a port number (0-65535), got ${value}`)
-    port = parsed.data
+    args.port = parsed.data
   }
-  return { port }
+  return args
 }
 
 /**
@@ -37,7 +69,7 @@ export function parseSandboxArgs(argv: string[]): { port: number } | null {
  * (for tests and embedding).
  */
 export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promise<void> {
-  let args: { port: number } | null
+  let args: SandboxArgs | null
   try {
     args = parseSandboxArgs(argv)
   } catch (error) {
@@ -49,7 +81,16 @@ export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promis
     console.log(USAGE)
     return
   }
-  const slack = await startSandbox({ port: args.port })
+  let slack: Awaited<ReturnType<typeof startSandbox>>
+  try {
+    slack = await startSandbox({ port: args.port, ...(args.workspace ? { workspaceFile: args.workspace } : {}), fresh: args.fresh })
+  } catch (error) {
+    if (!(error instanceof SandboxError)) throw error
+    const fix = error.code === 'PORT_TAKEN' ? ': stop the other one, or pass --port with a free port' : ''
+    console.error(`dsh-slack sandbox: ${error.message}${fix}`)
+    process.exitCode = 1
+    return
+  }
   console.log(`Slack API: ${slack.apiUrl}`)
   console.log(`Page: ${slack.webUrl} (the workspace as Slack would show it)`)
   console.log(`SLACK_API_URL=${slack.apiUrl}`)
@@ -57,6 +98,7 @@ export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promis
   console.log(`SLACK_APP_TOKEN=${slack.appToken}`)
   console.log(`SLACK_SIGNING_SECRET=${slack.signingSecret}`)
   console.log(`SLACK_CHANNEL=${slack.defaultChannel}`)
+  console.log(slack.workspaceFile ? `Workspace: kept in ${slack.workspaceFile} (--fresh starts empty)` : 'Workspace: in memory only (nothing is kept)')
   await new Promise<void>((resolve) => {
     const finish = (): void => {
       process.off('SIGINT', finish)

@@ -35,6 +35,10 @@ export const SANDBOX_ERROR_CODES = [
   'TIMEOUT',
   /** The stand-in is closed. */
   'CLOSED',
+  /** The kept workspace file cannot be read back (not JSON, or not a workspace of this version). */
+  'BAD_WORKSPACE_FILE',
+  /** The port asked for is in use (another stand-in, most likely). */
+  'PORT_TAKEN',
 ] as const
 
 export type SandboxErrorCode = (typeof SANDBOX_ERROR_CODES)[number]

@@ -7,6 +7,13 @@ import { randomBytes } from 'node:crypto'
 
 import type { SandboxClock } from './clock.js'
 
+/** The counters behind the ids, saved with a kept workspace. */
+export interface IdState {
+  counter: number
+  /** The last message ts handed out, in microseconds. */
+  lastTs: number
+}
+
 const ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
 
 export class IdSource {
@@ -14,6 +21,17 @@ export class IdSource {
   private lastTs = 0
 
   constructor(private readonly clock: SandboxClock) {}
+
+  /** What keeps ids unique across a restart of a stand-in that kept its workspace. */
+  get state(): IdState {
+    return { counter: this.counter, lastTs: this.lastTs }
+  }
+
+  /** Continues after a saved state: new ids never repeat one the saved workspace holds. */
+  restore(state: IdState): void {
+    this.counter = Math.max(this.counter, state.counter)
+    this.lastTs = Math.max(this.lastTs, state.lastTs)
+  }
 
   /** `prefix` + `0` + a counter, upper-case base 36: `V0000000A1`. */
   next(prefix: string): string {

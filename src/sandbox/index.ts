@@ -22,6 +22,7 @@ import { TriggerRegistry } from './triggers.js'
 import { waitFor, type WaitOptions } from './wait.js'
 import { createWebPage } from './web/routes.js'
 import { Workspace } from './workspace.js'
+import { readWorkspaceFile, WorkspaceFile } from './workspace-file.js'
 
 export { ShiftedClock, systemClock, type SandboxClock } from './clock.js'
 export type { DeliveryTarget } from './delivery.js'
@@ -46,6 +47,10 @@ export interface Sandbox {
   readonly signingSecret: string
   /** A channel the bot is in (#agents unless `channels` said otherwise). */
   readonly defaultChannel: string
+  /** Where the workspace is kept between runs (`workspaceFile`); absent: memory only. */
+  readonly workspaceFile?: string
+  /** Whether the workspace was read back from `workspaceFile` (false: it started empty). */
+  readonly restored: boolean
   /** The in-memory workspace; `workspace.on('change', …)` follows every change. */
   readonly workspace: Workspace
   /** Faults for the next calls of a method: `faults.inject('chat.postMessage', { error: 'channel_not_found' })`. */
@@ -76,12 +81,23 @@ export interface Sandbox {
   close(): Promise<void>
 }
 
-/** Starts a stand-in on 127.0.0.1 and resolves once it listens. */
+/**
+ * Starts a stand-in on 127.0.0.1 and resolves once it listens. With
+ * `workspaceFile`, it starts from the workspace kept there (unless `fresh`)
+ * and keeps it there; the people and channels of `options` then only seed
+ * a workspace that starts empty.
+ */
 export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbox> {
   const clock = options.clock ?? systemClock
   const workspace = new Workspace({ ...DEFAULTS.app }, clock)
-  for (const user of options.users ?? DEFAULTS.users) workspace.addUser(user)
-  const channels = (options.channels ?? DEFAULTS.channels).map((init) => workspace.createChannel(init))
+  const saved = options.workspaceFile && !options.fresh ? readWorkspaceFile(options.workspaceFile) : undefined
+  if (saved) {
+    workspace.load(saved)
+  } else {
+    for (const user of options.users ?? DEFAULTS.users) workspace.addUser(user)
+    for (const init of options.channels ?? DEFAULTS.channels) workspace.createChannel(init)
+  }
+  const channels = [...workspace.channels.values()].filter((c) => !c.isIm)
   let server: Server | undefined
   const origin = (): string => {
     if (!server) throw new SandboxError('CLOSED', 'the stand-in is not listening')
@@ -124,6 +140,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   server = await listen(core, options.port ?? 0, web.handle)
   const listening = server
   const defaultChannel = channels.find((c) => c.botIsMember)?.id ?? channels[0]?.id ?? ''
+  const file = options.workspaceFile
+    ? new WorkspaceFile(options.workspaceFile, workspace, options.onSaveError ?? ((error) => console.error(`stand-in: could not save the workspace: ${error.message}`)))
+    : undefined
 
   return {
     apiUrl: `${origin()}/api/`,
@@ -133,6 +152,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     appToken: core.appToken,
     signingSecret,
     defaultChannel,
+    ...(file ? { workspaceFile: file.path } : {}),
+    restored: saved !== undefined,
     workspace,
     faults: core.faults,
     createChannel: (init) => workspace.createChannel(init),
@@ -153,6 +174,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     socketConnections: () => socket.connectionCount,
     disconnectSockets: (reason = 'refresh_requested') => socket.disconnectAll(reason),
     async close() {
+      file?.close()
       web.close()
       await socket.close()
       listening.closeAllConnections()

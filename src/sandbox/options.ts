@@ -10,6 +10,12 @@ import type { DeliveryTarget } from './delivery.js'
 export interface SandboxOptions {
   /** Port on 127.0.0.1; 0 (default) picks a free one. */
   port?: number
+  /** Keeps the workspace in this JSON file between runs, starting from what it holds; absent: memory only. */
+  workspaceFile?: string
+  /** With `workspaceFile`: start empty, replacing what the file holds. */
+  fresh?: boolean
+  /** A save of `workspaceFile` failed (default: one line on stderr); the stand-in goes on. */
+  onSaveError?: (error: Error) => void
   botToken?: string
   appToken?: string
   signingSecret?: string

@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 
 import type { SandboxCore } from './core.js'
+import { SandboxError } from './errors.js'
 import { handleWebApi, readBody } from './web-api.js'
 
 /** Loopback only: the stand-in holds no secrets but must never be reachable from elsewhere. */
@@ -34,6 +35,7 @@ async function upload(core: SandboxCore, req: IncomingMessage, res: ServerRespon
   }
   file.bytes = bytes
   file.size = bytes.length
+  core.workspace.markDirty()
   res.writeHead(200, { 'content-type': 'text/plain' })
   res.end(`OK - ${bytes.length}`)
 }
@@ -72,7 +74,13 @@ export async function listen(core: SandboxCore, port: number, hook?: RouteHook):
     else socket.destroy()
   })
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
+    server.once('error', (error: NodeJS.ErrnoException) =>
+      reject(
+        error.code === 'EADDRINUSE'
+          ? new SandboxError('PORT_TAKEN', `port ${port} on ${SANDBOX_HOST} is already in use (is another stand-in running, from dsh-slack serve, relay or sandbox?)`, { cause: error })
+          : error,
+      ),
+    )
     server.listen(port, SANDBOX_HOST, () => resolve())
   })
   return server

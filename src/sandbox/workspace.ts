@@ -1,15 +1,18 @@
 /**
  * The in-memory workspace: people, channels, messages, ephemeral messages,
- * open modals and files. It holds nothing between runs. Every change is
- * emitted as a `change` event (`WorkspaceChange`), the seam a live page or a
- * test follows. Permission and limit checks live in the Web API methods; this
- * file only keeps the data.
+ * open modals and files. Every change is emitted as a `change` event
+ * (`WorkspaceChange`), the seam a live page or a test follows; every change
+ * of what is kept between runs (those, and people, channels and files) also
+ * as `dirty`, which `WorkspaceFile` follows to save it (`dump()`/`load()`).
+ * Permission and limit checks live in the Web API methods; this file only
+ * keeps the data.
  */
 import { EventEmitter } from 'node:events'
 
 import type { SandboxClock } from './clock.js'
 import { IdSource } from './ids.js'
 import type { EphemeralMessage, SandboxChannel, SandboxFile, SandboxUser, SandboxUserGroup, SandboxView, StoredMessage, WorkspaceChange } from './model.js'
+import { WORKSPACE_DATA_VERSION, type WorkspaceData } from './workspace-data.js'
 
 /** Who the app is in this workspace: what auth.test answers. */
 export interface AppIdentity {
@@ -24,6 +27,8 @@ export interface AppIdentity {
 
 export interface WorkspaceEvents {
   change: [WorkspaceChange]
+  /** Something kept between runs changed (a `change`, or a person, channel, group or file). */
+  dirty: []
 }
 
 export class Workspace extends EventEmitter<WorkspaceEvents> {
@@ -50,6 +55,43 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
 
   private emitChange(change: WorkspaceChange): void {
     this.emit('change', change)
+    this.emit('dirty')
+  }
+
+  /** Says that something kept between runs changed outside this class (a file's bytes or title). */
+  markDirty(): void {
+    this.emit('dirty')
+  }
+
+  /** Everything kept between runs, as plain JSON-safe data. */
+  dump(): WorkspaceData {
+    return {
+      version: WORKSPACE_DATA_VERSION,
+      ids: this.ids.state,
+      users: [...this.users.values()].filter((u) => !u.isBot),
+      userGroups: [...this.userGroups.values()],
+      channels: [...this.channels.values()].map((c) => ({ ...c, members: [...c.members] })),
+      messages: [...this.messagesByChannel.values()].flat(),
+      files: [...this.files.values()].map(({ bytes, ...file }) => ({ ...file, ...(bytes ? { bytes: bytes.toString('base64') } : {}) })),
+      views: [...this.viewStacks].filter(([, stack]) => stack.length > 0).map(([user, stack]) => ({ user, stack })),
+      viewErrors: Object.fromEntries(this.viewErrors),
+    }
+  }
+
+  /** Replaces the people, channels, messages, files and modals with saved ones (at start, before anything else). */
+  load(data: WorkspaceData): void {
+    this.ids.restore(data.ids)
+    for (const user of data.users) this.users.set(user.id, { ...user })
+    for (const group of data.userGroups) this.userGroups.set(group.id, { ...group, users: [...group.users] })
+    for (const { members, ...channel } of data.channels) this.channels.set(channel.id, { ...channel, members: new Set(members) })
+    for (const message of data.messages) {
+      const list = this.messagesByChannel.get(message.channel) ?? []
+      list.push(message)
+      this.messagesByChannel.set(message.channel, list)
+    }
+    for (const { bytes, ...file } of data.files) this.files.set(file.id, { ...file, ...(bytes !== undefined ? { bytes: Buffer.from(bytes, 'base64') } : {}) })
+    for (const { user, stack } of data.views) this.viewStacks.set(user, stack)
+    for (const [viewId, errors] of Object.entries(data.viewErrors)) this.viewErrors.set(viewId, errors)
   }
 
   addUser(user: { id: string; name?: string; realName?: string }): SandboxUser {
@@ -58,6 +100,7 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
     this.users.set(user.id, added)
     // People join every public channel, so they can see (and click in) what the bot posts there.
     for (const channel of this.channels.values()) if (!channel.isPrivate && !channel.isIm) channel.members.add(user.id)
+    this.markDirty()
     return added
   }
 
@@ -69,6 +112,7 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
     if (botIsMember) members.add(this.app.botUserId)
     const channel: SandboxChannel = { id, name: init.name, isPrivate, isIm: false, botIsMember, members, created: Math.floor(this.clock.now() / 1000) }
     this.channels.set(id, channel)
+    this.markDirty()
     return channel
   }
 
@@ -86,12 +130,14 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
       created: Math.floor(this.clock.now() / 1000),
     }
     this.channels.set(channel.id, channel)
+    this.markDirty()
     return { channel, alreadyOpen: false }
   }
 
   createUserGroup(init: { id?: string; handle?: string; users: string[] }): SandboxUserGroup {
     const group: SandboxUserGroup = { id: init.id ?? this.ids.next('S'), handle: init.handle ?? 'group', users: [...init.users] }
     this.userGroups.set(group.id, group)
+    this.markDirty()
     return group
   }
 

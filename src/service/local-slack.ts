@@ -4,7 +4,7 @@
  * and the web page where a person plays Slack.
  */
 export interface LocalSlack {
-  /** Web API base URL, e.g. http://127.0.0.1:3001/api/. */
+  /** Web API base URL, e.g. http://127.0.0.1:4100/api/. */
   apiUrl: string
   /** The page that shows the channel, when the stand-in serves one. */
   webUrl?: string
@@ -12,7 +12,19 @@ export interface LocalSlack {
   appToken: string
   /** The channel questions go to by default. */
   channel: string
+  /** Where the stand-in keeps its workspace between runs; absent: memory only. */
+  workspaceFile?: string
   stop(): Promise<void>
 }
 
-export type StartLocalSlack = () => Promise<LocalSlack>
+/** How to start the stand-in: `LocalSlackOptions` from `standInFiles()` and the config. */
+export interface LocalSlackOptions {
+  /** Port on 127.0.0.1 (0: any free one). */
+  port: number
+  /** Keep the workspace in this file; absent: memory only. */
+  workspaceFile?: string
+  /** Start with an empty workspace, replacing the kept one. */
+  fresh?: boolean
+}
+
+export type StartLocalSlack = (options: LocalSlackOptions) => Promise<LocalSlack>

@@ -6,6 +6,7 @@ import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from './bridge-factory.js'
 import { bridgeOptionsFromConfig } from './bridge-options.js'
 import type { LocalSlack, StartLocalSlack } from './local-slack.js'
+import { forgetStandInAsks, standInFiles } from './stand-in-files.js'
 
 /** A running relay (DSH_HOST_URL), as the service sees it. */
 export interface RunningRelay {
@@ -28,8 +29,15 @@ export interface RunningService {
   bridge: SlackBridge
   /** Set when the service runs against the built-in stand-in. */
   local?: LocalSlack
+  /** Where the bridge keeps its asks: a SQLite file, or `:memory:` (then open asks are withdrawn at stop). */
+  statePath: string
   /** Stops taking requests, stops the bridge (open asks stay open in the store), stops the stand-in. */
   stop(): Promise<void>
+}
+
+export interface StartServiceOptions {
+  /** Against the stand-in: start with an empty workspace and no asks (`serve --fresh`). */
+  fresh?: boolean
 }
 
 /**
@@ -37,7 +45,7 @@ export interface RunningService {
  * a bot token it talks to Slack; without one it starts the local stand-in
  * and talks to that, so a newcomer can try everything in a browser.
  */
-export async function startService(config: Config, deps: ServiceDeps, logger: Logger): Promise<RunningService> {
+export async function startService(config: Config, deps: ServiceDeps, logger: Logger, options: StartServiceOptions = {}): Promise<RunningService> {
   checkCombination(config)
   const stack: (() => Promise<void>)[] = []
   const unwind = async () => {
@@ -49,19 +57,26 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
     if (config.botToken) {
       effective = { ...config, botToken: config.botToken }
     } else {
-      local = await deps.startLocalSlack()
+      // The stand-in keeps its workspace and the bridge its asks in files of
+      // their own beside DSH_SLACK_STATE, so an open question survives a
+      // restart as it would with Slack, and never follows the service to
+      // real Slack once a token is set.
+      const files = standInFiles(config.statePath)
+      if (options.fresh) forgetStandInAsks(files)
+      local = await deps.startLocalSlack({
+        port: config.sandboxPort,
+        ...(files.workspaceFile ? { workspaceFile: files.workspaceFile } : {}),
+        ...(options.fresh ? { fresh: true } : {}),
+      })
       stack.push(() => local!.stop())
       // The stand-in plays Slack in Socket Mode; its tokens replace the unset ones.
-      // Its messages live in its memory only, so asks are kept in memory too:
-      // a state file would otherwise carry asks for messages that no longer
-      // exist into the next run, against the real Slack once a token is set.
       effective = {
         ...config,
         botToken: local.botToken,
         appToken: local.appToken,
         slackApiUrl: local.apiUrl,
         channel: config.channel ?? local.channel,
-        statePath: ':memory:',
+        statePath: files.statePath,
       }
       delete effective.signingSecret
     }
@@ -69,7 +84,9 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
     // The bridge logs one line per ask event (posted, answered by, withdrawn,
     // expired, dismissed) with this logger, so the service adds none of its own.
     const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), listen: false })
-    stack.push(() => bridge.stop())
+    // Asks kept in memory die with the process: withdraw them, so nobody answers a question nobody will read.
+    const withdrawOpen = effective.statePath === ':memory:'
+    stack.push(() => bridge.stop({ withdrawOpen }))
 
     const api: ApiServer = createApiServer({
       bridge,
@@ -94,6 +111,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       url,
       bridge,
       ...(local ? { local } : {}),
+      statePath: effective.statePath,
       stop: () => (stopped ??= unwind()),
     }
   } catch (error) {

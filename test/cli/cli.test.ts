@@ -12,7 +12,7 @@ const suite = cliSuite('dsh-slack-cli-')
 const { cwd, running, closers } = suite
 
 function cli(args: string[], env: Record<string, string> = {}, stdin?: string): CliRun {
-  const run = runCli(suite.main, args, { env: cleanEnv(env), cwd, ...(stdin !== undefined ? { stdin } : {}) })
+  const run = runCli(suite.main, args, { env: cleanEnv({ DSH_SLACK_SANDBOX_PORT: '0', ...env }), cwd, ...(stdin !== undefined ? { stdin } : {}) })
   running.push(run)
   return run
 }

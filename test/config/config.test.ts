@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ConfigError, DEFAULT_STATE_PATH, configFromEnv, isLoopbackHost } from '../../src/config/index.js'
+import { ConfigError, DEFAULT_SANDBOX_PORT, DEFAULT_STATE_PATH, configFromEnv, isLoopbackHost } from '../../src/config/index.js'
 
 const BOT = 'xoxb-test-bot-token'
 const APP = 'xapp-test-app-token'
@@ -28,8 +28,14 @@ describe('configFromEnv: defaults', () => {
       statePath: DEFAULT_STATE_PATH,
       host: '127.0.0.1',
       port: 3000,
+      sandboxPort: DEFAULT_SANDBOX_PORT,
       hostUrls: [],
     })
+  })
+
+  it('puts the local stand-in on DSH_SLACK_SANDBOX_PORT, and refuses one that is not a port', () => {
+    expect(configFromEnv({ DSH_SLACK_SANDBOX_PORT: '4200' }).sandboxPort).toBe(4200)
+    expect(() => configFromEnv({ DSH_SLACK_SANDBOX_PORT: 'x' })).toThrow('DSH_SLACK_SANDBOX_PORT: "x" is not a port')
   })
 
   it('treats empty and blank variables as unset, since .env.example copies leave many blank', () => {

@@ -18,6 +18,8 @@ const VARIABLES = [
   'DSH_SLACK_STATE',
   'HOST',
   'PORT',
+  // Not in ARCHITECTURE.md's table: the local stand-in's port (issue 13).
+  'DSH_SLACK_SANDBOX_PORT',
   'DSH_SLACK_API_KEY',
   'DSH_HOST_URL',
   'DSH_HOST_ACCESS_SECRET',

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runRelayCommand, type RelayCommandIo } from '../../src/relay/command.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
@@ -66,7 +69,7 @@ describe('dsh-slack relay', () => {
     const run = io({ DSH_HOST_URL: host.url, DSH_SLACK_STATE: ':memory:' }, new Promise<void>((resolve) => (stop = resolve)))
     run.startLocalSlack = async () => {
       const slack = (sandbox = await startSandbox())
-      return { apiUrl: slack.apiUrl, botToken: slack.botToken, appToken: slack.appToken, channel: slack.defaultChannel, stop: () => slack.close() }
+      return { apiUrl: slack.apiUrl, webUrl: slack.webUrl, botToken: slack.botToken, appToken: slack.appToken, channel: slack.defaultChannel, stop: () => slack.close() }
     }
 
     const exit = runRelayCommand([], run)
@@ -78,6 +81,47 @@ describe('dsh-slack relay', () => {
     expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'go', selected: ['Yes'] }] } })
     stop()
     expect(await exit).toBe(0)
-    expect(run.out.join('')).toContain('Local Slack stand-in')
+    // The page, not the Web API (which shows {"ok":false,"error":"not_found"} in a browser).
+    expect(run.out.join('')).toBe(`Open ${sandbox!.webUrl} to answer in the local Slack stand-in (set SLACK_BOT_TOKEN to use Slack)\n`)
+  })
+
+  it('without a token, keeps a pending host question across a restart: the same message, still answerable', async () => {
+    const host = await startFakeHost()
+    cleanups.push(() => host.close())
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-relay-restart-'))
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
+    const env = { DSH_HOST_URL: host.url, DSH_SLACK_STATE: join(dir, 'state.sqlite'), DSH_SLACK_SANDBOX_PORT: '0' }
+    let sandbox: Sandbox | undefined
+    const startLocalSlack: RelayCommandIo['startLocalSlack'] = async (options) => {
+      const slack = (sandbox = await startSandbox(options))
+      return { apiUrl: slack.apiUrl, webUrl: slack.webUrl, botToken: slack.botToken, appToken: slack.appToken, channel: slack.defaultChannel, stop: () => slack.close(), ...(slack.workspaceFile ? { workspaceFile: slack.workspaceFile } : {}) }
+    }
+    let stopFirst!: () => void
+    const first = io(env, new Promise<void>((resolve) => (stopFirst = resolve)))
+    first.startLocalSlack = startLocalSlack
+    const firstExit = runRelayCommand([], first)
+    await host.waitForConnections(1)
+    const { outcome } = host.ask('session-1', [{ id: 'go', question: 'Ship it?', options: [{ label: 'Yes' }, { label: 'No' }] }])
+    const posted = await postedMessage(sandbox!, sandbox!.defaultChannel)
+    stopFirst()
+    expect(await firstExit).toBe(0)
+
+    let stopSecond!: () => void
+    const second = io(env, new Promise<void>((resolve) => (stopSecond = resolve)))
+    second.startLocalSlack = startLocalSlack
+    const secondExit = runRelayCommand([], second)
+    cleanups.push(async () => {
+      stopSecond()
+      await secondExit
+    })
+    await host.waitForConnections(1)
+    await sandbox!.waitFor(() => sandbox!.socketConnections() === 1)
+    await sandbox!.user('U0SANDBOX01').click(sandbox!.messages(sandbox!.defaultChannel).find((m) => m.ts === posted.ts)!, 'Yes')
+
+    expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'go', selected: ['Yes'] }] } })
+    expect(sandbox!.messages(sandbox!.defaultChannel).filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts)).toHaveLength(1)
+    expect(first.logger!.lines.map((line) => line.message)).toContain(
+      `stopping (open requests stay open: the stand-in's workspace in ${join(dir, 'sandbox.json')} and their state in ${join(dir, 'sandbox.sqlite')} are kept for the next start (--fresh starts empty))`,
+    )
   })
 })

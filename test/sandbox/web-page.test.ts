@@ -29,7 +29,7 @@ afterEach(async () => {
 })
 
 async function startLocalService(env: Record<string, string> = {}): Promise<RunningService & { webUrl: string }> {
-  const service = await startService(configFromEnv({ PORT: '0', DSH_SLACK_STATE: ':memory:', ...env }), await serviceDeps(), silentLogger)
+  const service = await startService(configFromEnv({ PORT: '0', DSH_SLACK_SANDBOX_PORT: '0', DSH_SLACK_STATE: ':memory:', ...env }), await serviceDeps(), silentLogger)
   cleanups.push(() => service.stop())
   return { ...service, webUrl: service.local!.webUrl! }
 }

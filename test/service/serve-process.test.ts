@@ -10,7 +10,7 @@ const suite = cliSuite('dsh-slack-serve-')
 const { cwd, running, closers } = suite
 
 function serve(env: Record<string, string>): CliRun {
-  const run = runCli(suite.main, ['serve'], { env: cleanEnv({ PORT: '0', ...env }), cwd })
+  const run = runCli(suite.main, ['serve'], { env: cleanEnv({ PORT: '0', DSH_SLACK_SANDBOX_PORT: '0', ...env }), cwd })
   running.push(run)
   return run
 }

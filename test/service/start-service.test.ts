@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import { configFromEnv, type Config } from '../../src/config/config.js'
-import type { LocalSlack } from '../../src/service/local-slack.js'
+import type { LocalSlack, LocalSlackOptions } from '../../src/service/local-slack.js'
 import { startService, type RunningService, type ServiceDeps } from '../../src/service/start-service.js'
 import type { Logger } from '../../src/log/logger.js'
 import { FakeBridge } from '../http/fake-bridge.js'
@@ -27,7 +27,7 @@ const slackEnv = { SLACK_BOT_TOKEN: 'xoxb-real', SLACK_APP_TOKEN: 'xapp-real', S
 function fakeDeps() {
   const bridges: FakeBridge[] = []
   const options: SlackBridgeOptions[] = []
-  const local = { started: 0, stopped: 0 }
+  const local = { started: 0, stopped: 0, options: [] as LocalSlackOptions[] }
   const relays: { hosts: string[]; stopped: boolean }[] = []
   const deps: ServiceDeps = {
     createBridge: async (given) => {
@@ -36,8 +36,9 @@ function fakeDeps() {
       bridges.push(bridge)
       return bridge
     },
-    startLocalSlack: async (): Promise<LocalSlack> => {
+    startLocalSlack: async (given): Promise<LocalSlack> => {
       local.started += 1
+      local.options.push(given)
       return {
         apiUrl: 'http://127.0.0.1:1/api/',
         webUrl: 'http://127.0.0.1:1/',
@@ -81,27 +82,47 @@ describe('startService', () => {
     expect(health).toEqual({ ok: true, slack: 'connected' })
   })
 
-  it('without a bot token starts the local stand-in and points the bridge at it', async () => {
+  it('without a bot token starts the local stand-in on its port, with its files beside the state, and points the bridge at it', async () => {
     const { deps, options, local } = fakeDeps()
 
-    const { service } = await start({ DSH_SLACK_STATE: '/tmp/not-used.sqlite' }, deps)
+    const { service } = await start({ DSH_SLACK_STATE: '/srv/dsh/state.sqlite', DSH_SLACK_SANDBOX_PORT: '4321' }, deps)
 
-    expect(local.started).toBe(1)
-    expect(options[0]?.state).toBe(':memory:')
+    expect(local.options).toEqual([{ port: 4321, workspaceFile: '/srv/dsh/sandbox.json' }])
+    // Its own SQLite file: asks on the stand-in never follow the service to real Slack.
+    expect(options[0]?.state).toBe('/srv/dsh/sandbox.sqlite')
+    expect(service.statePath).toBe('/srv/dsh/sandbox.sqlite')
     expect(options[0]).toMatchObject({ botToken: 'xoxb-local', appToken: 'xapp-local', slackApiUrl: 'http://127.0.0.1:1/api/', channel: 'C0LOCAL' })
     expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ ok: true, slack: 'local' })
     expect(service.local?.webUrl).toBe('http://127.0.0.1:1/')
   })
 
-  it('stops without withdrawing open asks, and stops the stand-in after the bridge', async () => {
+  it('keeps the stand-in and its asks in memory when DSH_SLACK_STATE is :memory:', async () => {
+    const { deps, options, local } = fakeDeps()
+
+    await start({ DSH_SLACK_STATE: ':memory:' }, deps)
+
+    expect(local.options).toEqual([{ port: 4100 }])
+    expect(options[0]?.state).toBe(':memory:')
+  })
+
+  it('stops without withdrawing open asks kept in a file, and stops the stand-in after the bridge', async () => {
     const { deps, bridges, local } = fakeDeps()
-    const { service } = await start({}, deps)
+    const { service } = await start({ DSH_SLACK_STATE: '/srv/dsh/state.sqlite' }, deps)
 
     await service.stop()
 
-    expect(bridges[0]!.stopped).toEqual({})
+    expect(bridges[0]!.stopped).toEqual({ withdrawOpen: false })
     expect(local.stopped).toBe(1)
     await expect(fetch(`${service.url}/healthz`)).rejects.toThrow()
+  })
+
+  it('withdraws open asks at stop when they are kept in memory, since nobody could answer them after', async () => {
+    const { deps, bridges } = fakeDeps()
+    const { service } = await start(slackEnv, deps)
+
+    await service.stop()
+
+    expect(bridges[0]!.stopped).toEqual({ withdrawOpen: true })
   })
 
   it('refuses a non-loopback HOST without an API key before starting anything', async () => {

@@ -33,6 +33,7 @@ export const fileMethods: MethodTable = {
     run(args, core) {
       const id = core.workspace.ids.next('F')
       core.workspace.files.set(id, { id, name: args.filename, title: args.filename, size: 0, length: args.length, completed: false })
+      core.workspace.markDirty()
       return { upload_url: `${core.origin()}/upload/v1/${id}`, file_id: id }
     },
   }),
@@ -51,6 +52,7 @@ export const fileMethods: MethodTable = {
         file.completed = true
         return file
       })
+      core.workspace.markDirty()
       const target = args.channel_id ?? args.channels?.split(',')[0]
       if (target) {
         const channel = postableChannel(core, target)
