@@ -4,7 +4,9 @@
  * clicking in Chromium. Answers are checked through the service's API.
  * Skipped, with the reason printed, where Chromium is not installed.
  */
-import { existsSync } from 'node:fs'
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 
@@ -198,6 +200,29 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', () => {
     expect(await page.locator('.mention.broadcast').count()).toBe(0)
     expect(await page.locator('a[href^="javascript:"]').count()).toBe(0)
     expect(await card.getByRole('button', { name: '<!here>' }).count()).toBe(1)
+  })
+
+  it('keeps an open question across a restart of serve: the same page, without a reload, answers it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-web-restart-'))
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
+    const env = { DSH_SLACK_STATE: join(dir, 'state.sqlite') }
+    const first = await startLocalService(env)
+    const page = await openPage(first.webUrl)
+    const id = await postAsk(first, SAMPLE_ASKS['plan-review'])
+    const card = page.locator('.msg', { hasText: 'Approve this plan and leave plan mode?' })
+    await card.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+
+    await first.stop()
+    await page.locator('body[data-live="off"]').waitFor()
+    const second = await startLocalService({ ...env, DSH_SLACK_SANDBOX_PORT: new URL(first.webUrl).port })
+    await page.locator('body[data-live="on"]').waitFor()
+    await card.getByRole('button', { name: 'Approve', exact: true }).click()
+    const result = await settled(second, id)
+
+    expect(second.webUrl).toBe(first.webUrl)
+    expect(result).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] }, answeredBy: { id: ALICE } })
+    await card.getByText(/Approved by/).waitFor()
+    expect(await notReloaded(page)).toBe('loaded once')
   })
 
   it('fits a phone-width screen: the question and its buttons without sideways scrolling', async () => {

@@ -9,8 +9,8 @@ const question = { questions: [{ id: 'deploy', question: 'Deploy to production n
 const suite = cliSuite('dsh-slack-serve-')
 const { cwd, running, closers } = suite
 
-function serve(env: Record<string, string>): CliRun {
-  const run = runCli(suite.main, ['serve'], { env: cleanEnv({ PORT: '0', DSH_SLACK_SANDBOX_PORT: '0', ...env }), cwd })
+function serve(env: Record<string, string>, args: string[] = []): CliRun {
+  const run = runCli(suite.main, ['serve', ...args], { env: cleanEnv({ PORT: '0', DSH_SLACK_SANDBOX_PORT: '0', ...env }), cwd })
   running.push(run)
   return run
 }
@@ -23,7 +23,7 @@ async function apiUrlOf(run: CliRun): Promise<string> {
 
 describe('dsh-slack serve (the process)', () => {
   it('without a token runs the local stand-in, prints where to open it, and stops cleanly on SIGTERM', async () => {
-    const run = serve({})
+    const run = serve({ DSH_SLACK_STATE: join(cwd, 'first-run', 'state.sqlite') })
 
     const url = await apiUrlOf(run)
     const health = await (await fetch(`${url}/healthz`)).json()
@@ -34,6 +34,37 @@ describe('dsh-slack serve (the process)', () => {
     expect(health).toEqual({ ok: true, slack: 'local' })
     expect(created.status).toBe(201)
     expect(await run.exited).toBe(0)
+  })
+
+  it('without a token keeps the open question across a restart, says so when it stops, and --fresh starts empty', async () => {
+    const env = { DSH_SLACK_STATE: join(cwd, 'stand-in', 'state.sqlite') }
+    const first = serve(env)
+    const firstUrl = await apiUrlOf(first)
+    const created = (await (await fetch(`${firstUrl}/v1/asks`, { method: 'POST', body: JSON.stringify(question) })).json()) as { id: string }
+    first.child.kill('SIGTERM')
+    expect(await first.exited).toBe(0)
+
+    const second = serve(env)
+    const kept = await fetch(`${await apiUrlOf(second)}/v1/asks/${created.id}`)
+    second.child.kill('SIGTERM')
+    await second.exited
+    const fresh = serve(env, ['--fresh'])
+    const forgotten = await fetch(`${await apiUrlOf(fresh)}/v1/asks/${created.id}`)
+
+    expect(first.stdout()).toContain(`Kept between runs in ${join(cwd, 'stand-in', 'sandbox.json')} and ${join(cwd, 'stand-in', 'sandbox.sqlite')} (serve --fresh starts empty)`)
+    expect(first.stdout() + first.stderr()).toContain(`SIGTERM: stopping (open questions stay open: the stand-in's workspace in ${join(cwd, 'stand-in', 'sandbox.json')} and their state in`)
+    expect(kept.status).toBe(200)
+    expect(await kept.json()).toMatchObject({ id: created.id, status: 'pending' })
+    expect(forgotten.status).toBe(404)
+  }, 90_000)
+
+  it('with DSH_SLACK_STATE=:memory: says at stop that nothing is kept', async () => {
+    const run = serve({ DSH_SLACK_STATE: ':memory:' })
+    await apiUrlOf(run)
+    run.child.kill('SIGTERM')
+
+    expect(await run.exited).toBe(0)
+    expect(run.stdout() + run.stderr()).toContain("SIGTERM: stopping (DSH_SLACK_STATE is :memory:, so nothing is kept: open questions are withdrawn and the stand-in's workspace is forgotten)")
   })
 
   it('survives SIGKILL: after a restart, a click on the earlier message answers the ask and GET returns it', async () => {
