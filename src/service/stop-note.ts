@@ -28,5 +28,7 @@ export function stopNote({ statePath, workspaceFile, local, noun = 'questions', 
     const workspace = workspaceFile ? `the stand-in's workspace in ${workspaceFile} and ` : ''
     return `open ${noun} stay open: ${workspace}their state in ${statePath} are kept for the next start (--fresh starts empty)`
   }
-  return `open ${noun} stay open in ${statePath}; a click after the next start still answers them`
+  // A database URL may carry a password: name the variable, not its value.
+  const where = /^[a-z][a-z0-9+.-]*:\/\//i.test(statePath) ? 'the database DSH_SLACK_STATE names' : statePath
+  return `open ${noun} stay open in ${where}; a click after the next start still answers them`
 }

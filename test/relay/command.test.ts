@@ -99,6 +99,8 @@ describe('dsh-slack relay', () => {
     let stopFirst!: () => void
     const first = io(env, new Promise<void>((resolve) => (stopFirst = resolve)))
     first.startLocalSlack = startLocalSlack
+    const firstLog = recordingLogger()
+    first.logger = firstLog
     const firstExit = runRelayCommand([], first)
     await host.waitForConnections(1)
     const { outcome } = host.ask('session-1', [{ id: 'go', question: 'Ship it?', options: [{ label: 'Yes' }, { label: 'No' }] }])
@@ -120,7 +122,7 @@ describe('dsh-slack relay', () => {
 
     expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'go', selected: ['Yes'] }] } })
     expect(sandbox!.messages(sandbox!.defaultChannel).filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts)).toHaveLength(1)
-    expect(first.logger!.lines.map((line) => line.message)).toContain(
+    expect(firstLog.text('info')).toContain(
       `stopping (open requests stay open: the stand-in's workspace in ${join(dir, 'sandbox.json')} and their state in ${join(dir, 'sandbox.sqlite')} are kept for the next start (--fresh starts empty))`,
     )
   })
