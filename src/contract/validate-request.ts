@@ -1,6 +1,8 @@
 import { z } from 'zod'
 import { UserInteractionError } from './errors.js'
+import { optionSchema, questionSchema, REQUEST_KEYS } from './request-schema.js'
 import type { AgentLike, AskUserQuestionItem, AskUserQuestionRequest } from './types.js'
+import { describeUnknownFields, nearestKey, unknownFields, type UnknownField } from './unknown-fields.js'
 
 /** A question after validation: options and multiSelect made explicit. */
 export interface ValidQuestion extends AskUserQuestionItem {
@@ -14,28 +16,6 @@ export interface ValidRequest {
   agent?: AgentLike
   signal?: AbortSignal
 }
-
-// Unknown extra keys are ignored (the harness adds its own); zod strips them
-// from our copy and the caller's object is never touched.
-const optionSchema = z.object({
-  label: z.string({ error: 'option label must be a string' }),
-  description: z.string({ error: 'option description must be a string' }).optional(),
-})
-
-const intentSchema = z.looseObject({
-  kind: z.string({ error: 'intent.kind must be a string' }),
-  approve: z.string({ error: 'intent.approve must be a string' }).optional(),
-})
-
-const questionSchema = z.object({
-  id: z.string({ error: 'id must be a string' }),
-  question: z.string({ error: 'question must be a string' }),
-  detail: z.string({ error: 'detail must be a string' }).optional(),
-  header: z.string({ error: 'header must be a string' }).optional(),
-  options: z.array(optionSchema, { error: 'options must be an array' }).optional(),
-  multiSelect: z.boolean({ error: 'multiSelect must be true or false' }).optional(),
-  intent: intentSchema.optional(),
-})
 
 const agentSchema = z.looseObject({ id: z.string({ error: 'agent.id must be a string' }) })
 
@@ -53,18 +33,30 @@ function questionName(raw: unknown, index: number): string {
   return typeof id === 'string' && !isBlank(id) ? `question "${id}"` : `question ${index + 1}`
 }
 
+/** What a person is told when the request has no questions at all (e.g. `{}`). */
+export const NO_QUESTIONS_MESSAGE =
+  'the request has no "questions": send at least one, like {"questions": [{"id": "deploy", "question": "Deploy now?", "options": [{"label": "Deploy"}, {"label": "Wait"}]}]}'
+
 /**
  * Checks a request in the seam's order (SEAM.md): a pre-aborted signal, an
- * empty batch, a bad intent; then the bridge's own rules. Throws a
+ * empty batch, a bad intent; then the bridge's own rules. A key the format
+ * does not know is refused by name with the nearest known one ("unknown
+ * field questions[0].multiselect — did you mean multiSelect?"): a misspelt
+ * field silently ignored would change the question. Throws a
  * `UserInteractionError` whose message names the question and the problem.
  */
 export function validateRequest(request: unknown): ValidRequest {
-  if (typeof request !== 'object' || request === null) fail('BAD_REQUEST', 'the request must be an object with a "questions" array')
+  if (typeof request !== 'object' || request === null || Array.isArray(request)) {
+    fail('BAD_REQUEST', 'the request must be an object like {"questions": [{"id": "deploy", "question": "Deploy now?"}]}')
+  }
   const { questions, agent, signal } = request as Record<string, unknown>
 
   if (signal !== undefined && !(signal instanceof AbortSignal)) fail('BAD_REQUEST', 'signal must be an AbortSignal')
   if (signal?.aborted) fail('ASK_ABORTED', 'the request was aborted before it was asked')
-  if (!Array.isArray(questions)) fail('BAD_REQUEST', 'the request needs a "questions" array')
+  const extra = unknownRequestKeys(request)
+  if (extra.length > 0) fail('BAD_REQUEST', describeUnknownFields(extra))
+  if (questions === undefined) fail('BAD_REQUEST', NO_QUESTIONS_MESSAGE)
+  if (!Array.isArray(questions)) fail('BAD_REQUEST', '"questions" must be an array of questions, like [{"id": "deploy", "question": "Deploy now?"}]')
   if (questions.length === 0) fail('EMPTY_QUESTIONS', 'the request has no questions; add at least one')
 
   // Array.from: map() would keep the holes of a sparse array, and a hole is
@@ -72,6 +64,12 @@ export function validateRequest(request: unknown): ValidRequest {
   const parsed = Array.from(questions as unknown[]).map((raw, index): ValidQuestion => {
     const result = questionSchema.safeParse(raw)
     if (!result.success) {
+      const unknown = unknownFieldsOf(result.error, index)
+      if (unknown.length > 0) {
+        // The intent is the seam's own check, so its unknown keys are a bad intent.
+        const inIntent = unknown.every((field) => field.path.includes('intent'))
+        fail(inIntent ? 'BAD_INTENT' : 'BAD_REQUEST', describeUnknownFields(unknown))
+      }
       const issue = result.error.issues[0]
       const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
       const what = issue?.code === 'invalid_type' && issue.path.length === 0 ? 'must be an object' : `${where}${issue?.message ?? 'is malformed'}`
@@ -97,6 +95,45 @@ export function validateRequest(request: unknown): ValidRequest {
   }
   if (signal) valid.signal = signal
   return valid
+}
+
+function unknownRequestKeys(request: object): UnknownField[] {
+  return Object.keys(request)
+    .filter((key) => !(REQUEST_KEYS as readonly string[]).includes(key))
+    .map((key) => {
+      const suggestion = nearestKey(key, REQUEST_KEYS)
+      return { path: [key], key, known: REQUEST_KEYS, ...(suggestion ? { suggestion } : {}) }
+    })
+}
+
+function unknownFieldsOf(error: z.ZodError, index: number): UnknownField[] {
+  return unknownFields(questionSchema, error.issues, ['questions', index])
+}
+
+/**
+ * The request with only the fields this format knows, for callers that read
+ * a harness's own objects the way the harness does (it ignores unknown extra
+ * keys on items, SEAM.md): the cordis plugin. The agent and the signal are
+ * kept as they are; anything malformed is left for `validateRequest` to name.
+ */
+export function knownFieldsOnly(request: AskUserQuestionRequest): AskUserQuestionRequest {
+  if (typeof request !== 'object' || request === null || !Array.isArray(request.questions)) return request
+  const copy: AskUserQuestionRequest = { questions: Array.from(request.questions as unknown[]).map(knownQuestionFields) as AskUserQuestionItem[] }
+  if ('agent' in request) copy.agent = request.agent as AgentLike
+  if ('signal' in request) copy.signal = request.signal as AbortSignal
+  return copy
+}
+
+function knownQuestionFields(raw: unknown): unknown {
+  const question = pick(raw, Object.keys(questionSchema.shape))
+  if (question && Array.isArray(question.options)) question.options = Array.from(question.options as unknown[]).map((option) => pick(option, Object.keys(optionSchema.shape)) ?? option)
+  return question ?? raw
+}
+
+function pick(raw: unknown, keys: string[]): Record<string, unknown> | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined
+  const source = raw as Record<string, unknown>
+  return Object.fromEntries(keys.filter((key) => key in source).map((key) => [key, source[key]]))
 }
 
 function checkIntent(question: ValidQuestion, index: number): void {

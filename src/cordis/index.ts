@@ -1,5 +1,6 @@
 import type { SlackBridge } from '../bridge/types.js'
 import type { AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
+import { knownFieldsOnly } from '../contract/validate-request.js'
 import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from '../service/bridge-factory.js'
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
@@ -96,7 +97,9 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
       const ready = new Promise<SlackBridge>((resolve, reject) => ((resolveBridge = resolve), (rejectBridge = reject)))
       ready.catch(() => undefined)
       const provider: UserInteractionProvider = {
-        ask: async (request: AskUserQuestionRequest) => (await ready).provider.ask(request),
+        // The harness hands over its own objects and ignores keys it does not
+        // know (SEAM.md); so does its plugin, unlike the library's strict ask().
+        ask: async (request: AskUserQuestionRequest) => (await ready).provider.ask(knownFieldsOnly(request)),
       }
 
       const disposers = registerWithAll(seams, provider)

@@ -1,10 +1,12 @@
 import { describe, expect, expectTypeOf, it } from 'vitest'
 import { validateAnswer, validateRequest } from '../../src/contract/index.js'
 import type { AgentLike, AskUserQuestionAnswer, AskUserQuestionRequest, UserInteractionProvider } from '../../src/contract/index.js'
+import { knownFieldsOnly } from '../../src/contract/validate-request.js'
 
 // The harness's own shapes, declared here as the harness declares them: an
 // `Agent` class with methods and more fields than the seam reads, and items
-// that carry keys this bridge has never heard of.
+// that carry keys this bridge has never heard of. The harness plugin reads
+// them as the harness does (knownFieldsOnly); the library's own ask() is strict.
 class HarnessSession {
   constructor(readonly header: { cwd: string; createdAt: number; version: number; parentSession?: string }) {}
 
@@ -92,10 +94,10 @@ describe('a request shaped like the harness’s', () => {
     expectTypeOf(provider.ask).returns.resolves.toEqualTypeOf<AskUserQuestionAnswer>()
   })
 
-  it('validates at run time, keeping the agent instance and its methods', () => {
+  it('validates at run time as the plugin reads it, keeping the agent instance and its methods', () => {
     const request = harnessRequest()
 
-    const valid = validateRequest(request)
+    const valid = validateRequest(knownFieldsOnly(request))
 
     expect(valid.questions.map((question) => question.id)).toEqual(['pkg', 'plan-review'])
     expect(valid.agent).toBe(request.agent)
@@ -107,14 +109,14 @@ describe('a request shaped like the harness’s', () => {
     const request = deepFreeze(harnessRequest())
     const before = JSON.stringify(request)
 
-    const valid = validateRequest(request)
+    const valid = validateRequest(knownFieldsOnly(request))
 
     expect(JSON.stringify(request)).toBe(before)
     expect(valid.questions[0]).not.toHaveProperty('toolCallId')
   })
 
   it('never mutates a frozen answer while trimming its custom text', () => {
-    const valid = validateRequest(harnessRequest())
+    const valid = validateRequest(knownFieldsOnly(harnessRequest()))
     const answer = deepFreeze({
       answers: [
         { id: 'pkg', selected: [], custom: '  bun  ' },
@@ -130,6 +132,10 @@ describe('a request shaped like the harness’s', () => {
   })
 
   it('validates an agent that carries only an id', () => {
-    expect(validateRequest({ questions: harnessRequest().questions, agent: { id: 'bare' } }).agent).toEqual({ id: 'bare' })
+    expect(validateRequest(knownFieldsOnly({ questions: harnessRequest().questions, agent: { id: 'bare' } })).agent).toEqual({ id: 'bare' })
+  })
+
+  it('is refused by the strict library check, which names the keys the format does not know', () => {
+    expect(() => validateRequest(harnessRequest())).toThrow(expect.objectContaining({ code: 'BAD_REQUEST', message: expect.stringMatching(/^unknown field questions\[0\]\.toolCallId/) }))
   })
 })

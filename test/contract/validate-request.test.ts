@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { validateRequest } from '../../src/contract/index.js'
-import type { AskUserQuestionItem } from '../../src/contract/index.js'
+import type { AskUserQuestionItem, AskUserQuestionRequest } from '../../src/contract/index.js'
+import { knownFieldsOnly } from '../../src/contract/validate-request.js'
 
 /** The `{ name, code, message }` of what `run` throws, or a failure when it does not throw. */
 function rejection(run: () => unknown): { name: string; code: unknown; message: string } {
@@ -234,19 +235,26 @@ describe('validateRequest: shape errors', () => {
     expect(rejection(() => validateRequest(request))).toEqual({
       name: 'UserInteractionError',
       code: 'BAD_REQUEST',
-      message: 'the request must be an object with a "questions" array',
+      message: 'the request must be an object like {"questions": [{"id": "deploy", "question": "Deploy now?"}]}',
+    })
+  })
+
+  it('answers an empty object with a sentence that shows a whole request', () => {
+    expect(rejection(() => validateRequest({}))).toEqual({
+      name: 'UserInteractionError',
+      code: 'BAD_REQUEST',
+      message: 'the request has no "questions": send at least one, like {"questions": [{"id": "deploy", "question": "Deploy now?", "options": [{"label": "Deploy"}, {"label": "Wait"}]}]}',
     })
   })
 
   it.each([
-    ['missing', {}],
     ['an object', { questions: { 0: pkg } }],
     ['a string', { questions: 'pkg' }],
   ])('rejects questions that are %s with BAD_REQUEST', (_what, request) => {
     expect(rejection(() => validateRequest(request))).toMatchObject({
       name: 'UserInteractionError',
       code: 'BAD_REQUEST',
-      message: 'the request needs a "questions" array',
+      message: '"questions" must be an array of questions, like [{"id": "deploy", "question": "Deploy now?"}]',
     })
   })
 
@@ -303,6 +311,92 @@ describe('validateRequest: shape errors', () => {
   })
 })
 
+describe('validateRequest: unknown fields', () => {
+  it('refuses a misspelt question field, naming where it is and the field it most likely means', () => {
+    const question = { ...pkg, multiselect: true }
+
+    expect(rejection(() => validateRequest({ questions: [question] }))).toEqual({
+      name: 'UserInteractionError',
+      code: 'BAD_REQUEST',
+      message: 'unknown field questions[0].multiselect — did you mean multiSelect?',
+    })
+  })
+
+  it('refuses an unknown option field, with the option’s index in the path', () => {
+    const question = { ...pkg, options: [{ label: 'npm' }, { lable: 'pnpm' }] }
+
+    expect(rejection(() => validateRequest({ questions: [pkg, question] }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'unknown field questions[1].options[1].lable — did you mean label?',
+    })
+  })
+
+  it('refuses an unknown top-level field before asking for the questions it may have misspelt', () => {
+    expect(rejection(() => validateRequest({ question: [pkg] }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'unknown field question — did you mean questions?',
+    })
+  })
+
+  it('lists the known fields when nothing is close to the unknown one', () => {
+    expect(rejection(() => validateRequest({ questions: [{ ...pkg, colour: 'red' }] }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'unknown field questions[0].colour (expected one of id, question, detail, header, options, multiSelect, intent)',
+    })
+  })
+
+  it('names every unknown field of a question in one message, the question’s own before its options’', () => {
+    const question = { ...pkg, options: [{ label: 'a', descripton: 'x' }], Header: 'Tools' }
+
+    expect(rejection(() => validateRequest({ questions: [question] }))).toMatchObject({
+      message: 'unknown field questions[0].Header — did you mean header?; unknown field questions[0].options[0].descripton — did you mean description?',
+    })
+  })
+
+  it('names an unknown field even when the field it replaces is then missing', () => {
+    const question = { id: 'why', questoin: 'Why?' }
+
+    expect(rejection(() => validateRequest({ questions: [question] }))).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'unknown field questions[0].questoin — did you mean question?',
+    })
+  })
+
+  it('still checks an aborted signal first, as the seam orders it', () => {
+    expect(rejection(() => validateRequest({ questions: [pkg], extra: 1, signal: abortedSignal() }))).toMatchObject({ code: 'ASK_ABORTED' })
+  })
+
+  it('reads any field of the agent, which is the harness’s own object', () => {
+    const agent = { id: 'session-1', options: { model: 'deepseek' }, somethingNew: true }
+
+    expect(validateRequest({ questions: [pkg], agent }).agent).toBe(agent)
+  })
+})
+
+describe('knownFieldsOnly (the harness plugin reads requests the way the harness does)', () => {
+  it('drops keys the format does not know from the questions and options, so they pass', () => {
+    const request = { questions: [{ ...pkg, harnessOnly: { nested: true }, options: [{ label: 'npm', icon: 'box' }] }], traceId: 'abc' }
+
+    const valid = validateRequest(knownFieldsOnly(request as AskUserQuestionRequest))
+
+    expect(valid.questions[0]).toEqual({ id: 'pkg', question: 'Which package manager?', options: [{ label: 'npm' }], multiSelect: false })
+  })
+
+  it('keeps the agent and the signal as they are', () => {
+    const agent = { id: 'session-1' }
+    const signal = new AbortController().signal
+
+    const copy = knownFieldsOnly({ questions: [pkg], agent, signal })
+
+    expect(copy.agent).toBe(agent)
+    expect(copy.signal).toBe(signal)
+  })
+
+  it('leaves a malformed request for validateRequest to name', () => {
+    expect(rejection(() => validateRequest(knownFieldsOnly({ questions: [{ id: 1 }] } as unknown as AskUserQuestionRequest)))).toMatchObject({ code: 'BAD_REQUEST', message: 'question 1: id: id must be a string' })
+  })
+})
+
 describe('validateRequest: the result', () => {
   it('makes options and multiSelect explicit', () => {
     expect(validateRequest({ questions: [{ id: 'why', question: 'Why?' }] }).questions).toEqual([{ id: 'why', question: 'Why?', options: [], multiSelect: false }])
@@ -310,26 +404,6 @@ describe('validateRequest: the result', () => {
 
   it('keeps every known field of a plan review', () => {
     expect(validateRequest({ questions: [planReview] }).questions[0]).toEqual({ ...planReview, multiSelect: false })
-  })
-
-  it('ignores unknown extra keys on the request, the questions, the options and the intent', () => {
-    const request = {
-      questions: [
-        {
-          ...planReview,
-          harnessOnly: { nested: true },
-          options: planReview.options!.map((option) => ({ ...option, icon: 'check' })),
-          intent: { ...planReview.intent!, since: 3 },
-        },
-      ],
-      traceId: 'abc',
-    }
-
-    const valid = validateRequest(request)
-
-    expect(valid.questions[0]).not.toHaveProperty('harnessOnly')
-    expect(valid.questions[0]?.options[0]).toEqual(planReview.options![0])
-    expect(valid).not.toHaveProperty('traceId')
   })
 
   it('gives back a copy, never the caller’s question objects', () => {

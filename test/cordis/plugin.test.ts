@@ -70,6 +70,20 @@ describe('the dsh-slack cordis plugin', () => {
     expect(options[0]).toMatchObject({ botToken: 'xoxb-test', appToken: 'xapp-test', channel: 'C0123ABCDEF', owner: 'library' })
   })
 
+  it('reads a harness request as the harness does: keys it does not know are passed over, not refused', async () => {
+    const { ctx } = await harness()
+    const { plugin, bridges } = fakePlugin()
+    ctx.plugin(plugin, config)
+    await ctx.events.flush()
+    const question = { ...oneQuestion.questions[0]!, toolCallId: 'call_1' }
+
+    const asking = ctx.userInteraction.ask({ questions: [question] } as typeof oneQuestion)
+    await answerWhenAsked(() => bridges[0], ['npm'])
+
+    expect(await asking).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+    expect(bridges[0]!.opened[0]?.request.questions[0]).not.toHaveProperty('toolCallId')
+  })
+
   it('registers with ctx.userQuestions in newer harnesses', async () => {
     const { ctx } = await harness(['userQuestions'])
     const { plugin, bridges } = fakePlugin()
