@@ -7,17 +7,51 @@ import type { CreateBridge } from '../service/bridge-factory.js'
 import { askInProcess } from './ask-in-process.js'
 import { exitCodeOf, type AskOutcome } from './ask-outcome.js'
 import { askViaService } from './ask-via-service.js'
+import { requestProblem } from './check-request.js'
 import type { CliIo } from './cli-io.js'
 import { EXIT } from './exit-codes.js'
 import { parseCommandArgs } from './parse-command-args.js'
 import { readRequest } from './read-request.js'
 import { UsageError } from './usage-error.js'
 
+/** A request using every field, shown by `--help` (a test checks that it is valid). */
+export const ASK_EXAMPLE_REQUEST = `{
+  "questions": [
+    {
+      "id": "pm",
+      "header": "Tooling",
+      "question": "Which package manager?",
+      "detail": "The repo has **no lockfile** yet.",
+      "options": [
+        { "label": "pnpm (Recommended)", "description": "fast, strict" },
+        { "label": "npm" }
+      ],
+      "multiSelect": false
+    },
+    {
+      "id": "plan-review",
+      "header": "Plan review",
+      "question": "Approve this plan?",
+      "detail": "# Plan\\n1. Add the column\\n2. Backfill it",
+      "options": [{ "label": "Approve" }, { "label": "Keep planning" }],
+      "intent": { "kind": "plan-review", "approve": "Approve" }
+    }
+  ],
+  "channel": "C0123ABCDEF",
+  "agent": { "id": "session-1", "title": "Refactor" },
+  "timeoutMs": 600000
+}`
+
+/** The answer `ask` prints for that request, when pnpm is picked and changes are requested. */
+export const ASK_EXAMPLE_ANSWER = '{"answers":[{"id":"pm","selected":["pnpm (Recommended)"]},{"id":"plan-review","selected":[],"custom":"Backfill in batches"}]}'
+
 export const ASK_HELP = `Usage: dsh-slack ask [FILE|-] [options]
 
 Asks the questions in FILE (or stdin, for "-" or no FILE) in Slack, waits for
 the answer and prints it as JSON on stdout. The request is the HTTP API's
-POST /v1/asks body: {"questions": [...], "channel"?, "agent"?, "timeoutMs"?}.
+POST /v1/asks body. Only "questions", and each question's "id" and
+"question", are required; a field it does not know is refused by name
+(exit 2). Every field: README, "Request format"; JSON Schema: GET /v1/openapi.json.
 
 Options:
   --url URL        ask through a running \`dsh-slack serve\` (e.g. http://127.0.0.1:3000);
@@ -26,6 +60,12 @@ Options:
   --timeout D      expire the question after D (e.g. 90s, 10m, 2h)
   --api-key K      the service's DSH_SLACK_API_KEY (default: that variable)
   -h, --help       show this help
+
+Example request, every field used:
+${ASK_EXAMPLE_REQUEST.replace(/^/gm, '  ')}
+
+Answer printed (one item per question, in order; "custom" is a typed answer):
+  ${ASK_EXAMPLE_ANSWER}
 
 Exit codes: 0 answered, 2 invalid request, 3 dismissed in Slack, 4 expired,
 130 interrupted (Ctrl-C withdraws the question), 1 anything else.`
@@ -59,6 +99,11 @@ export async function askCommand(argv: string[], io: CliIo, deps: { createBridge
   if (values.url !== undefined && !/^https?:\/\//.test(values.url)) throw new UsageError(`--url: ${JSON.stringify(values.url)} is not an http(s) URL (expected e.g. http://127.0.0.1:3000)`)
 
   const request = await readRequest(positionals[0], io.stdin)
+  const problem = requestProblem(request)
+  if (problem) {
+    io.stderr.write(`dsh-slack ask: ${problem.code}: ${problem.message}\n`)
+    return EXIT.invalid
+  }
   const interrupt = new AbortController()
   const stopListening = io.onSignal(() => {
     io.stderr.write('interrupted: withdrawing the question…\n')

@@ -1,35 +1,57 @@
 import { z } from 'zod'
 import { valueChecks } from '../config/config.js'
 import type { AgentLike } from '../contract/index.js'
+import { questionsSchema } from '../contract/request-schema.js'
+import { describeUnknownFields, unknownFields } from '../contract/unknown-fields.js'
+import { NO_QUESTIONS_MESSAGE } from '../contract/validate-request.js'
 import { ApiError } from './api-error.js'
+
+const agentSchema = z
+  .strictObject(
+    {
+      id: z.string({ error: 'agent.id must be a string' }).meta({ description: 'The agent\'s session id, shown on the message so people know who asks.' }),
+      title: z.string({ error: 'agent.title must be a string' }).optional().meta({ description: 'What the agent is working on (e.g. "Refactor"), shown with the id.' }),
+    },
+    { error: 'agent must be an object like {"id": "session-1", "title": "Refactor"}' },
+  )
+  .meta({ id: 'Agent', description: 'Who is asking.' })
 
 /**
  * `POST /v1/asks` (ARCHITECTURE.md, fixed): `{ questions, channel?, agent?:
- * { id, title? }, timeoutMs? }`. Only the envelope is checked here; the
- * questions go to the bridge as they are, so that an empty batch or a bad
- * intent is refused with the seam's own code (`EMPTY_QUESTIONS`, `BAD_INTENT`).
- * Unknown top-level keys are ignored, as the harness ignores them.
+ * { id, title? }, timeoutMs? }`, documented field by field. A key it does
+ * not know is refused by name (a misspelt `timeoutMS` would otherwise be
+ * dropped and the question never expire).
  */
-const createAskBodySchema = z.object(
-  {
-    questions: z.unknown(),
-    channel: z
-      .string({ error: 'channel must be a string' })
-      .superRefine((value, context) => {
-        const problem = valueChecks.channel(value)
-        if (problem) context.addIssue({ code: 'custom', message: `channel: ${problem}` })
-      })
-      .optional(),
-    agent: z
-      .looseObject({
-        id: z.string({ error: 'agent.id must be a string' }),
-        title: z.string({ error: 'agent.title must be a string' }).optional(),
-      }, { error: 'agent must be an object like {"id": "session-1", "title": "Refactor"}' })
-      .optional(),
-    timeoutMs: z.number({ error: 'timeoutMs must be a number of milliseconds' }).int('timeoutMs must be a whole number of milliseconds').positive('timeoutMs must be positive').optional(),
-  },
-  { error: 'the request body must be a JSON object like {"questions": [...]}' },
-)
+export const createAskBodySchema = z
+  .strictObject(
+    {
+      questions: questionsSchema,
+      channel: z
+        .string({ error: 'channel must be a string' })
+        .superRefine((value, context) => {
+          const problem = valueChecks.channel(value)
+          if (problem) context.addIssue({ code: 'custom', message: `channel: ${problem}` })
+        })
+        .optional()
+        .meta({ description: 'Where to ask: a channel id (C…/G…) or a user id (U…/W…, sent as a DM). Default: the service\'s SLACK_CHANNEL.', examples: ['C0123ABCDEF'] }),
+      agent: agentSchema.optional(),
+      timeoutMs: z
+        .number({ error: 'timeoutMs must be a number of milliseconds' })
+        .int('timeoutMs must be a whole number of milliseconds')
+        .positive('timeoutMs must be positive')
+        .optional()
+        .meta({ description: 'Expire the question after this many milliseconds (status "expired", the message says so). Default: DSH_SLACK_TIMEOUT, or never.', examples: [600000] }),
+    },
+    { error: 'the request body must be a JSON object like {"questions": [...]}' },
+  )
+  .meta({ id: 'CreateAskRequest', title: 'Ask request', description: 'A request to ask people in Slack.' })
+
+/**
+ * What this layer checks: the envelope. The questions go to the bridge as
+ * they are, so that an empty batch or a bad intent is refused with the
+ * seam's own code (`EMPTY_QUESTIONS`, `BAD_INTENT`) and one message format.
+ */
+const envelopeSchema = createAskBodySchema.extend({ questions: z.unknown() })
 
 export interface CreateAskBody {
   questions: unknown
@@ -40,12 +62,26 @@ export interface CreateAskBody {
 
 /** Parses the body once, where it arrives; a malformed one is a 400 `BAD_REQUEST`. */
 export function parseCreateAskBody(body: unknown): CreateAskBody {
-  const result = createAskBodySchema.safeParse(body)
-  if (!result.success) throw new ApiError(400, 'BAD_REQUEST', result.error.issues[0]?.message ?? 'the request body is malformed')
+  const result = envelopeSchema.safeParse(body)
+  if (!result.success) {
+    const unknown = unknownFields(createAskBodySchema, result.error.issues)
+    if (unknown.length > 0) throw badRequest(describeUnknownFields(unknown))
+    if (isObject(body) && body.questions === undefined) throw badRequest(NO_QUESTIONS_MESSAGE)
+    throw badRequest(result.error.issues[0]?.message ?? 'the request body is malformed')
+  }
   const { questions, channel, agent, timeoutMs } = result.data
+  if (questions === undefined) throw badRequest(NO_QUESTIONS_MESSAGE)
   const parsed: CreateAskBody = { questions }
   if (channel !== undefined) parsed.channel = channel
   if (agent !== undefined) parsed.agent = agent as AgentLike
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs
   return parsed
+}
+
+function badRequest(message: string): ApiError {
+  return new ApiError(400, 'BAD_REQUEST', message)
+}
+
+function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
 }

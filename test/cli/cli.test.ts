@@ -112,6 +112,16 @@ describe('dsh-slack ask --url (exit codes against a service)', () => {
     expect(run.stderr()).toMatch(/EMPTY_QUESTIONS/)
   })
 
+  it('exits 2 naming a misspelt field and the one it most likely means, before posting anything', async () => {
+    const { bridge, url } = await service()
+    const question = { ...oneQuestion.questions[0]!, multiselect: true }
+    const run = cli(['ask', '--url', url], {}, JSON.stringify({ questions: [question] }))
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toBe('dsh-slack ask: BAD_REQUEST: unknown field questions[0].multiselect — did you mean multiSelect?\n')
+    expect(bridge.opened).toHaveLength(0)
+  })
+
   it('exits 2 for a request that is not JSON', async () => {
     const { url } = await service()
     const run = cli(['ask', '--url', url], {}, '{questions')
@@ -311,6 +321,20 @@ describe('dsh-slack ask in-process (the real bridge on the local stand-in)', () 
     expect(await run.exited).toBe(130)
     const final = slack.messages(slack.defaultChannel).find((m) => m.ts === message.ts)
     expect(JSON.stringify(final?.blocks)).not.toContain('"type":"button"')
+  })
+
+  it('names an unknown field without any configuration: the request is checked before connecting', async () => {
+    const run = cli(['ask'], {}, JSON.stringify({ ...oneQuestion, agnet: { id: 'session-1' } }))
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toBe('dsh-slack ask: BAD_REQUEST: unknown field agnet — did you mean agent?\n')
+  })
+
+  it('answers {} with a sentence showing a whole request', async () => {
+    const run = cli(['ask'], {}, '{}')
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr()).toMatch(/^dsh-slack ask: BAD_REQUEST: the request has no "questions": send at least one, like \{"questions": \[/)
   })
 
   it('exits 2 with one line when no bot token is configured', async () => {

@@ -49,12 +49,45 @@ describe('POST /v1/asks', () => {
     expect(bridge.opened[0]?.request.agent).toEqual({ id: 'session-1', title: 'Refactor' })
   })
 
-  it('ignores unknown top-level keys, as the harness does', async () => {
+  it('refuses an unknown top-level field with 400 BAD_REQUEST naming it and the field it most likely means', async () => {
+    const { bridge, call } = await start()
+
+    const response = await call('POST', '/v1/asks', { ...oneQuestion, timeoutMS: 60_000 })
+
+    expect(response.status).toBe(400)
+    expect(response.body).toEqual({ error: { code: 'BAD_REQUEST', message: 'unknown field timeoutMS — did you mean timeoutMs?' } })
+    expect(bridge.opened).toHaveLength(0)
+  })
+
+  it('refuses a misspelt question field, with the question’s index in the path', async () => {
+    const { call } = await start()
+    const question = { ...oneQuestion.questions[0]!, multiselect: true }
+
+    const response = await call('POST', '/v1/asks', { questions: [question] })
+
+    expect(response.status).toBe(400)
+    expect(response.body?.error).toEqual({ code: 'BAD_REQUEST', message: 'unknown field questions[0].multiselect — did you mean multiSelect?' })
+  })
+
+  it('refuses an unknown option field and an unknown agent field', async () => {
+    const { call } = await start()
+    const question = { ...oneQuestion.questions[0]!, options: [{ label: 'npm', descripton: 'x' }] }
+
+    const option = await call('POST', '/v1/asks', { questions: [question] })
+    const agent = await call('POST', '/v1/asks', { ...oneQuestion, agent: { id: 'session-1', titel: 'Refactor' } })
+
+    expect(option.body?.error.message).toBe('unknown field questions[0].options[0].descripton — did you mean description?')
+    expect(agent.body?.error.message).toBe('unknown field agent.titel — did you mean title?')
+  })
+
+  it('answers an empty object with a sentence showing a whole request', async () => {
     const { call } = await start()
 
-    const response = await call('POST', '/v1/asks', { ...oneQuestion, extra: true })
+    const response = await call('POST', '/v1/asks', {})
 
-    expect(response.status).toBe(201)
+    expect(response.status).toBe(400)
+    expect(response.body?.error.code).toBe('BAD_REQUEST')
+    expect(response.body?.error.message).toBe('the request has no "questions": send at least one, like {"questions": [{"id": "deploy", "question": "Deploy now?", "options": [{"label": "Deploy"}, {"label": "Wait"}]}]}')
   })
 
   it('refuses an empty batch with the seam’s EMPTY_QUESTIONS', async () => {
@@ -138,8 +171,9 @@ describe('POST /v1/asks', () => {
 
   it('accepts a body of exactly 1 MiB', async () => {
     const { call } = await start()
-    const base = JSON.stringify({ ...oneQuestion, pad: '' })
-    const body = JSON.stringify({ ...oneQuestion, pad: 'x'.repeat(1024 * 1024 - base.length) })
+    const padded = (detail: string) => ({ questions: [{ ...oneQuestion.questions[0]!, detail }] })
+    const base = JSON.stringify(padded(''))
+    const body = JSON.stringify(padded('x'.repeat(1024 * 1024 - base.length)))
 
     const response = await call('POST', '/v1/asks', body)
 
