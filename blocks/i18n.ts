@@ -77,6 +77,7 @@ export interface Words {
   alreadyDecidedBy(who: string): string
   notAllowed: string
   closed: string
+  unknownHere: string
   pickSomething: string
   failedNotice: string
   /** Relay: the person's answer reached a host that no longer held the request. */
@@ -171,6 +172,8 @@ const en: Words = {
   alreadyDecidedBy: (who) => `This was already decided by ${who}.`,
   notAllowed: 'You are not allowed to answer this question.',
   closed: 'This question was closed.',
+  unknownHere:
+    'Your answer was not recorded: this question came from another dsh-slack process that this one cannot see. Nothing changed; whoever runs dsh-slack can fix it by giving every process one shared state (see its log).',
   pickSomething: 'Choose at least one option first, or use Other….',
   failedNotice: 'Something went wrong and your answer was not recorded. Please try again.',
   undeliveredNotice:
@@ -263,6 +266,7 @@ const zhCN: Words = {
   alreadyDecidedBy: (who) => `这已由 ${who} 决定。`,
   notAllowed: '你没有权限回答这个问题。',
   closed: '这个问题已关闭。',
+  unknownHere: '你的回答没有被记录：这个问题来自另一个 dsh-slack 进程，当前进程看不到它。问题本身没有变化；运行 dsh-slack 的人可以让所有进程共用同一个状态存储来解决（见日志）。',
   pickSomething: '请先至少选择一个选项，或使用“其他…”。',
   failedNotice: '出错了，你的回答没有被记录，请重试。',
   undeliveredNotice: '你的回答未送达：主机上这个请求已不再开放（主机重启了，或在无法连接期间请求已结束）。请查看主机的网页界面；如果智能体再次提问，请回答新的消息。',

@@ -17,6 +17,12 @@ export type Notice =
   | { kind: 'not-allowed' }
   /** The question was withdrawn, expired or otherwise closed. */
   | { kind: 'closed' }
+  /**
+   * This process has no record of the question, and its store is not shared,
+   * so another process on the same Slack app probably posted it: nothing was
+   * recorded, and nothing is claimed about whether it is still open.
+   */
+  | { kind: 'unknown-here' }
   /** Submit with nothing chosen. */
   | { kind: 'pick-something' }
   /** The answer could not be recorded. */
@@ -42,6 +48,8 @@ export function noticeText(locale: Locale, notice: Notice): string {
       return words.notAllowed
     case 'closed':
       return words.closed
+    case 'unknown-here':
+      return words.unknownHere
     case 'pick-something':
       return words.pickSomething
     case 'failed':

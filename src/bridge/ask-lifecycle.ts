@@ -7,6 +7,7 @@ import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask
 import type { AskStore } from '../store/ask-store.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { SlackCallError, toSlackCallError } from '../slack/slack-call-error.js'
+import { TIMING } from '../slack/timing.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
 import type { SlackPort } from '../slack/slack-port.js'
 import { agentView } from './agent-view.js'
@@ -16,6 +17,9 @@ import { describeOutcome } from './describe-outcome.js'
 import { isProcessAlive } from './process-alive.js'
 import { renderOpen, renderSettled } from './render.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
+
+/** Why a message is being updated: the settlement (once), a recovery retry, or a later correction. */
+type ShowHow = 'settlement' | 'recovery' | 'correction'
 
 export interface LifecycleOptions {
   store: AskStore
@@ -28,6 +32,8 @@ export interface LifecycleOptions {
   owner: 'service' | 'library'
   logger: Logger
   now?: () => number
+  /** How long a library process's lease runs ahead (default TIMING.leaseMs); renewed at a third of it. */
+  leaseMs?: number
 }
 
 const USER_ID = /^[UW][A-Z0-9]+$/
@@ -54,9 +60,21 @@ export class AskLifecycle {
   readonly #posting = new Set<Promise<unknown>>()
   #stopped = false
   readonly #now: () => number
+  readonly #leaseMs: number
+  /** Set once this (library) process holds a lease in the store; renewed until stop. */
+  #lease: Promise<void> | undefined
+  #leaseTimer: NodeJS.Timeout | undefined
+  #sweepTimer: NodeJS.Timeout | undefined
+  readonly #unsubscribe: (() => void) | undefined
 
   constructor(private readonly options: LifecycleOptions) {
     this.#now = options.now ?? Date.now
+    this.#leaseMs = options.leaseMs ?? TIMING.leaseMs
+    // Another instance's new ask with an expiry: arm it here too, so it
+    // expires even if that instance dies; the settle claim makes it once.
+    this.#unsubscribe = options.store.onInsertedElsewhere?.((ask) => {
+      if (!this.#stopped) this.#armExpiry(ask)
+    })
   }
 
   get store(): AskStore {
@@ -115,6 +133,7 @@ export class AskLifecycle {
   }
 
   async #insertAndPostNow(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+    if (record.owner.kind === 'library') await this.#holdLease()
     await this.options.store.insert(record)
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.abort(record.id)
@@ -163,7 +182,33 @@ export class AskLifecycle {
     return channel
   }
 
-  #armExpiry(record: AskRecord): void {
+  /**
+   * A library process's asks live as long as it does. It says so by
+   * renewing a lease in the store, which any process on any machine can
+   * read (a process id cannot be checked from another host).
+   */
+  #holdLease(): Promise<void> {
+    if (this.#lease) return this.#lease
+    const renew = () => this.options.store.renewLease(this.instance, this.#now() + this.#leaseMs)
+    this.#lease = renew()
+    this.#leaseTimer = setInterval(() => {
+      renew().catch((error: unknown) => this.options.logger.warn(`could not renew this process's lease in the store: ${error instanceof Error ? error.message : String(error)}`))
+    }, this.#leaseMs / 3)
+    this.#leaseTimer.unref()
+    this.#lease.catch(() => (this.#lease = undefined))
+    return this.#lease
+  }
+
+  /** Whether the library process that waits for `record` is gone (its `ask()` died with it). */
+  async #ownerGone(record: AskRecord): Promise<boolean> {
+    if (record.owner.kind !== 'library' || record.owner.instance === this.instance) return false
+    const lease = await this.options.store.leaseUntil(record.owner.instance)
+    if (lease !== undefined) return lease < this.#now()
+    // No lease: the process ended it when it stopped, or the ask predates leases.
+    return this.options.store.shared ? true : !isProcessAlive(record.owner.pid)
+  }
+
+  #armExpiry(record: Pick<AskRecord, 'id' | 'expiresAt'>): void {
     if (record.expiresAt === undefined || this.#expiryTimers.has(record.id)) return
     const cancel = setLongTimeout(() => void this.expire(record.id), record.expiresAt - this.#now())
     this.#expiryTimers.set(record.id, cancel)
@@ -200,9 +245,9 @@ export class AskLifecycle {
    * correction ("answered outside Slack") must not be overtaken by the
    * earlier "answered by" it corrects. Failure is logged; the settlement stands.
    */
-  #showSettled(record: AskRecord, outcome: Outcome): Promise<boolean> {
+  #showSettled(record: AskRecord, outcome: Outcome, how: ShowHow = 'settlement'): Promise<boolean> {
     const previous = this.#updates.get(record.id) ?? Promise.resolve(true)
-    const next = previous.then(() => this.#updateMessage(record, outcome))
+    const next = previous.then(() => this.#updateMessage(record, outcome, how))
     this.#updates.set(record.id, next)
     void next.then(() => {
       if (this.#updates.get(record.id) === next) this.#updates.delete(record.id)
@@ -210,15 +255,45 @@ export class AskLifecycle {
     return next
   }
 
-  async #updateMessage(record: AskRecord, outcome: Outcome): Promise<boolean> {
+  /**
+   * One message update, under the ask's claim in the store, so instances
+   * sharing the store take turns: the settlement is shown once (an instance
+   * that finds the claim taken leaves it to the holder), and a correction
+   * waits for the holder to finish, so it is never overtaken.
+   */
+  async #updateMessage(record: AskRecord, outcome: Outcome, how: ShowHow): Promise<boolean> {
     if (!record.message) return false
+    const { store, slack, logger } = this.options
     try {
-      await this.options.slack.updateMessage(record.message.channel, record.message.ts, renderSettled(record, outcome, this.options.settings))
-      await this.options.store.markFinalMessageShown(record.id)
+      if (!(await this.#claimMessage(record.id, how === 'correction'))) return false
+    } catch (error) {
+      logger.error(`ask ${record.id}: could not claim its message for an update: ${error instanceof Error ? error.message : String(error)}`)
+      return false
+    }
+    let shown = false
+    try {
+      // Recovering: another instance may have shown it since we listed it.
+      if (how === 'recovery' && (await store.get(record.id))?.finalMessageShown) return false
+      await slack.updateMessage(record.message.channel, record.message.ts, renderSettled(record, outcome, this.options.settings))
+      shown = true
       return true
     } catch (error) {
-      this.options.logger.error(`ask ${record.id} is ${record.status}, but its message could not be updated: ${error instanceof Error ? error.message : String(error)}`)
+      logger.error(`ask ${record.id} is ${record.status}, but its message could not be updated: ${error instanceof Error ? error.message : String(error)}`)
       return false
+    } finally {
+      await store.releaseMessage(record.id, this.instance, shown).catch((error: unknown) => {
+        logger.error(`ask ${record.id}: could not release its message claim: ${error instanceof Error ? error.message : String(error)}`)
+      })
+    }
+  }
+
+  async #claimMessage(id: string, wait: boolean): Promise<boolean> {
+    const giveUpAt = this.#now() + TIMING.messageClaimMs
+    for (;;) {
+      const now = this.#now()
+      if (await this.options.store.claimMessage(id, this.instance, now, now + TIMING.messageClaimMs)) return true
+      if (!wait || now >= giveUpAt) return false
+      await new Promise((resolve) => setTimeout(resolve, TIMING.messageClaimRetryMs))
     }
   }
 
@@ -231,6 +306,9 @@ export class AskLifecycle {
   }
 
   async expire(id: string): Promise<AskRecord | undefined> {
+    // Its timer fired (or is moot): drop it, settled here or by another instance.
+    this.#expiryTimers.get(id)?.()
+    this.#expiryTimers.delete(id)
     const record = await this.options.store.get(id)
     if (!record || record.status !== 'pending') return record
     return (await this.settle(id, { status: 'expired', outcome: { kind: 'expired', at: this.#now() }, error: { code: 'ASK_EXPIRED', message: 'nobody answered the question in time' } })).record
@@ -248,7 +326,7 @@ export class AskLifecycle {
     const at = this.#now()
     const outcome = elsewhereOutcome(record, how, at)
     if (record.status !== 'pending') {
-      await this.#showSettled(record, outcome)
+      await this.#showSettled(record, outcome, 'correction')
       if (how === 'undelivered') await this.#tellUndelivered(record)
       return record
     }
@@ -256,7 +334,7 @@ export class AskLifecycle {
     const message = typeof how === 'object' ? how.failed : `settled outside Slack (${how})`
     const result = await this.settle(id, { status, outcome, error: { code: status === 'cancelled' ? 'ASK_CANCELLED' : 'ASK_ABORTED', message } })
     // Settled in Slack a moment earlier: the host's word still corrects the message.
-    if (!result.won) await this.#showSettled(result.record, outcome)
+    if (!result.won) await this.#showSettled(result.record, outcome, 'correction')
     return result.record
   }
 
@@ -277,19 +355,29 @@ export class AskLifecycle {
 
   /**
    * At start: asks of a library process that is gone are marked expired
-   * (their `ask()` died with it); a service's asks get their expiry timers
-   * back; settled asks whose message update failed are shown again.
+   * (their `ask()` died with it); every other ask with an expiry gets its
+   * timer here (whichever instance fires first expires it, once); settled
+   * asks whose message update failed are shown again. On a shared store the
+   * check for gone processes repeats while this instance runs.
    */
   async recover(): Promise<void> {
-    for (const record of await this.options.store.listPending()) {
-      if (record.owner.kind === 'library' && record.owner.instance !== this.instance && !isProcessAlive(record.owner.pid)) {
-        await this.expire(record.id)
-      } else if (record.owner.kind === this.owner.kind && record.owner.kind === 'service') {
-        this.#armExpiry(record)
-      }
-    }
+    await this.#sweep()
     for (const record of await this.options.store.listUnshownSettled()) {
-      if (record.settlement) await this.#showSettled(record, record.settlement.outcome)
+      if (record.settlement) await this.#showSettled(record, record.settlement.outcome, 'recovery')
+    }
+    if (this.options.store.shared && !this.#stopped && !this.#sweepTimer) {
+      this.#sweepTimer = setInterval(() => {
+        this.#sweep().catch((error: unknown) => this.options.logger.warn(`could not check for asks whose process is gone: ${error instanceof Error ? error.message : String(error)}`))
+      }, Math.min(TIMING.leaseSweepMs, this.#leaseMs / 3))
+      this.#sweepTimer.unref()
+    }
+  }
+
+  async #sweep(): Promise<void> {
+    for (const record of await this.options.store.listPending()) {
+      if (await this.#ownerGone(record)) await this.expire(record.id)
+      // On a local store a library process leaves a service's asks to the service.
+      else if (this.options.store.shared || (record.owner.kind === 'service' && this.options.owner === 'service')) this.#armExpiry(record)
     }
   }
 
@@ -307,6 +395,14 @@ export class AskLifecycle {
     for (const cancel of this.#expiryTimers.values()) cancel()
     this.#expiryTimers.clear()
     this.#settledListeners.clear()
+    this.#unsubscribe?.()
+    clearInterval(this.#sweepTimer)
+    clearInterval(this.#leaseTimer)
+    if (this.#lease && withdraw) {
+      await this.options.store.endLease(this.instance).catch((error: unknown) => {
+        this.options.logger.warn(`could not end this process's lease: ${error instanceof Error ? error.message : String(error)}`)
+      })
+    }
   }
 
   /** Open expiry timers (for leak checks). */

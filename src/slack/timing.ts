@@ -30,4 +30,17 @@ export const TIMING = {
   tier3CallsPerMinute: 50,
   /** Slack's Tier 4 rate (chat.postEphemeral, views.open, users.info): about this many calls a minute. */
   tier4CallsPerMinute: 100,
+  /**
+   * A library process renews its lease in the store this often, and the
+   * lease runs this far ahead: an ask whose process stopped renewing is
+   * expired by whichever process notices (several instances on one app).
+   */
+  leaseRenewMs: 5_000,
+  leaseMs: 15_000,
+  /** How often an instance on a shared store looks for asks whose waiting process is gone. */
+  leaseSweepMs: 5_000,
+  /** The right to update one ask's message, held while the update runs (a holder that dies frees it when this runs out). */
+  messageClaimMs: 30_000,
+  /** How often a correction waits for another instance's update of the same message to finish. */
+  messageClaimRetryMs: 100,
 } as const

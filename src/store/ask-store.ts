@@ -29,6 +29,22 @@ export interface AskStore {
   /** Marks that the message now shows the settlement. */
   markFinalMessageShown(id: string): Promise<void>
   /**
+   * Takes the right to update the ask's message until `until`, unless
+   * another holder has it and its claim has not run out by `now`. Two
+   * processes rendering one ask take turns, so an update never overtakes a
+   * later one (chat.update has no compare-and-set).
+   */
+  claimMessage(id: string, holder: string, now: number, until: number): Promise<boolean>
+  /** Gives the claim back; `shown`: the message now shows the settlement. */
+  releaseMessage(id: string, holder: string, shown: boolean): Promise<void>
+  /**
+   * Calls `listener` for asks with an expiry that other processes insert (a
+   * shared store only), so every instance arms the timer and whichever is
+   * alive expires the ask (the settle claim makes it once). Returns the
+   * unsubscribe function.
+   */
+  onInsertedElsewhere?(listener: (ask: { id: string; expiresAt: number }) => void): () => void
+  /**
    * Calls `listener` once when the ask is settled, by this process or
    * another. Returns the unsubscribe function; the listener is dropped after
    * it fires, so nothing accumulates over thousands of asks.

@@ -12,6 +12,7 @@ export class MemoryAskStore implements AskStore {
   readonly #byExternalKey = new Map<string, string>()
   readonly watchers = new SettleWatchers()
   readonly #leases = new Map<string, number>()
+  readonly #claims = new Map<string, { holder: string; until: number }>()
 
   async insert(record: AskRecord): Promise<void> {
     if (this.#records.has(record.id)) throw new Error(`ask ${record.id} already exists`)
@@ -55,6 +56,19 @@ export class MemoryAskStore implements AskStore {
     if (record) record.finalMessageShown = true
   }
 
+  async claimMessage(id: string, holder: string, now: number, until: number): Promise<boolean> {
+    const claim = this.#claims.get(id)
+    if (claim && claim.holder !== holder && claim.until >= now) return false
+    this.#claims.set(id, { holder, until })
+    return true
+  }
+
+  async releaseMessage(id: string, holder: string, shown: boolean): Promise<void> {
+    if (this.#claims.get(id)?.holder !== holder) return
+    this.#claims.delete(id)
+    if (shown) await this.markFinalMessageShown(id)
+  }
+
   watch(id: string, listener: (record: AskRecord) => void): () => void {
     return this.watchers.add(id, listener)
   }
@@ -84,5 +98,6 @@ export class MemoryAskStore implements AskStore {
   async close(): Promise<void> {
     this.#records.clear()
     this.#byExternalKey.clear()
+    this.#claims.clear()
   }
 }

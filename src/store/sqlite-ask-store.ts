@@ -103,6 +103,15 @@ export class SqliteAskStore implements AskStore {
         `INSERT INTO instance_leases (instance, lease_until) VALUES (?, ?)
          ON CONFLICT (instance) DO UPDATE SET lease_until = max(lease_until, excluded.lease_until)`,
       ),
+      claimMessage: db.prepare(
+        `UPDATE asks SET message_claim = @holder, message_claim_until = @until
+         WHERE id = @id AND (message_claim IS NULL OR message_claim = @holder OR message_claim_until < @now)`,
+      ),
+      releaseMessage: db.prepare(
+        `UPDATE asks SET message_claim = NULL, message_claim_until = NULL,
+             record = CASE WHEN @shown THEN json_set(record, '$.finalMessageShown', json('true')) ELSE record END
+         WHERE id = @id AND message_claim = @holder`,
+      ),
       leaseUntil: db.prepare('SELECT lease_until FROM instance_leases WHERE instance = ?').pluck(),
       endLease: db.prepare('DELETE FROM instance_leases WHERE instance = ?'),
     }
@@ -175,6 +184,14 @@ export class SqliteAskStore implements AskStore {
 
   async markFinalMessageShown(id: string): Promise<void> {
     this.#statements.markShown.run(id)
+  }
+
+  async claimMessage(id: string, holder: string, now: number, until: number): Promise<boolean> {
+    return this.#statements.claimMessage.run({ id, holder, now, until }).changes === 1
+  }
+
+  async releaseMessage(id: string, holder: string, shown: boolean): Promise<void> {
+    this.#statements.releaseMessage.run({ id, holder, shown: shown ? 1 : 0 })
   }
 
   watch(id: string, listener: (record: AskRecord) => void): () => void {

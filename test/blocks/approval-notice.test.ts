@@ -42,6 +42,12 @@ describe('approvalMessage', () => {
 })
 
 describe('noticeText', () => {
+  it('says an answer was not recorded, without calling the question closed, when this process does not know it', () => {
+    expect(noticeText('en', { kind: 'unknown-here' })).toMatch(/^Your answer was not recorded: this question came from another dsh-slack process/)
+    expect(noticeText('en', { kind: 'unknown-here' })).not.toMatch(/closed/)
+    expect(noticeText('zh-CN', { kind: 'unknown-here' })).toMatch(/^你的回答没有被记录/)
+  })
+
   it('tells a late clicker who answered, in both languages', () => {
     const outcome = { kind: 'answered' as const, by: { id: 'U0ALICE' }, at: NOW, answers: [] }
 

@@ -179,6 +179,26 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.listUnshownSettled()).map((record) => record.id)).toEqual([unshown.id])
     })
 
+    it('gives the message claim to one holder at a time until it is released or runs out', async () => {
+      const store = await create()
+      const record = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.5' } })
+      await store.insert(record)
+      await store.settle(record.id, aborted())
+
+      const first = await store.claimMessage(record.id, 'instance-a', 1_000, 2_000)
+      const whileHeld = await store.claimMessage(record.id, 'instance-b', 1_500, 2_500)
+      const afterItRanOut = await store.claimMessage(record.id, 'instance-b', 2_001, 3_000)
+      await store.releaseMessage(record.id, 'instance-a', true)
+      const stillUnshown = (await store.listUnshownSettled()).map((listed) => listed.id)
+      await store.releaseMessage(record.id, 'instance-b', true)
+
+      expect([first, whileHeld, afterItRanOut]).toEqual([true, false, true])
+      expect(stillUnshown).toEqual([record.id])
+      expect(await store.claimMessage(record.id, 'instance-a', 2_100, 3_100)).toBe(true)
+      expect((await store.get(record.id))?.finalMessageShown).toBe(true)
+      expect(await store.listUnshownSettled()).toEqual([])
+    })
+
     it('keeps the latest lease of an instance, never moving it back, and forgets it when ended', async () => {
       const store = await create()
 

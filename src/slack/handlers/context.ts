@@ -8,6 +8,7 @@ import type { AskRecord, Settlement } from '../../store/ask-record.js'
 import type { SlackPort } from '../slack-port.js'
 import { personOf, type SlackUser } from '../payloads.js'
 import type { FormDrafts } from './form-drafts.js'
+import { UnknownAsks } from './unknown-asks.js'
 
 /** What every interaction handler works with: ports, never Bolt. */
 export interface InteractionDeps {
@@ -19,6 +20,8 @@ export interface InteractionDeps {
   logger: Logger
   now: () => number
 }
+
+const unknownAsks = new WeakMap<AskLifecycle, UnknownAsks>()
 
 /** Where a notice to one person goes. */
 export interface NoticeTarget {
@@ -46,7 +49,16 @@ export async function openAskFor(deps: InteractionDeps, askId: string, user: Sla
   const record = await deps.lifecycle.store.get(askId)
   const target = { user: user.id, channel: channel ?? record?.message?.channel }
   if (!record) {
-    await tell(deps, target, { kind: 'closed' })
+    // A shared store that does not know the ask has pruned it: it is long closed.
+    // A local one cannot tell, because another process may have posted it.
+    if (deps.lifecycle.store.shared) {
+      await tell(deps, target, { kind: 'closed' })
+    } else {
+      let unknown = unknownAsks.get(deps.lifecycle)
+      if (!unknown) unknownAsks.set(deps.lifecycle, (unknown = new UnknownAsks(deps.logger)))
+      unknown.warnOnce(askId)
+      await tell(deps, target, { kind: 'unknown-here' })
+    }
     return null
   }
   if (record.status !== 'pending') {

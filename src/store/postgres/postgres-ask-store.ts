@@ -54,6 +54,9 @@ export class PostgresAskStore implements AskStore {
   readonly #listener: SettleListener
   readonly #now: () => number
   readonly #logger: Logger | undefined
+  readonly #insertListeners = new Set<(ask: { id: string; expiresAt: number }) => void>()
+  /** Asks this store inserted itself: their announcement is not news here. */
+  readonly #insertedHere = new Set<string>()
   /** Statements run (for the benchmark's queries-per-ask figure). */
   queries = 0
 
@@ -65,7 +68,8 @@ export class PostgresAskStore implements AskStore {
     this.#pool.on('error', (error) => this.#logger?.warn(`PostgreSQL connection lost: ${error.message}`))
     this.#listener = new SettleListener({
       connectionString: url,
-      onPayload: (payload) => this.#heard(payload),
+      onSettled: (payload) => this.#heard(payload),
+      onInserted: (id) => this.#heardInserted(id),
       onResumed: () => void this.#catchUp(),
       onError: (error) => this.#logger?.warn(`PostgreSQL LISTEN connection: ${error.message}; listening again`),
     })
@@ -94,6 +98,7 @@ export class PostgresAskStore implements AskStore {
   }
 
   async insert(record: AskRecord): Promise<void> {
+    if (this.#insertListeners.size > 0 && record.expiresAt !== undefined) this.#insertedHere.add(record.id)
     try {
       await this.#query(SQL.insert, [
         record.id,
@@ -102,8 +107,10 @@ export class PostgresAskStore implements AskStore {
         record.owner.kind === 'library' ? record.owner.instance : null,
         record.createdAt,
         JSON.stringify(record),
+        record.expiresAt ?? null,
       ])
     } catch (error) {
+      this.#insertedHere.delete(record.id)
       if ((error as { code?: string }).code === '23505') {
         throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
       }
@@ -153,6 +160,26 @@ export class PostgresAskStore implements AskStore {
         (error: unknown) => this.#logger?.warn(`could not read settled ask ${payload}: ${error instanceof Error ? error.message : String(error)}`),
       )
     }
+  }
+
+  onInsertedElsewhere(listener: (ask: { id: string; expiresAt: number }) => void): () => void {
+    this.#insertListeners.add(listener)
+    return () => this.#insertListeners.delete(listener)
+  }
+
+  #heardInserted(payload: string): void {
+    const [id = '', expiresAt] = payload.split(' ')
+    if (this.#insertedHere.delete(id)) return
+    const ask = { id, expiresAt: Number(expiresAt) }
+    if (Number.isFinite(ask.expiresAt)) for (const listener of this.#insertListeners) listener(ask)
+  }
+
+  async claimMessage(id: string, holder: string, now: number, until: number): Promise<boolean> {
+    return (await this.#query(SQL.claimMessage, [id, holder, now, until])).rowCount === 1
+  }
+
+  async releaseMessage(id: string, holder: string, shown: boolean): Promise<void> {
+    await this.#query(SQL.releaseMessage, [id, holder, shown])
   }
 
   /** After a dropped LISTEN connection: whatever settled meanwhile. */

@@ -7,6 +7,9 @@
 /** The channel settlements are announced on (per database, so per deployment). */
 export const SETTLED_CHANNEL = 'dsh_slack_settled'
 
+/** The channel new asks with an expiry are announced on, as `<id> <expiresAt>`: every instance arms the timer, and the settle claim lets one fire. */
+export const INSERTED_CHANNEL = 'dsh_slack_inserted'
+
 /**
  * NOTIFY payloads are capped at 8000 bytes (and a longer one fails the
  * statement that sends it), so a record that fits travels whole and saves
@@ -27,8 +30,12 @@ export const SQL = {
   appliedVersions: `SELECT version FROM dsh_slack_migrations ORDER BY version`,
   recordMigration: `INSERT INTO dsh_slack_migrations (version, name) VALUES ($1, $2)`,
 
-  insert: `INSERT INTO asks (id, status, external_key, owner_instance, created_at, record)
-           VALUES ($1, $2, $3, $4, $5, $6::jsonb)`,
+  insert: `WITH inserted AS (
+             INSERT INTO asks (id, status, external_key, owner_instance, created_at, record)
+             VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+             RETURNING id
+           )
+           SELECT pg_notify('${INSERTED_CHANNEL}', id || ' ' || $7::bigint) FROM inserted WHERE $7::bigint IS NOT NULL`,
   get: `SELECT record FROM asks WHERE id = $1`,
   byExternalKey: `SELECT record FROM asks WHERE external_key = $1`,
   attachMessage: `UPDATE asks SET record = jsonb_set(record, '{message}', $2::jsonb) WHERE id = $1`,
@@ -48,6 +55,12 @@ export const SQL = {
              CASE WHEN octet_length(record::text) <= ${NOTIFY_RECORD_MAX_BYTES} THEN record::text ELSE id END)
            FROM settled`,
   markShown: `UPDATE asks SET final_message_shown = true, record = jsonb_set(record, '{finalMessageShown}', 'true') WHERE id = $1`,
+  claimMessage: `UPDATE asks SET message_claim = $2, message_claim_until = $4
+                 WHERE id = $1 AND (message_claim IS NULL OR message_claim = $2 OR message_claim_until < $3)`,
+  releaseMessage: `UPDATE asks SET message_claim = NULL, message_claim_until = NULL,
+                     final_message_shown = final_message_shown OR $3,
+                     record = CASE WHEN $3 THEN jsonb_set(record, '{finalMessageShown}', 'true') ELSE record END
+                   WHERE id = $1 AND message_claim = $2`,
   pending: `SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
   unshown: `SELECT record FROM asks
             WHERE status <> 'pending' AND final_message_shown = false AND record ? 'message'

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { SETTLED_CHANNEL } from './queries.js'
+import { INSERTED_CHANNEL, SETTLED_CHANNEL } from './queries.js'
 
 /** How long to wait before listening again after the connection dropped. */
 const RECONNECT_DELAY_MS = 500
@@ -7,7 +7,9 @@ const RECONNECT_DELAY_MS = 500
 export interface SettleListenerOptions {
   connectionString: string
   /** Each NOTIFY payload on the settlements channel. */
-  onPayload: (payload: string) => void
+  onSettled: (payload: string) => void
+  /** Each NOTIFY payload on the new-asks channel. */
+  onInserted: (payload: string) => void
   /**
    * After listening again following a dropped connection: settlements
    * announced meanwhile were missed, so the store re-reads what it waits for.
@@ -17,7 +19,8 @@ export interface SettleListenerOptions {
 }
 
 /**
- * One dedicated connection per store that LISTENs for settlements, so a
+ * One dedicated connection per store that LISTENs for settlements (and
+ * new asks), so a
  * process waiting on an ask hears about a click another instance handled
  * as soon as that instance commits (no polling). A pooled connection cannot
  * do this: LISTEN belongs to a session, and the pool hands sessions around.
@@ -37,12 +40,14 @@ export class SettleListener {
   async #connect(): Promise<void> {
     const client = new pg.Client({ connectionString: this.options.connectionString })
     client.on('notification', (message) => {
-      if (message.channel === SETTLED_CHANNEL && message.payload !== undefined) this.options.onPayload(message.payload)
+      if (message.payload === undefined) return
+      if (message.channel === SETTLED_CHANNEL) this.options.onSettled(message.payload)
+      else if (message.channel === INSERTED_CHANNEL) this.options.onInserted(message.payload)
     })
     client.on('error', (error) => this.#lost(client, error))
     client.on('end', () => this.#lost(client))
     await client.connect()
-    await client.query(`LISTEN ${SETTLED_CHANNEL}`)
+    await client.query(`LISTEN ${SETTLED_CHANNEL}; LISTEN ${INSERTED_CHANNEL}`)
     if (this.#closed) {
       await client.end().catch(() => undefined)
       return

@@ -1,0 +1,139 @@
+import pg from 'pg'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { AskLifecycle } from '../../src/bridge/ask-lifecycle.js'
+import { createProvider } from '../../src/bridge/waiting.js'
+import { silentLogger } from '../../src/log/logger.js'
+import { ChannelPacer } from '../../src/slack/channel-pacer.js'
+import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
+import { FakeSlackPort } from '../support/fake-slack-port.js'
+import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+
+const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
+const answer = { answers: [{ id: 'pm', selected: ['npm'] }] }
+const by = { id: 'U0BOB', name: 'bob' }
+
+let db: FreshDatabase
+const running: { lifecycle: AskLifecycle; store: PostgresAskStore }[] = []
+
+beforeAll(async () => {
+  db = await freshDatabase()
+})
+
+afterEach(async () => {
+  for (const { lifecycle, store } of running.splice(0)) {
+    await lifecycle.stop({ withdrawOpen: false })
+    await store.close()
+  }
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  await client.query('TRUNCATE asks, instance_leases')
+  await client.end()
+})
+
+afterAll(async () => {
+  await db?.drop()
+})
+
+/** One process on the shared database: its own store connection and lifecycle, the same Slack workspace. */
+async function instance(slack: FakeSlackPort, owner: 'service' | 'library', leaseMs?: number) {
+  const store = await PostgresAskStore.open(db.url)
+  const lifecycle = new AskLifecycle({
+    store,
+    slack,
+    pacer: new ChannelPacer({ intervalMs: 0 }),
+    settings: { locale: 'en' },
+    defaultChannel: 'C0AGENTS',
+    owner,
+    logger: silentLogger,
+    ...(leaseMs !== undefined ? { leaseMs } : {}),
+  })
+  await lifecycle.recover()
+  running.push({ lifecycle, store })
+  return { store, lifecycle, provider: createProvider(lifecycle) }
+}
+
+async function until<T>(check: () => Promise<T | undefined | false>): Promise<T> {
+  for (;;) {
+    const value = await check()
+    if (value) return value
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+}
+
+describe('instances sharing one PostgreSQL store', () => {
+  it('resolves ask() on the instance that asked when the click is handled by another, and updates the message once', async () => {
+    const slack = new FakeSlackPort()
+    const a = await instance(slack, 'library')
+    const b = await instance(slack, 'service')
+
+    const asked = a.provider.ask({ questions: [question] })
+    const posted = await until(async () => (await b.store.listPending()).find((record) => record.message))
+    const result = await b.lifecycle.settle(posted!.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers: answer.answers }, answer })
+
+    expect(result.won).toBe(true)
+    await expect(asked).resolves.toEqual(answer)
+    expect(slack.messages[0]!.updates).toHaveLength(1)
+    expect((await a.store.get(posted!.id))?.finalMessageShown).toBe(true)
+  })
+
+  it('withdraws an ask through any instance, and the asking instance’s ask() rejects with ASK_ABORTED', async () => {
+    const slack = new FakeSlackPort()
+    const a = await instance(slack, 'library')
+    const b = await instance(slack, 'service')
+
+    const asked = a.provider.ask({ questions: [question] })
+    const posted = await until(async () => (await b.store.listPending()).find((record) => record.message))
+    await b.lifecycle.abort(posted!.id)
+
+    await expect(asked).rejects.toMatchObject({ name: 'UserInteractionError', code: 'ASK_ABORTED' })
+    expect(slack.messages[0]!.updates).toHaveLength(1)
+  })
+
+  it('expires an ask once when two instances are alive, both armed, and updates the message once', async () => {
+    const slack = new FakeSlackPort()
+    const a = await instance(slack, 'service')
+    const b = await instance(slack, 'service')
+
+    const record = await a.lifecycle.open({ questions: [question] }, { timeoutMs: 300 })
+    const armedOnB = b.lifecycle.armedTimers
+    await until(async () => a.lifecycle.armedTimers === 0 && b.lifecycle.armedTimers === 0 && (await a.store.get(record.id))?.finalMessageShown)
+
+    expect(armedOnB).toBe(1)
+    expect((await a.store.get(record.id))?.status).toBe('expired')
+    expect(slack.messages[0]!.updates).toHaveLength(1)
+  })
+
+  it('expires the asks of a library process that stopped renewing its lease, from another instance', async () => {
+    const slack = new FakeSlackPort()
+    const library = await instance(slack, 'library', 300)
+    const service = await instance(slack, 'service', 300)
+    const asked = library.provider.ask({ questions: [question] })
+    asked.catch(() => undefined)
+    const posted = await until(async () => (await service.store.listPending()).find((record) => record.message))
+
+    // As if SIGKILLed: its timers stop, nothing is withdrawn, the lease is left to run out.
+    await library.lifecycle.stop({ withdrawOpen: false })
+    const expired = await until(async () => {
+      const record = await service.store.get(posted!.id)
+      return record?.status === 'expired' && record.finalMessageShown && record
+    })
+
+    expect(expired.settlement?.outcome.kind).toBe('expired')
+    expect(slack.messages[0]!.updates).toHaveLength(1)
+  })
+
+  it('keeps the asks of a library process that still renews its lease', async () => {
+    const slack = new FakeSlackPort()
+    const library = await instance(slack, 'library', 150)
+    const asked = library.provider.ask({ questions: [question] })
+    const posted = await until(async () => (await library.store.listPending()).find((record) => record.message))
+    const until1 = await library.store.leaseUntil(library.lifecycle.instance)
+    await until(async () => ((await library.store.leaseUntil(library.lifecycle.instance)) ?? 0) > until1! + 100)
+
+    const service = await instance(slack, 'service', 150)
+    await library.lifecycle.settle(posted!.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers: answer.answers }, answer })
+
+    await expect(asked).resolves.toEqual(answer)
+    expect(service.lifecycle.armedTimers).toBe(0)
+  })
+})
