@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ConfigError } from './config-error.js'
+import { hostAccessSecrets } from './host-secrets.js'
 import { parseDuration } from './duration.js'
 
 export type Locale = 'en' | 'zh-CN'
@@ -40,8 +41,11 @@ export interface Config {
   apiKey?: string
   /** Harness web hosts to relay for. */
   hostUrls: string[]
-  /** The harness host's access secret. */
-  hostAccessSecret?: string
+  /**
+   * Each host's access secret, by the position of its URL in `hostUrls`;
+   * `undefined` for a host without one (DSH_HOST_ACCESS_SECRET).
+   */
+  hostAccessSecrets: (string | undefined)[]
 }
 
 export const DEFAULT_STATE_PATH = '.dsh-slack/state.sqlite'
@@ -102,7 +106,6 @@ const checks = {
     }
   },
   apiKey: (value) => (value.length >= 16 ? null : 'is too short; use at least 16 random characters (e.g. from `openssl rand -hex 24`)'),
-  hostAccessSecret: (value) => (value.length >= 16 ? null : 'is too short; the harness host requires at least 16 characters'),
 } satisfies Record<string, Check>
 
 function required(variable: string, value: string | undefined, check: Check): string | undefined {
@@ -153,7 +156,9 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     port: Number(required('PORT', get('PORT'), checks.port) ?? 3000),
     sandboxPort: Number(required('DSH_SLACK_SANDBOX_PORT', get('DSH_SLACK_SANDBOX_PORT'), checks.port) ?? DEFAULT_SANDBOX_PORT),
     hostUrls: list('DSH_HOST_URL', get('DSH_HOST_URL'), checks.hostUrl),
+    hostAccessSecrets: [],
   }
+  config.hostAccessSecrets = hostAccessSecrets(get('DSH_HOST_ACCESS_SECRET'), config.hostUrls.length)
   const optional: [keyof Config, string, Check][] = [
     ['botToken', 'SLACK_BOT_TOKEN', checks.botToken],
     ['appToken', 'SLACK_APP_TOKEN', checks.appToken],
@@ -162,7 +167,6 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     ['slackApiUrl', 'SLACK_API_URL', checks.slackApiUrl],
     ['mention', 'DSH_SLACK_MENTION', checks.mention],
     ['apiKey', 'DSH_SLACK_API_KEY', checks.apiKey],
-    ['hostAccessSecret', 'DSH_HOST_ACCESS_SECRET', checks.hostAccessSecret],
   ]
   for (const [key, variable, check] of optional) {
     const value = required(variable, get(variable), check)

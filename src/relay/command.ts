@@ -8,7 +8,7 @@ import type { LocalSlack, StartLocalSlack } from '../service/local-slack.js'
 import { forgetStandInAsks, standInFiles } from '../service/stand-in-files.js'
 import { startStandIn } from '../service/stand-in.js'
 import { stopNote, type StopNoteInput } from '../service/stop-note.js'
-import { startRelay } from './start-relay.js'
+import { hostTargets, startRelay } from './start-relay.js'
 
 export const RELAY_HELP = `Usage: dsh-slack relay [--fresh]
 
@@ -22,6 +22,8 @@ Environment (and .env):
   DSH_HOST_URL             the host, e.g. http://127.0.0.1:4000 (required;
                            comma-separated for several hosts)
   DSH_HOST_ACCESS_SECRET   the host's DSH_ACCESS_SECRET, when it runs with one
+                           (several hosts: one entry per host, in the same
+                           order, empty for a host without one)
   SLACK_BOT_TOKEN, SLACK_APP_TOKEN or SLACK_SIGNING_SECRET, SLACK_CHANNEL, …
                            as for \`dsh-slack serve\`
 
@@ -97,7 +99,7 @@ export async function runRelayCommand(argv: string[], io: RelayCommandIo): Promi
   const stack: (() => Promise<void>)[] = []
   try {
     const started = await startBridge(config, io, logger, stack, fresh)
-    const relay = startRelay({ bridge: started.bridge, hosts: config.hostUrls, ...(config.hostAccessSecret ? { accessSecret: config.hostAccessSecret } : {}), logger })
+    const relay = startRelay({ bridge: started.bridge, hosts: hostTargets(config), logger })
     stack.push(() => relay.stop())
     logger.info(`relaying questions and approvals of ${config.hostUrls.join(', ')}`)
     await io.stopRequested

@@ -13,10 +13,11 @@ const DEFAULT_MAX_AGE_S = 604_800
 export type LoginResult = { ok: true } | { ok: false; error: RelayError }
 
 /**
- * The host's access cookie (DSH-HOST.md "Trust and access"): logs in with
- * `DSH_HOST_ACCESS_SECRET`, keeps the `dsh_access` cookie, and supplies the
- * headers every request and the upgrade carry. Without a secret it only
- * supplies the `Host` header.
+ * The host's access cookie (DSH-HOST.md "Trust and access"): keeps the
+ * `dsh_access` cookie and supplies the headers every request and the upgrade
+ * carry. The secret is sent only after this host asked for one (a 401), so
+ * it never goes to a host that runs without an access gate; a host that
+ * answers the login with 404/405 has no gate, which is not a failure.
  */
 export class HostAccess {
   readonly #endpoints: HostEndpoints
@@ -24,6 +25,8 @@ export class HostAccess {
   readonly #http: HostHttp
   readonly #scheduler: Scheduler
   #cookie: { value: string; renewAt: number } | undefined
+  /** The host answered 401: it runs with an access secret. */
+  #gated = false
   #loggingIn: Promise<LoginResult> | undefined
   #lastFailure: RelayError | undefined
 
@@ -50,9 +53,19 @@ export class HostAccess {
     return headers
   }
 
-  /** Logs in unless a fresh cookie is held (or no secret is configured). */
+  /** The host answered 401: it wants the secret from now on. */
+  markGated(): void {
+    this.#gated = true
+  }
+
+  /** Whether the host has asked for the secret (and so is sent it). */
+  get gated(): boolean {
+    return this.#gated
+  }
+
+  /** Logs in when the host has asked for the secret and no fresh cookie is held. */
   async ensure(): Promise<LoginResult> {
-    if (this.#secret === undefined) return { ok: true }
+    if (this.#secret === undefined || !this.#gated) return { ok: true }
     if (this.#cookie && this.#scheduler.now() < this.#cookie.renewAt) return { ok: true }
     return this.login()
   }
@@ -77,7 +90,13 @@ export class HostAccess {
     } catch (error) {
       return this.#fail(error instanceof RelayError ? error : new RelayError('HOST_UNREACHABLE', String(error), { cause: error }))
     }
-    if (response.status === 401) return this.#fail(new RelayError('WRONG_SECRET', 'the host refused DSH_HOST_ACCESS_SECRET'))
+    if (response.status === 401) return this.#fail(new RelayError('WRONG_SECRET', 'the host refused its DSH_HOST_ACCESS_SECRET'))
+    // No login endpoint: the host runs without an access gate, so there is nothing to log in to.
+    if (response.status === 404 || response.status === 405) {
+      this.#gated = false
+      this.#lastFailure = undefined
+      return { ok: true }
+    }
     if (response.status === 429) return this.#fail(new RelayError('LOGIN_RATE_LIMITED', 'too many failed logins (the host allows 5 a minute)'))
     if (response.status >= 500) return this.#fail(new RelayError('HOST_UNREACHABLE', `login answered HTTP ${response.status}`))
     const cookie = response.status < 300 ? readCookie(response.headers['set-cookie']) : undefined

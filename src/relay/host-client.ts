@@ -32,8 +32,8 @@ export type RespondResult =
   /** A status that retrying will not change (403, 415, …). */
   | { kind: 'refused'; error: RelayError }
 
-/** Why a connection attempt ended. */
-type Ending = { opened: boolean; error: RelayError; closeCode?: number }
+/** Why a connection attempt ended. `loginNeeded`: the upgrade got 401 and a secret is configured. */
+type Ending = { opened: boolean; error: RelayError; closeCode?: number; loginNeeded?: boolean }
 
 /**
  * One harness host's event stream: logs in when a secret is configured,
@@ -93,6 +93,7 @@ export class HostClient {
     let result = await this.#postRespond(body)
     if (result.kind === 'unauthorized') {
       this.#access.invalidate()
+      this.#access.markGated()
       const login = await this.#login()
       if (!login.ok) return { kind: 'unreachable', error: login.error }
       result = await this.#postRespond(body)
@@ -151,6 +152,10 @@ export class HostClient {
       attempt += 1
       // Logging in again before the host's window has passed only earns more 429s.
       if (ending.error.code === 'LOGIN_RATE_LIMITED') delay = Math.max(delay, timing.loginRateWindowMs)
+      // A refused secret is a configuration error: retrying soon would only
+      // spend the host's 5-a-minute login budget, which the person's own
+      // browser shares. Try again after minutes, in case the host changed.
+      if (ending.error.code === 'WRONG_SECRET') delay = Math.max(delay, timing.wrongSecretRetryMs)
       this.#report(ending, delay)
       this.#state = 'waiting'
       await this.#sleep(delay)
@@ -186,7 +191,13 @@ export class HostClient {
     const login = await this.#access.ensure()
     if (!login.ok) return { opened: false, error: login.error }
     if (this.#stopped) return { opened: false, error: new RelayError('HOST_UNREACHABLE', 'stopped') }
-    return new Promise((resolve) => this.#open(resolve))
+    const ending = await new Promise<Ending>((resolve) => this.#open(resolve))
+    if (!ending.loginNeeded || this.#stopped) return ending
+    // The host just asked for the secret: log in and upgrade again at once.
+    const again = await this.#access.ensure()
+    if (!again.ok) return { opened: false, error: again.error }
+    if (this.#stopped) return ending
+    return new Promise<Ending>((resolve) => this.#open(resolve))
   }
 
   #open(resolve: (ending: Ending) => void): void {
@@ -201,14 +212,18 @@ export class HostClient {
     this.#socket = socket
     let opened = false
     let failure: RelayError | undefined
+    let loginNeeded = false
     socket.on('unexpected-response', (_request, response) => {
       const status = response.statusCode ?? 0
       response.resume()
       if (status === 401) {
+        // Sent with a cookie: it expired or the host's key changed. Sent without: the host has a gate.
+        loginNeeded = this.#access.hasSecret && !this.#access.headers().cookie
         this.#access.invalidate()
+        this.#access.markGated()
         failure = this.#access.hasSecret
-          ? new RelayError('HOST_UNREACHABLE', 'the host refused the access cookie; logging in again')
-          : new RelayError('SECRET_REQUIRED', 'the host requires an access secret: set DSH_HOST_ACCESS_SECRET')
+          ? new RelayError('HOST_UNREACHABLE', loginNeeded ? 'the host asks for its access secret; logging in' : 'the host refused the access cookie; logging in again')
+          : new RelayError('SECRET_REQUIRED', 'the host requires an access secret: set DSH_HOST_ACCESS_SECRET (one entry per host of DSH_HOST_URL)')
       } else if (status === 429 || status >= 500) {
         failure = new RelayError('HOST_UNREACHABLE', `the upgrade answered HTTP ${status}`)
       } else {
@@ -238,7 +253,7 @@ export class HostClient {
       const error = opened
         ? new RelayError('HOST_UNREACHABLE', `disconnected: ${describeClose(code, reason.toString('utf8'))}`)
         : (failure ?? new RelayError('HOST_UNREACHABLE', 'the connection closed before it opened'))
-      resolve({ opened, error, closeCode: code })
+      resolve({ opened, error, closeCode: code, ...(loginNeeded ? { loginNeeded } : {}) })
     })
   }
 
@@ -274,7 +289,7 @@ function describeEnding(ending: Ending): string {
   const { error } = ending
   switch (error.code) {
     case 'WRONG_SECRET':
-      return 'login failed: wrong secret (check DSH_HOST_ACCESS_SECRET)'
+      return "login failed: wrong secret (check this host's entry in DSH_HOST_ACCESS_SECRET, then restart the relay)"
     case 'LOGIN_RATE_LIMITED':
       return `login refused: ${error.message}`
     case 'SECRET_REQUIRED':
@@ -293,6 +308,6 @@ function describeEnding(ending: Ending): string {
 
 function hint(status: number, hasSecret: boolean): string {
   if (status === 403) return ' (the Host header is not trusted: use a loopback DSH_HOST_URL such as http://127.0.0.1:<port>, or start the host with a trusted host name)'
-  if (status === 401 && !hasSecret) return ' (the host requires an access secret: set DSH_HOST_ACCESS_SECRET)'
+  if (status === 401 && !hasSecret) return ' (the host requires an access secret: set DSH_HOST_ACCESS_SECRET, one entry per host of DSH_HOST_URL)'
   return ''
 }

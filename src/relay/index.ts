@@ -1,4 +1,4 @@
-export { startRelay, type Relay, type RelayStatus, type StartRelayOptions } from './start-relay.js'
+export { hostTargets, startRelay, type HostTarget, type Relay, type RelayStatus, type StartRelayOptions } from './start-relay.js'
 export { startServiceRelay } from './service-relay.js'
 export type { HostRelayStatus } from './host-relay.js'
 export type { RelayTiming } from './timing.js'

@@ -1,4 +1,5 @@
 import type { SlackBridge } from '../bridge/types.js'
+import type { Config } from '../config/config.js'
 import type { Logger } from '../log/logger.js'
 import { createHostHttp, type HostHttp } from './host-http.js'
 import { HostRelay, type HostRelayStatus } from './host-relay.js'
@@ -8,10 +9,11 @@ import { RELAY_TIMING, type RelayTiming } from './timing.js'
 export interface StartRelayOptions {
   /** The running bridge that shows the requests in Slack; the relay never stops it. */
   bridge: SlackBridge
-  /** Harness web host base URLs (`DSH_HOST_URL`, split on commas). */
-  hosts: string[]
-  /** `DSH_HOST_ACCESS_SECRET`, for hosts started with an access secret. */
-  accessSecret?: string
+  /**
+   * Harness web hosts (`DSH_HOST_URL`, split on commas), each with its own
+   * access secret when it runs with one (`DSH_HOST_ACCESS_SECRET`).
+   */
+  hosts: HostTarget[]
   logger: Logger
   /** Shorter delays for tests. */
   timing?: Partial<RelayTiming>
@@ -19,6 +21,17 @@ export interface StartRelayOptions {
   scheduler?: Scheduler
   /** The HTTP client (tests may count or fail calls); closed by `stop()`. */
   http?: HostHttp
+}
+
+/** One host to relay: its base URL, or the URL with that host's access secret. */
+export type HostTarget = string | { url: string; accessSecret?: string }
+
+/** The hosts of a configuration, each with the secret at its position. */
+export function hostTargets(config: Pick<Config, 'hostUrls' | 'hostAccessSecrets'>): HostTarget[] {
+  return config.hostUrls.map((url, index) => {
+    const accessSecret = config.hostAccessSecrets[index]
+    return accessSecret === undefined ? url : { url, accessSecret }
+  })
 }
 
 export interface RelayStatus {
@@ -38,12 +51,17 @@ export interface Relay {
 export function startRelay(options: StartRelayOptions): Relay {
   const timing: RelayTiming = { ...RELAY_TIMING, ...options.timing }
   const http = options.http ?? createHostHttp(timing.requestTimeoutMs)
-  const relays = [...new Set(options.hosts)].map(
-    (hostUrl) =>
+  const targets = new Map<string, string | undefined>()
+  for (const target of options.hosts) {
+    const { url, accessSecret } = typeof target === 'string' ? { url: target, accessSecret: undefined } : target
+    if (!targets.has(url)) targets.set(url, accessSecret)
+  }
+  const relays = [...targets].map(
+    ([hostUrl, accessSecret]) =>
       new HostRelay({
         bridge: options.bridge,
         hostUrl,
-        ...(options.accessSecret !== undefined ? { accessSecret: options.accessSecret } : {}),
+        ...(accessSecret !== undefined ? { accessSecret } : {}),
         logger: options.logger,
         scheduler: options.scheduler ?? systemScheduler,
         timing,

@@ -22,6 +22,11 @@ export interface RelayTiming {
    * After a 429 the next login waits at least this long.
    */
   loginRateWindowMs: number
+  /**
+   * After the host refused the secret (a configuration error), the next login
+   * waits this long: never a burst that locks the person's browser out too.
+   */
+  wrongSecretRetryMs: number
 }
 
 export const RELAY_TIMING: RelayTiming = {
@@ -31,4 +36,5 @@ export const RELAY_TIMING: RelayTiming = {
   handshakeTimeoutMs: 10_000,
   requestTimeoutMs: 10_000,
   loginRateWindowMs: 60_000,
+  wrongSecretRetryMs: 10 * 60_000,
 }

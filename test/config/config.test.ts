@@ -30,6 +30,7 @@ describe('configFromEnv: defaults', () => {
       port: 3000,
       sandboxPort: DEFAULT_SANDBOX_PORT,
       hostUrls: [],
+      hostAccessSecrets: [],
     })
   })
 
@@ -204,11 +205,34 @@ describe('configFromEnv: each variable', () => {
     expect(configRejection(() => configFromEnv({ DSH_HOST_URL: url })).message).toBe(message)
   })
 
-  it('reads DSH_HOST_ACCESS_SECRET and rejects a short one', () => {
-    expect(configFromEnv({ DSH_HOST_ACCESS_SECRET: ACCESS }).hostAccessSecret).toBe(ACCESS)
+  it('reads DSH_HOST_ACCESS_SECRET for one host whole, commas included, and rejects a short one', () => {
+    expect(configFromEnv({ DSH_HOST_URL: 'http://127.0.0.1:4000', DSH_HOST_ACCESS_SECRET: ACCESS }).hostAccessSecrets).toEqual([ACCESS])
+    expect(configFromEnv({ DSH_HOST_URL: 'http://127.0.0.1:4000', DSH_HOST_ACCESS_SECRET: 'has,a,comma,in,it,0123' }).hostAccessSecrets).toEqual(['has,a,comma,in,it,0123'])
     expect(configRejection(() => configFromEnv({ DSH_HOST_ACCESS_SECRET: 'short' })).message).toBe(
       'DSH_HOST_ACCESS_SECRET: is too short; the harness host requires at least 16 characters',
     )
+  })
+
+  it('gives each of several hosts the secret at its position, and none for an empty entry', () => {
+    const config = configFromEnv({
+      DSH_HOST_URL: 'http://127.0.0.1:4000,http://127.0.0.1:4001,http://127.0.0.1:4002',
+      DSH_HOST_ACCESS_SECRET: 'first-host-secret-0123,,third-host-secret-89ab',
+    })
+
+    expect(config.hostAccessSecrets).toEqual(['first-host-secret-0123', undefined, 'third-host-secret-89ab'])
+  })
+
+  it('refuses a secret list that does not match the hosts, or a short entry, naming its position and never a secret', () => {
+    const hosts = 'http://127.0.0.1:4000,http://127.0.0.1:4001'
+
+    const count = configRejection(() => configFromEnv({ DSH_HOST_URL: hosts, DSH_HOST_ACCESS_SECRET: 'one-secret-for-both-hosts' }))
+    const short = configRejection(() => configFromEnv({ DSH_HOST_URL: hosts, DSH_HOST_ACCESS_SECRET: 'first-host-secret-0123,tiny' }))
+
+    expect(count).toMatchObject({ name: 'ConfigError', variable: 'DSH_HOST_ACCESS_SECRET' })
+    expect(count.message).toMatch(/has 1 entry for 2 hosts in DSH_HOST_URL/)
+    expect(count.message).not.toContain('one-secret')
+    expect(short.message).toBe('DSH_HOST_ACCESS_SECRET: entry 2 (for host 2 of DSH_HOST_URL) is too short; the harness host requires at least 16 characters')
+    expect(short.message).not.toContain('tiny')
   })
 })
 

@@ -55,6 +55,42 @@ describe('dsh-slack relay', () => {
     expect(run.err).toEqual([expect.stringContaining('DSH_HOST_URL')])
   })
 
+  it('refuses a DSH_HOST_ACCESS_SECRET list that does not match the hosts, without showing a secret', async () => {
+    const run = io({ DSH_HOST_URL: 'http://127.0.0.1:4000,http://127.0.0.1:4001', DSH_HOST_ACCESS_SECRET: 'only-one-secret-for-two-hosts' })
+
+    expect(await runRelayCommand([], run)).toBe(2)
+
+    expect(run.err).toEqual([expect.stringMatching(/^dsh-slack relay: DSH_HOST_ACCESS_SECRET: has 1 entry for 2 hosts in DSH_HOST_URL: .*\n$/)])
+    expect(run.err.join('')).not.toContain('only-one-secret')
+  })
+
+  it('relays two hosts with different secrets from the environment, each getting only its own', async () => {
+    const first = await startFakeHost({ accessSecret: 'first-host-secret-0123' })
+    const second = await startFakeHost({ accessSecret: 'second-host-secret-4567' })
+    cleanups.push(() => first.close(), () => second.close())
+    let sandbox: Sandbox | undefined
+    let stop!: () => void
+    const run = io(
+      { DSH_HOST_URL: `${first.url},${second.url}`, DSH_HOST_ACCESS_SECRET: 'first-host-secret-0123,second-host-secret-4567', DSH_SLACK_STATE: ':memory:' },
+      new Promise<void>((resolve) => (stop = resolve)),
+    )
+    run.startLocalSlack = async () => {
+      const slack = (sandbox = await startSandbox())
+      return { apiUrl: slack.apiUrl, botToken: slack.botToken, appToken: slack.appToken, channel: slack.defaultChannel, stop: () => slack.close() }
+    }
+
+    const exit = runRelayCommand([], run)
+    await Promise.all([first.waitForConnections(1), second.waitForConnections(1)])
+    const { outcome } = second.ask('session-2', [{ id: 'go', question: 'Ship it?', options: [{ label: 'Yes' }, { label: 'No' }] }])
+    const message = await postedMessage(sandbox!, sandbox!.defaultChannel)
+    await sandbox!.user('U0SANDBOX01').click(message, 'Yes')
+
+    expect(await outcome).toMatchObject({ kind: 'answered' })
+    expect([first.counters.goodLogins, first.counters.failedLogins, second.counters.goodLogins, second.counters.failedLogins]).toEqual([1, 0, 1, 0])
+    stop()
+    expect(await exit).toBe(0)
+  })
+
   it('refuses arguments it does not take', async () => {
     const run = io({ DSH_HOST_URL: 'http://127.0.0.1:4000' })
 

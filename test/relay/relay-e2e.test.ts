@@ -37,7 +37,7 @@ async function hostWith(options: FakeHostOptions = {}): Promise<FakeHost> {
 
 function relay(bridge: SlackBridge, host: FakeHost, accessSecret?: string) {
   const logger = recordingLogger()
-  const running: Relay = startRelay({ bridge, hosts: [host.url], logger, timing: FAST, ...(accessSecret ? { accessSecret } : {}) })
+  const running: Relay = startRelay({ bridge, hosts: [accessSecret ? { url: host.url, accessSecret } : host.url], logger, timing: FAST })
   cleanups.push(() => running.stop())
   return { relay: running, logger }
 }

@@ -9,6 +9,9 @@
  * the one-way socket (any client message closes it with 1008), replay of every
  * pending request on every connect, strict answer checks and first-valid-wins.
  *
+ * A host started without a secret has no login: `POST /__dsh/access` answers
+ * 405 there, as a real one does.
+ *
  * One fact DSH-HOST.md leaves open is the `approval/resolved` payload; it
  * follows the harness's wire schema: `{ sessionId, approvalId, outcome }`
  * with `outcome` `allowed-once | rejected | cancelled | unavailable`.
@@ -53,6 +56,8 @@ export interface FakeHostCounters {
   refusedUpgrades: number
   /** `POST /__dsh/access` calls, whatever their result. */
   loginAttempts: number
+  /** Login calls that carried this host's own secret. */
+  goodLogins: number
   failedLogins: number
   /** `/api/respond` calls, whatever their result (refused ones too). */
   responses: number
@@ -134,7 +139,7 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
   const sockets = new Set<WebSocket>()
   const rawSockets = new Set<Socket>()
   const failedLoginTimes: number[] = []
-  const counters: FakeHostCounters = { connections: 0, refusedUpgrades: 0, loginAttempts: 0, failedLogins: 0, responses: 0 }
+  const counters: FakeHostCounters = { connections: 0, refusedUpgrades: 0, loginAttempts: 0, goodLogins: 0, failedLogins: 0, responses: 0 }
   const received: ReceivedResponse[] = []
   const upgradeHeaders: IncomingHttpHeaders[] = []
   const connectionWaiters: { count: number; resolve: () => void }[] = []
@@ -184,15 +189,18 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
 
   function login(body: unknown, res: ServerResponse): void {
     counters.loginAttempts += 1
+    // A host started without DSH_ACCESS_SECRET has no login: the route answers 405.
+    if (options.accessSecret === undefined) return sendJson(res, 405, { error: 'method not allowed' })
     const now = Date.now()
     while (failedLoginTimes.length > 0 && failedLoginTimes[0]! <= now - FAILED_LOGIN_WINDOW_MS) failedLoginTimes.shift()
     if (failedLoginTimes.length >= FAILED_LOGIN_LIMIT) return sendJson(res, 429, { error: 'too many failed logins' })
     const secret = (body as { secret?: unknown } | null)?.secret
-    if (options.accessSecret === undefined || typeof secret !== 'string' || secret !== options.accessSecret) {
+    if (typeof secret !== 'string' || secret !== options.accessSecret) {
       counters.failedLogins += 1
       failedLoginTimes.push(now)
       return sendJson(res, 401, { error: 'wrong secret' })
     }
+    counters.goodLogins += 1
     const expiry = String(Math.floor(now / 1000) + COOKIE_MAX_AGE_S)
     res.writeHead(204, {
       'set-cookie': `${COOKIE_NAME}=${expiry}.${sign(expiry)}; Path=/; HttpOnly; SameSite=Strict; Max-Age=${COOKIE_MAX_AGE_S}`,
