@@ -25,12 +25,40 @@ const issued = (value: string, maxAge = 604_800): HostHttpResponse => ({
   text: '',
 })
 
+/** A HostAccess for a host that has asked for the secret (answered 401). */
+function gatedAccess(...args: ConstructorParameters<typeof HostAccess>): HostAccess {
+  const access = new HostAccess(...args)
+  access.markGated()
+  return access
+}
+
 describe('HostAccess', () => {
   const endpoints = hostEndpoints('http://localhost:4000')
 
+  it('sends nothing until the host asks for the secret', async () => {
+    const http = loginHttp([])
+    const access = new HostAccess(endpoints, 'correct-horse-battery-staple', http, manualScheduler())
+
+    expect(await access.ensure()).toEqual({ ok: true })
+
+    expect(http.calls).toEqual([])
+    expect(access.headers()).toEqual({ host: 'localhost:4000' })
+  })
+
+  it.each([404, 405])('takes a login answered %i as a host without an access gate', async (status) => {
+    const http = loginHttp([{ status, headers: {}, text: '' }])
+    const access = gatedAccess(endpoints, 'correct-horse-battery-staple', http, manualScheduler())
+
+    expect(await access.ensure()).toEqual({ ok: true })
+
+    expect(access.lastFailure).toBeUndefined()
+    expect(access.gated).toBe(false)
+    expect(access.headers()).toEqual({ host: 'localhost:4000' })
+  })
+
   it('logs in with the secret and the Host header, then sends the cookie it was given', async () => {
     const http = loginHttp([issued('123.abc')])
-    const access = new HostAccess(endpoints, 'correct-horse-battery-staple', http, manualScheduler())
+    const access = gatedAccess(endpoints, 'correct-horse-battery-staple', http, manualScheduler())
 
     expect(await access.ensure()).toEqual({ ok: true })
 
@@ -41,7 +69,7 @@ describe('HostAccess', () => {
   it("keeps the cookie until its Max-Age is nearly over, then logs in again", async () => {
     const http = loginHttp([issued('first', 3600), issued('second', 3600)])
     const scheduler = manualScheduler()
-    const access = new HostAccess(endpoints, 'correct-horse-battery-staple', http, scheduler)
+    const access = gatedAccess(endpoints, 'correct-horse-battery-staple', http, scheduler)
     await access.ensure()
 
     scheduler.after(3_000_000, () => {})
@@ -59,7 +87,7 @@ describe('HostAccess', () => {
 
   it('shares one login between concurrent callers', async () => {
     const http = loginHttp([issued('once')])
-    const access = new HostAccess(endpoints, 'correct-horse-battery-staple', http, manualScheduler())
+    const access = gatedAccess(endpoints, 'correct-horse-battery-staple', http, manualScheduler())
 
     await Promise.all([access.ensure(), access.ensure(), access.ensure()])
 
@@ -72,7 +100,7 @@ describe('HostAccess', () => {
     [503, 'HOST_UNREACHABLE'],
     [200, 'HOST_REFUSED'],
   ] as const)('turns a login answered %i into %s', async (status, code) => {
-    const access = new HostAccess(endpoints, 'correct-horse-battery-staple', loginHttp([{ status, headers: {}, text: '' }]), manualScheduler())
+    const access = gatedAccess(endpoints, 'correct-horse-battery-staple', loginHttp([{ status, headers: {}, text: '' }]), manualScheduler())
 
     const result = await access.ensure()
 
