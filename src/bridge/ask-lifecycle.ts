@@ -2,6 +2,7 @@ import { randomBytes, randomUUID } from 'node:crypto'
 import { noticeText } from '../../blocks/index.js'
 import type { Outcome, Person } from '../../blocks/view.js'
 import { UserInteractionError, validateAnswer, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
+import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
 import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
@@ -119,6 +120,8 @@ export class AskLifecycle {
     const createdAt = this.#now()
     const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner }
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs
+    const problem = timeoutMs === undefined ? null : timeoutProblem(timeoutMs)
+    if (problem) throw new UserInteractionError('BAD_REQUEST', `timeoutMs ${problem}`)
     if (timeoutMs !== undefined) record.expiresAt = createdAt + timeoutMs
     if (options.externalKey !== undefined) record.externalKey = options.externalKey
     return record

@@ -1,7 +1,7 @@
 import type { Locale } from '../../blocks/view.js'
 import { ConfigError } from '../config/config-error.js'
 import { valueChecks, type Config } from '../config/config.js'
-import { parseDuration } from '../config/duration.js'
+import { parseDuration, timeoutProblem } from '../config/duration.js'
 import { apiBaseUrl } from '../slack/api-base-url.js'
 import type { SlackBridgeOptions } from './types.js'
 
@@ -48,6 +48,8 @@ export function resolveOptions(options: SlackBridgeOptions): ResolvedOptions {
   if (options.timeout !== undefined) {
     const ms = typeof options.timeout === 'number' ? options.timeout : parseDuration(options.timeout)
     if (ms === null || !(ms > 0)) throw new ConfigError('timeout', `${JSON.stringify(options.timeout)} is not a duration (expected milliseconds, or text like 90s, 30m or 2h)`)
+    const problem = timeoutProblem(ms)
+    if (problem) throw new ConfigError('timeout', `${JSON.stringify(options.timeout)} ${problem}`)
     resolved.defaultTimeoutMs = ms
   }
   return resolved

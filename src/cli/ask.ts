@@ -1,6 +1,6 @@
 import { configFromEnv, valueChecks } from '../config/config.js'
 import { ConfigError } from '../config/config-error.js'
-import { parseDuration } from '../config/duration.js'
+import { parseDuration, timeoutProblem } from '../config/duration.js'
 import { consoleLogger } from '../log/logger.js'
 import { bridgeOptionsFromConfig } from '../service/bridge-options.js'
 import type { CreateBridge } from '../service/bridge-factory.js'
@@ -94,6 +94,8 @@ export async function askCommand(argv: string[], io: CliIo, deps: { createBridge
   if (values.timeout !== undefined) {
     const ms = parseDuration(values.timeout)
     if (ms === null || ms <= 0) throw new UsageError(`--timeout: ${JSON.stringify(values.timeout)} is not a duration (expected e.g. 90s, 10m or 2h)`)
+    const problem = timeoutProblem(ms)
+    if (problem) throw new UsageError(`--timeout: ${JSON.stringify(values.timeout)} ${problem}`)
     timeoutMs = ms
   }
   if (values.url !== undefined && !/^https?:\/\//.test(values.url)) throw new UsageError(`--url: ${JSON.stringify(values.url)} is not an http(s) URL (expected e.g. http://127.0.0.1:3000)`)

@@ -1,7 +1,7 @@
 import { z } from 'zod'
 import { ConfigError } from './config-error.js'
 import { hostAccessSecrets } from './host-secrets.js'
-import { parseDuration } from './duration.js'
+import { parseDuration, timeoutProblem } from './duration.js'
 
 export type Locale = 'en' | 'zh-CN'
 
@@ -39,6 +39,12 @@ export interface Config {
   sandboxPort: number
   /** Bearer key for `/v1/*`. */
   apiKey?: string
+  /**
+   * Extra `Host` names the HTTP server answers to (a proxy's public name):
+   * `name`, `name:port`, `.example.com` for it and its subdomains, or `*`
+   * for any. Loopback names, IP addresses and `host` are always answered.
+   */
+  allowedHosts?: string[]
   /** Harness web hosts to relay for. */
   hostUrls: string[]
   /**
@@ -67,7 +73,8 @@ type Check = (value: string) => string | null
  */
 function shown(value: string): string {
   if (/xox[a-z]-|xapp-/i.test(value)) return '(a value that looks like a Slack token, not shown)'
-  return JSON.stringify(value.replace(/\/\/[^/@\s]*@/, '//***@'))
+  // Up to the last '@' of the authority-ish run: a password may itself hold '/' or '@'.
+  return JSON.stringify(value.replace(/\/\/\S*@/, '//***@'))
 }
 
 /** A check that returns the problem, or null. Values of secrets never enter the problem text. */
@@ -96,6 +103,12 @@ const checks = {
     const ms = parseDuration(value)
     return ms !== null && ms > 0 ? null : `${shown(value)} is not a duration (expected e.g. 90s, 30m or 2h)`
   },
+  timeout: (value) => {
+    const ms = parseDuration(value)
+    if (ms === null || ms <= 0) return `${shown(value)} is not a duration (expected e.g. 90s, 30m or 2h)`
+    const problem = timeoutProblem(ms)
+    return problem ? `${shown(value)} ${problem}` : null
+  },
   port: (value) => (/^\d+$/.test(value) && Number(value) <= 65535 ? null : `${shown(value)} is not a port (expected a number from 0 to 65535, e.g. 3000)`),
   hostUrl: (value) => {
     try {
@@ -105,6 +118,10 @@ const checks = {
       return `${shown(value)} is not a URL (expected e.g. http://127.0.0.1:4000)`
     }
   },
+  allowedHost: (value) =>
+    value === '*' || /^\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*(:\d{1,5})?$/i.test(value) || /^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(value)
+      ? null
+      : `${shown(value)} is not a host name (expected e.g. dsh.example.com, dsh.example.com:8443, .example.com for every subdomain, or * for any)`,
   apiKey: (value) => (value.length >= 16 ? null : 'is too short; use at least 16 random characters (e.g. from `openssl rand -hex 24`)'),
 } satisfies Record<string, Check>
 
@@ -159,6 +176,8 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     hostAccessSecrets: [],
   }
   config.hostAccessSecrets = hostAccessSecrets(get('DSH_HOST_ACCESS_SECRET'), config.hostUrls.length)
+  const allowedHosts = list('DSH_SLACK_ALLOWED_HOSTS', get('DSH_SLACK_ALLOWED_HOSTS'), checks.allowedHost)
+  if (allowedHosts.length > 0) config.allowedHosts = allowedHosts
   const optional: [keyof Config, string, Check][] = [
     ['botToken', 'SLACK_BOT_TOKEN', checks.botToken],
     ['appToken', 'SLACK_APP_TOKEN', checks.appToken],
@@ -172,7 +191,7 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     const value = required(variable, get(variable), check)
     if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value
   }
-  const timeout = required('DSH_SLACK_TIMEOUT', get('DSH_SLACK_TIMEOUT'), checks.duration)
+  const timeout = required('DSH_SLACK_TIMEOUT', get('DSH_SLACK_TIMEOUT'), checks.timeout)
   if (timeout !== undefined) config.defaultTimeoutMs = parseDuration(timeout)!
   if (options.checkCombination !== false) checkCombination(config)
   return config

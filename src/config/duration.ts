@@ -34,3 +34,18 @@ export function formatDuration(ms: number): string {
   }
   return parts.join('')
 }
+
+/**
+ * The longest expiry a question may have. Far-off deadlines are not useful
+ * (nobody answers a question a year later) and past ~8.6e15 ms the expiry
+ * date cannot be shown at all, so anything longer is refused where it
+ * arrives instead of failing later as a confusing Slack error.
+ */
+export const MAX_TIMEOUT_MS = 30 * 86_400_000
+
+/** The problem with an expiry in milliseconds, or null when it is usable. */
+export function timeoutProblem(ms: number): string | null {
+  if (!Number.isFinite(ms) || ms <= 0) return 'must be a positive duration'
+  if (ms > MAX_TIMEOUT_MS) return `must be at most 30 days (${MAX_TIMEOUT_MS} ms)`
+  return null
+}

@@ -1,6 +1,6 @@
 export { configFromEnv, checkCombination, isLoopbackHost, valueChecks, DEFAULT_STATE_PATH, DEFAULT_SANDBOX_PORT } from './config.js'
 export type { Config, Locale } from './config.js'
 export { ConfigError } from './config-error.js'
-export { parseDuration, formatDuration } from './duration.js'
+export { parseDuration, formatDuration, MAX_TIMEOUT_MS, timeoutProblem } from './duration.js'
 export { loadConfig } from './load.js'
 export type { LoadConfigOptions } from './load.js'

@@ -20,8 +20,11 @@ export const optionSchema = z
   })
   .meta({ id: 'AskUserQuestionOption', title: 'Option', description: 'One choice offered to the person.' })
 
+// Closed like the rest, and refused as BAD_INTENT (validate-request.ts): the
+// intent decides how the answer is read, and unknown keys kept here once let
+// deeply nested junk reach the store and overflow the stack when written out.
 export const intentSchema = z
-  .looseObject({
+  .strictObject({
     kind: z.string({ error: 'intent.kind must be a string' }).meta({
       description: 'What decision this question is. "plan-review": `detail` holds a plan in Markdown, shown as a plan card. A kind this bridge does not know is shown as a plain question.',
     }),

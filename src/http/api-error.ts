@@ -1,7 +1,17 @@
 import type { UserInteractionCode } from '../contract/index.js'
 
 /** Codes the API adds to the seam's own (which it passes through as they are). */
-export const API_ERROR_CODES = ['UNAUTHORIZED', 'NOT_FOUND', 'METHOD_NOT_ALLOWED', 'PAYLOAD_TOO_LARGE', 'INTERNAL_ERROR'] as const
+export const API_ERROR_CODES = [
+  'UNAUTHORIZED',
+  'NOT_FOUND',
+  'METHOD_NOT_ALLOWED',
+  'PAYLOAD_TOO_LARGE',
+  'INTERNAL_ERROR',
+  'BAD_HOST',
+  'BAD_ORIGIN',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'REQUEST_TIMEOUT',
+] as const
 
 export type ApiErrorCode = UserInteractionCode | (typeof API_ERROR_CODES)[number]
 

@@ -6,6 +6,7 @@ import type { AskRecord } from '../store/ask-record.js'
 import { ApiError } from './api-error.js'
 import { createAsk, deleteAsk, getAsk, type AskHandlerContext } from './ask-handlers.js'
 import { checkBearer } from './check-bearer.js'
+import { checkFrontDoor, createFrontDoor, type FrontDoor } from './front-door.js'
 import { sendJson } from './send-json.js'
 
 export interface ApiServerOptions {
@@ -17,6 +18,8 @@ export interface ApiServerOptions {
   local?: boolean
   /** Called after each ask is posted through the API. */
   onOpened?: (record: AskRecord) => void
+  /** `DSH_SLACK_ALLOWED_HOSTS`: `Host` names answered besides loopback, IP literals and the bound address. */
+  allowedHosts?: readonly string[]
 }
 
 export interface ApiServer {
@@ -31,6 +34,17 @@ export interface ApiServer {
 const CLOSE_GRACE_MS = 1000
 
 /**
+ * How long a client may take to send its whole request (headers and body).
+ * Every legitimate body is small (1 MiB at most); a client trickling one
+ * byte a second only holds a connection. Long-polls are unaffected: this
+ * bounds receiving the request, not answering it.
+ */
+const REQUEST_RECEIVE_TIMEOUT_MS = 30_000
+
+/** Refused Host names are logged once each (up to this many), so an attack cannot flood the log. */
+const LOGGED_HOSTS_MAX = 20
+
+/**
  * The service's HTTP API (ARCHITECTURE.md, fixed): `/v1/asks`, `/healthz`,
  * and, in Slack's HTTP mode, `/slack/events` on the same port. Plain
  * node:http: four routes need no framework.
@@ -39,9 +53,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   const closing = new AbortController()
   const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}) }
 
-  const server = createServer((req, res) => {
+  let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
+  const loggedHosts = new Set<string>()
+
+  const server = createServer({ requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS }, (req, res) => {
     route(req, res).catch((error: unknown) => {
       if (error instanceof ApiError) {
+        if (error.code === 'BAD_HOST') noteRefusedHost(req.headers.host)
         // A body refused early was not read to the end: close rather than
         // leave the rest of it in the connection.
         const headers = error.status === 413 ? { ...error.headers, connection: 'close' } : error.headers
@@ -53,10 +71,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     })
   })
 
+  function noteRefusedHost(host: string | undefined): void {
+    const shown = JSON.stringify(host ?? '(none)').slice(0, 200)
+    if (loggedHosts.has(shown) || loggedHosts.size >= LOGGED_HOSTS_MAX) return
+    loggedHosts.add(shown)
+    options.logger.warn(`refused a request for Host ${shown}: not loopback, an IP address or HOST; if it is your proxy's name, add it to DSH_SLACK_ALLOWED_HOSTS`)
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const path = url.pathname
     const method = req.method ?? 'GET'
+    // The front door comes before routing, so every route (and any added later) gets it.
+    checkFrontDoor(door, req, path)
 
     if (path === '/slack/events' && options.bridge.slackRequestListener) {
       options.bridge.slackRequestListener(req, res)
@@ -79,7 +106,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (match) {
       checkBearer(req, options.apiKey)
       allow(method, ['GET', 'DELETE'])
-      const id = decodeURIComponent(match[1]!)
+      const id = decodePathPart(match[1]!)
       if (method === 'DELETE') await deleteAsk(context, id, res)
       else await getAsk(context, id, url, req, res)
       return
@@ -92,7 +119,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     listen: (host, port) =>
       new Promise((resolve, reject) => {
         server.once('error', reject)
-        server.listen(port, host, () => {
+        door = createFrontDoor({ bindHost: host, ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
+        server.listen(port, bindAddress(host), () => {
           server.off('error', reject)
           const address = server.address() as AddressInfo
           const shownHost = address.family === 'IPv6' ? `[${address.address}]` : address.address
@@ -116,8 +144,22 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   }
 }
 
+/** `[::1]` as people write it in URLs; listen() wants the bare address. */
+function bindAddress(host: string): string {
+  return host.replace(/^\[(.*)\]$/, '$1')
+}
+
 function allow(method: string, methods: string[]): void {
   if (!methods.includes(method)) throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${methods.join(' or ')}`, { allow: methods.join(', ') })
+}
+
+/** A malformed %-escape is the client's mistake (400), not ours (500). */
+function decodePathPart(part: string): string {
+  try {
+    return decodeURIComponent(part)
+  } catch {
+    throw new ApiError(400, 'BAD_REQUEST', `the ask id in the path is not valid percent-encoding: ${JSON.stringify(part.slice(0, 100))}`)
+  }
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { valueChecks } from '../config/config.js'
+import { MAX_TIMEOUT_MS } from '../config/duration.js'
 import type { AgentLike } from '../contract/index.js'
 import { questionsSchema } from '../contract/request-schema.js'
 import { describeUnknownFields, unknownFields } from '../contract/unknown-fields.js'
@@ -39,8 +40,9 @@ export const createAskBodySchema = z
         .number({ error: 'timeoutMs must be a number of milliseconds' })
         .int('timeoutMs must be a whole number of milliseconds')
         .positive('timeoutMs must be positive')
+        .max(MAX_TIMEOUT_MS, `timeoutMs must be at most 30 days (${MAX_TIMEOUT_MS})`)
         .optional()
-        .meta({ description: 'Expire the question after this many milliseconds (status "expired", the message says so). Default: DSH_SLACK_TIMEOUT, or never.', examples: [600000] }),
+        .meta({ description: 'Expire the question after this many milliseconds (status "expired", the message says so), at most 30 days. Default: DSH_SLACK_TIMEOUT, or never.', examples: [600000] }),
     },
     { error: 'the request body must be a JSON object like {"questions": [...]}' },
   )

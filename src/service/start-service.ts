@@ -92,6 +92,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       bridge,
       logger,
       local: local !== undefined,
+      ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     })
     const { url } = await api.listen(config.host, config.port)

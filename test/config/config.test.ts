@@ -157,6 +157,35 @@ describe('configFromEnv: each variable', () => {
     })
   })
 
+  it('rejects a DSH_SLACK_TIMEOUT over 30 days, because such a date cannot be shown and nobody answers that late', () => {
+    expect(configRejection(() => configFromEnv({ DSH_SLACK_TIMEOUT: '31d' }))).toEqual({
+      name: 'ConfigError',
+      variable: 'DSH_SLACK_TIMEOUT',
+      message: 'DSH_SLACK_TIMEOUT: "31d" must be at most 30 days (2592000000 ms)',
+    })
+  })
+
+  it('accepts a DSH_SLACK_TIMEOUT of exactly 30 days', () => {
+    expect(configFromEnv({ DSH_SLACK_TIMEOUT: '30d' }).defaultTimeoutMs).toBe(30 * 86_400_000)
+  })
+
+  it('reads DSH_SLACK_ALLOWED_HOSTS as a list of names', () => {
+    expect(configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: 'dsh.example.com, dsh.example.com:8443,.corp.example,[fd00::1]:3000' }).allowedHosts).toEqual([
+      'dsh.example.com',
+      'dsh.example.com:8443',
+      '.corp.example',
+      '[fd00::1]:3000',
+    ])
+  })
+
+  it('accepts * in DSH_SLACK_ALLOWED_HOSTS to answer any Host', () => {
+    expect(configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: '*' }).allowedHosts).toEqual(['*'])
+  })
+
+  it.each(['https://dsh.example.com', 'dsh.example.com/path', 'user@dsh.example.com', 'dsh example'])('rejects %s in DSH_SLACK_ALLOWED_HOSTS', (value) => {
+    expect(configRejection(() => configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: value })).variable).toBe('DSH_SLACK_ALLOWED_HOSTS')
+  })
+
   it('reads DSH_SLACK_STATE as a path, including :memory:', () => {
     expect(configFromEnv({ DSH_SLACK_STATE: '/var/lib/dsh-slack/state.sqlite' }).statePath).toBe('/var/lib/dsh-slack/state.sqlite')
     expect(configFromEnv({ DSH_SLACK_STATE: ':memory:' }).statePath).toBe(':memory:')
@@ -355,6 +384,8 @@ describe('configFromEnv: secrets never appear in errors', () => {
     ['an app token pasted into DSH_SLACK_MENTION', { DSH_SLACK_MENTION: 'xapp-secret-in-mention' }, 'xapp-secret-in-mention'],
     ['a password in a bad DSH_HOST_URL', { DSH_HOST_URL: 'ftp://admin:hunter2secret@host.example/' }, 'hunter2secret'],
     ['a password in a bad SLACK_API_URL', { SLACK_API_URL: 'ws://user:pw-secret-x@slack.example/api/' }, 'pw-secret-x'],
+    ['a password holding a slash in a bad DSH_HOST_URL', { DSH_HOST_URL: 'ftp://admin:hun/ter2@host.example/' }, 'ter2'],
+    ['a password holding an @ in a bad SLACK_API_URL', { SLACK_API_URL: 'ws://user:p@ss-secret@slack.example/api/' }, 'ss-secret'],
   ])('keeps %s out of the message', (_what, env, secret) => {
     const [message] = messages(env)
 

@@ -21,6 +21,7 @@ const VARIABLES = [
   // Not in ARCHITECTURE.md's table: the local stand-in's port (issue 13).
   'DSH_SLACK_SANDBOX_PORT',
   'DSH_SLACK_API_KEY',
+  'DSH_SLACK_ALLOWED_HOSTS',
   'DSH_HOST_URL',
   'DSH_HOST_ACCESS_SECRET',
 ]

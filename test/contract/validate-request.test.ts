@@ -130,9 +130,33 @@ describe('validateRequest: the seam checks, in SEAM.md order', () => {
   })
 
   it('accepts an intent kind it does not know without approve, so it can render the generic question', () => {
+    const question = { ...pkg, detail: 'context', intent: { kind: 'future-kind' } }
+
+    expect(validateRequest({ questions: [question] }).questions[0]?.intent).toEqual({ kind: 'future-kind' })
+  })
+
+  it('rejects an intent with a key it does not know with BAD_INTENT, because the intent decides how the answer is read', () => {
+    const question = { ...planReview, intent: { kind: 'plan-review', approve: 'Approve', aprove: 'Keep planning' } }
+
+    expect(rejection(() => validateRequest({ questions: [question] }))).toEqual({
+      name: 'UserInteractionError',
+      code: 'BAD_INTENT',
+      message: 'unknown field questions[0].intent.aprove — did you mean approve?',
+    })
+  })
+
+  it('rejects an unknown key in the intent of an unknown kind too: the shape is closed whatever the kind', () => {
     const question = { ...pkg, detail: 'context', intent: { kind: 'future-kind', extra: 1 } }
 
-    expect(validateRequest({ questions: [question] }).questions[0]?.intent).toEqual({ kind: 'future-kind', extra: 1 })
+    expect(rejection(() => validateRequest({ questions: [question] }))).toMatchObject({ code: 'BAD_INTENT' })
+  })
+
+  it('rejects a deeply nested unknown key in an intent with BAD_INTENT instead of carrying it along', () => {
+    let nested: Record<string, unknown> = {}
+    for (let depth = 0; depth < 100_000; depth++) nested = { a: nested }
+    const question = { ...planReview, intent: { kind: 'plan-review', approve: 'Approve', nested } }
+
+    expect(rejection(() => validateRequest({ questions: [question] }))).toMatchObject({ code: 'BAD_INTENT' })
   })
 
   it('still checks the approve of an unknown intent kind when it names one', () => {

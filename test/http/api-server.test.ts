@@ -396,7 +396,7 @@ describe('routing', () => {
     bridge.slackRequestListener = (_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('bolt')
     const { url } = await start({ bridge })
 
-    const response = await fetch(`${url}/slack/events`, { method: 'POST', body: 'payload=x' })
+    const response = await fetch(`${url}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'payload=x' })
 
     expect(await response.text()).toBe('bolt')
   })

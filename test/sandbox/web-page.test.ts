@@ -37,7 +37,7 @@ async function startLocalService(env: Record<string, string> = {}): Promise<Runn
 }
 
 async function postAsk(service: RunningService, request: unknown): Promise<string> {
-  const response = await fetch(`${service.url}/v1/asks`, { method: 'POST', body: JSON.stringify(request) })
+  const response = await fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })
   const body = (await response.json()) as { id: string }
   expect(response.status).toBe(201)
   return body.id

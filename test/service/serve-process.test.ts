@@ -27,7 +27,7 @@ describe('dsh-slack serve (the process)', () => {
 
     const url = await apiUrlOf(run)
     const health = await (await fetch(`${url}/healthz`)).json()
-    const created = await fetch(`${url}/v1/asks`, { method: 'POST', body: JSON.stringify(question) })
+    const created = await fetch(`${url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question) })
     run.child.kill('SIGTERM')
 
     expect(run.stdout()).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/\S* to try it/m)
@@ -79,7 +79,7 @@ describe('dsh-slack serve (the process)', () => {
     }
     const first = serve(env)
     const firstUrl = await apiUrlOf(first)
-    const created = (await (await fetch(`${firstUrl}/v1/asks`, { method: 'POST', body: JSON.stringify(question) })).json()) as { id: string; ts: string }
+    const created = (await (await fetch(`${firstUrl}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question) })).json()) as { id: string; ts: string }
     const message = await slack.waitFor(() => slack.messages(slack.defaultChannel).find((m) => m.ts === created.ts))
 
     first.child.kill('SIGKILL')

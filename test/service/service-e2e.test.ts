@@ -35,7 +35,7 @@ async function serviceOnSandbox(env: Record<string, string> = {}): Promise<{ sla
 }
 
 async function api(service: RunningService, method: string, path: string, body?: unknown) {
-  const response = await fetch(service.url + path, { method, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+  const response = await fetch(service.url + path, { method, ...(body === undefined ? {} : { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }) })
   return { status: response.status, body: (await response.json()) as Record<string, any> }
 }
 

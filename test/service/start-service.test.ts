@@ -164,7 +164,7 @@ describe('startService', () => {
     }
     const { service } = await start({ SLACK_BOT_TOKEN: 'xoxb-real', SLACK_SIGNING_SECRET: 'abcdef0123456789abcdef' }, deps)
 
-    await fetch(`${service.url}/slack/events`, { method: 'POST', body: '{}' })
+    await fetch(`${service.url}/slack/events`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
 
     expect(bridges).toHaveLength(1)
     expect(listener).toHaveBeenCalledTimes(1)
