@@ -40,7 +40,7 @@ describe('dsh-slack serve (the process)', () => {
     const env = { DSH_SLACK_STATE: join(cwd, 'stand-in', 'state.sqlite') }
     const first = serve(env)
     const firstUrl = await apiUrlOf(first)
-    const created = (await (await fetch(`${firstUrl}/v1/asks`, { method: 'POST', body: JSON.stringify(question) })).json()) as { id: string }
+    const created = (await (await fetch(`${firstUrl}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question) })).json()) as { id: string }
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
 
