@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
+import { interactiveElements, visibleText } from '../support/messages.js'
 
 const ALICE = 'U0SANDBOX01'
 const question = { questions: [{ id: 'deploy', question: 'Deploy to production now?', options: [{ label: 'Deploy' }, { label: 'Wait' }] }] }
@@ -92,5 +93,40 @@ describe('dsh-slack serve (the process)', () => {
     const state = await (await fetch(`${secondUrl}/v1/asks/${created.id}?wait=30`)).json()
 
     expect(state).toEqual({ id: created.id, status: 'answered', answer: { answers: [{ id: 'deploy', selected: ['Deploy'] }] }, answeredBy: { id: ALICE, name: expect.any(String) } })
+  })
+
+  it('expires an ask on time after a SIGKILL and a restart, and the message says it expired', async () => {
+    const slack: Sandbox = await startSandbox()
+    closers.push(() => slack.close())
+    const env = {
+      SLACK_BOT_TOKEN: slack.botToken,
+      SLACK_APP_TOKEN: slack.appToken,
+      SLACK_API_URL: slack.apiUrl,
+      SLACK_CHANNEL: slack.defaultChannel,
+      DSH_SLACK_STATE: join(cwd, 'expiry-restart', 'state.sqlite'),
+    }
+    const first = serve(env)
+    const firstUrl = await apiUrlOf(first)
+    // Long enough that the deadline falls after the restart: only the
+    // restarted process's timer can expire it.
+    const timeoutMs = 6000
+    const postedAt = Date.now()
+    const created = (await (await fetch(`${firstUrl}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...question, timeoutMs }) })).json()) as { id: string; ts: string }
+
+    first.child.kill('SIGKILL')
+    await first.exited
+    const second = serve(env)
+    const secondUrl = await apiUrlOf(second)
+    const beforeDeadline = (await (await fetch(`${secondUrl}/v1/asks/${created.id}`)).json()) as { status: string }
+    const restartedBeforeDeadline = Date.now() < postedAt + timeoutMs
+    const state = (await (await fetch(`${secondUrl}/v1/asks/${created.id}?wait=15`)).json()) as { status: string }
+    const expiredAt = Date.now()
+    const message = await slack.waitFor(() => slack.messages(slack.defaultChannel).find((m) => m.ts === created.ts && /expired/i.test(visibleText(m))))
+
+    expect(restartedBeforeDeadline).toBe(true)
+    expect(beforeDeadline.status).toBe('pending')
+    expect(state.status).toBe('expired')
+    expect(expiredAt).toBeGreaterThanOrEqual(postedAt + timeoutMs)
+    expect(interactiveElements(message)).toEqual([])
   })
 })
