@@ -93,7 +93,7 @@ describe('dsh-slack serve (the process)', () => {
     const state = await (await fetch(`${secondUrl}/v1/asks/${created.id}?wait=30`)).json()
 
     expect(state).toEqual({ id: created.id, status: 'answered', answer: { answers: [{ id: 'deploy', selected: ['Deploy'] }] }, answeredBy: { id: ALICE, name: expect.any(String) } })
-  })
+  }, 60_000)
 
   it('expires an ask on time after a SIGKILL and a restart, and the message says it expired', async () => {
     const slack: Sandbox = await startSandbox()
@@ -128,5 +128,5 @@ describe('dsh-slack serve (the process)', () => {
     expect(state.status).toBe('expired')
     expect(expiredAt).toBeGreaterThanOrEqual(postedAt + timeoutMs)
     expect(interactiveElements(message)).toEqual([])
-  })
+  }, 60_000)
 })
