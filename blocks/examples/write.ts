@@ -6,7 +6,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import {
   approvalMessage,
   batchModal,
@@ -104,7 +104,8 @@ const batch = ask([
 const plan = ask([planQuestion(PLAN)])
 const approval: ApprovalView = { askId: 'ex2', locale: 'en', toolName: 'bash', reason: 'Run `pnpm install --frozen-lockfile` in /home/dev/shop', callId: 'call_81c2', agent, mention: 'U0TEAMLEAD', expiresAt: AT + 10 * 60_000 }
 
-const examples: Record<string, unknown> = {}
+/** Every example payload by file name (without `.json`); the examples test compares them with the committed files. */
+export const examples: Record<string, unknown> = {}
 const message = (name: string, view: AskView) => {
   const rendered = questionMessage(view)
   examples[name] = rendered.message
@@ -150,9 +151,17 @@ const bigBatch = ask(Array.from({ length: 14 }, (_, i) => q({ id: `q${i}`, heade
 examples['modal-batch-page-1'] = batchModal(bigBatch, 0).view
 examples['modal-batch-page-2'] = batchModal(bigBatch, 1).view
 
-const folder = join(packageRoot(), 'blocks', 'examples')
-mkdirSync(folder, { recursive: true })
-// Stale examples (a renamed shape) would linger and mislead: start clean.
-for (const file of readdirSync(folder)) if (file.endsWith('.json')) rmSync(join(folder, file))
-for (const [name, payload] of Object.entries(examples)) writeFileSync(join(folder, `${name}.json`), `${JSON.stringify(payload, null, 2)}\n`)
-console.log(`wrote ${Object.keys(examples).length} examples to ${folder}`)
+/** The file of an example as `npm run examples` writes it. */
+export function exampleFileText(payload: unknown): string {
+  return `${JSON.stringify(payload, null, 2)}\n`
+}
+
+// Imported by the examples test; writes only when run as `npm run examples`.
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const folder = join(packageRoot(), 'blocks', 'examples')
+  mkdirSync(folder, { recursive: true })
+  // Stale examples (a renamed shape) would linger and mislead: start clean.
+  for (const file of readdirSync(folder)) if (file.endsWith('.json')) rmSync(join(folder, file))
+  for (const [name, payload] of Object.entries(examples)) writeFileSync(join(folder, `${name}.json`), exampleFileText(payload))
+  console.log(`wrote ${Object.keys(examples).length} examples to ${folder}`)
+}

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { checkProperty } from '../support/property-runs.js'
 import { checkMessagePayload, checkViewPayload } from '../../blocks/check.js'
 import {
   approvalMessage,
@@ -104,11 +105,12 @@ const TRUSTED = ['<@U0ABC>', '<!subteam^S0GRP>', '<@U0ALICE>', '<@W0BOB>']
 /**
  * Runs for the properties that render a whole ask. Each run costs about 25 ms
  * for one question and 150–300 ms for a batch (splitting its long texts
- * between graphemes is most of it, up to BODY_CAP characters), so these explore
- * variety in a few runs; the biggest shapes are covered on every run by the
- * fixed worst cases at the end.
+ * between graphemes is most of it, up to BODY_CAP characters), so these are
+ * bounded by time as well: as many runs as fit in a few seconds, with a
+ * fresh seed each run (printed on failure). The biggest shapes are covered on
+ * every run by the fixed worst cases at the end.
  */
-const ASK_RUNS = 12
+const ASK_RUNS = 200
 
 /** The escaping and link rules, for any payload. */
 function expectSafe(payload: unknown, topLevel?: string): void {
@@ -132,28 +134,28 @@ function expectView(view: unknown): void {
 
 describe('any request renders within Slack limits, with no live mention or disguised link', () => {
   it('questionMessage: the card and every thread part', () => {
-    fc.assert(
+    checkProperty(
       fc.property(askArb, (view) => {
         const rendered = questionMessage(view)
         expectMessage(rendered.message)
         for (const part of rendered.thread) expectMessage(part)
         if (rendered.file !== undefined) expect(rendered.thread.length).toBeLessThanOrEqual(LIMIT.threadParts)
       }),
-      { numRuns: ASK_RUNS },
+      { runs: ASK_RUNS, timeLimitMs: 3000 },
     )
   })
 
   it('settledMessage, for every outcome', () => {
-    fc.assert(
+    checkProperty(
       fc.property(askArb.chain((view) => fc.tuple(fc.constant(view), outcomeArb(view))), ([view, outcome]) => {
         expectMessage(settledMessage(view, outcome))
       }),
-      { numRuns: ASK_RUNS },
+      { runs: ASK_RUNS, timeLimitMs: 3000 },
     )
   })
 
   it('otherModal, feedbackModal and every page of batchModal', () => {
-    fc.assert(
+    checkProperty(
       fc.property(askArb, (view) => {
         expectView(otherModal(view, 0))
         expectView(feedbackModal(view))
@@ -167,42 +169,42 @@ describe('any request renders within Slack limits, with no live mention or disgu
         }
         expect(seen).toEqual(view.questions.map((_, i) => i))
       }),
-      { numRuns: ASK_RUNS },
+      { runs: ASK_RUNS, timeLimitMs: 3000 },
     )
   })
 
   it('approvalMessage and settledApprovalMessage', () => {
     const approval = fc.record({ askId: fc.constant('ap1'), locale: fc.constantFrom('en' as const, 'zh-CN' as const), toolName: text, reason: fc.option(text, { nil: undefined }), callId: fc.option(text, { nil: undefined }), agent, mention: fc.option(fc.constantFrom('U0ABC', '<!here>'), { nil: undefined }) })
       .map((v) => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as unknown as ApprovalView)
-    fc.assert(
+    checkProperty(
       fc.property(approval, outcomeArb({ askId: 'x', locale: 'en', questions: [] }), (view, outcome) => {
         expectMessage(approvalMessage(view))
         expectMessage(settledApprovalMessage(view, outcome))
       }),
-      { numRuns: 60 },
+      { runs: 500, timeLimitMs: 3000 },
     )
   })
 
   it('externalSelectOptions answers at most LIMIT.externalSelectOptions valid options for any query', () => {
-    fc.assert(
+    checkProperty(
       fc.property(questionArb(500), text, (question, query) => {
         const { options } = externalSelectOptions(question, query)
         expect(options.length).toBeLessThanOrEqual(LIMIT.externalSelectOptions)
         expect(checkMessagePayload({ blocks: [{ type: 'actions', elements: [{ type: 'static_select', action_id: 'a', options: options.length ? options : [{ text: { type: 'plain_text', text: 'x' }, value: '0' }] }] }] })).toEqual([])
         for (const o of options) expect(question.options[Number(o.value)]).toBeDefined()
       }),
-      { numRuns: 60 },
+      { runs: 500, timeLimitMs: 3000 },
     )
   })
 
   it('fallbackText is short and escaped', () => {
-    fc.assert(
+    checkProperty(
       fc.property(askArb, (view) => {
         const t = fallbackText(view)
         expect(t.length).toBeLessThanOrEqual(LIMIT.notificationText + '<!subteam^S0GRP> '.length)
         expect(liveSyntax(t, TRUSTED)).toEqual([])
       }),
-      { numRuns: 60 },
+      { runs: 500, timeLimitMs: 3000 },
     )
   })
 

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { checkProperty } from '../support/property-runs.js'
 import { chunkText, ELLIPSIS, escapeMrkdwn, fitText } from '../../blocks/text.js'
 
 /*
@@ -80,29 +81,29 @@ const textAndMax = (min: number) => text.chain((s) => fc.tuple(fc.constant(s), f
 
 describe('fitText and chunkText segment only near the cut', () => {
   it('cut where whole-text segmentation cuts, for any text and length', () => {
-    fc.assert(
+    checkProperty(
       fc.property(textAndMax(0), ([s, max]) => {
         expect(fitText(s, max)).toBe(oracleFit(s, max))
       }),
-      { numRuns: 3000 },
+      { runs: 3000, timeLimitMs: 3000 },
     )
   })
 
   it('cut escaped mrkdwn where whole-text segmentation cuts', () => {
-    fc.assert(
+    checkProperty(
       fc.property(textAndMax(0), ([s, max]) => {
         expect(fitText(s, max, escapeMrkdwn)).toBe(oracleFit(s, max, escapeMrkdwn))
       }),
-      { numRuns: 2000 },
+      { runs: 2000, timeLimitMs: 3000 },
     )
   })
 
   it('split into the chunks whole-text segmentation gives', () => {
-    fc.assert(
+    checkProperty(
       fc.property(textAndMax(2), ([s, max]) => {
         expect(chunkText(s, max)).toEqual(oracleChunks(s, max))
       }),
-      { numRuns: 1500 },
+      { runs: 1500, timeLimitMs: 3000 },
     )
   })
 
