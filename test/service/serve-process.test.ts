@@ -109,7 +109,7 @@ describe('dsh-slack serve (the process)', () => {
     const firstUrl = await apiUrlOf(first)
     // Long enough that the deadline falls after the restart: only the
     // restarted process's timer can expire it.
-    const timeoutMs = 6000
+    const timeoutMs = 12_000
     const postedAt = Date.now()
     const created = (await (await fetch(`${firstUrl}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...question, timeoutMs }) })).json()) as { id: string; ts: string }
 
@@ -119,7 +119,7 @@ describe('dsh-slack serve (the process)', () => {
     const secondUrl = await apiUrlOf(second)
     const beforeDeadline = (await (await fetch(`${secondUrl}/v1/asks/${created.id}`)).json()) as { status: string }
     const restartedBeforeDeadline = Date.now() < postedAt + timeoutMs
-    const state = (await (await fetch(`${secondUrl}/v1/asks/${created.id}?wait=15`)).json()) as { status: string }
+    const state = (await (await fetch(`${secondUrl}/v1/asks/${created.id}?wait=30`)).json()) as { status: string }
     const expiredAt = Date.now()
     const message = await slack.waitFor(() => slack.messages(slack.defaultChannel).find((m) => m.ts === created.ts && /expired/i.test(visibleText(m))))
 
