@@ -156,7 +156,7 @@ export async function benchProvider(options: { rounds: number; burst: number; op
     `    ratio dsh-slack / bare Bolt:        p50 ${ratio(50)}×, p99 ${ratio(99)}×`,
     `(b) ask → message posted:               ${summary(ours.posted)}`,
     `(c) click → ask settled:                ${summary(ours.resolved)}`,
-    `(d) heap per open ask at ${options.openAsks} open: ${(memory / 1024).toFixed(1)} KiB (memory store), ${(sqliteMemory / 1024).toFixed(1)} KiB (SQLite store)${globalThis.gc ? '' : ' [run with --expose-gc for steadier figures]'}`,
+    `(d) heap per open ask at ${options.openAsks} open (bridge side only, through an in-process port that answers at once, not the stand-in): ${(memory / 1024).toFixed(1)} KiB (memory store), ${(sqliteMemory / 1024).toFixed(1)} KiB (SQLite store)${globalThis.gc ? '' : ' [run with --expose-gc for steadier figures]'}`,
     `(e) burst of ${options.burst} asks to one channel: ${burst.delivered}/${options.burst} delivered, ${burst.failed} errors, ${burst.inOrder ? 'in order' : 'OUT OF ORDER'}, ${(burst.took / 1000).toFixed(1)} s (${(burst.took / options.burst).toFixed(0)} ms per ask; Slack allows about one post a second per channel)`,
   ]
 }
