@@ -6,6 +6,7 @@ import { consoleLogger } from '../log/logger.js'
 import type { AskStore } from '../store/ask-store.js'
 import { openStore } from '../store/open-store.js'
 import { boltLogger } from '../slack/bolt-logger.js'
+import { guardSlackEvents } from '../slack/events-guard.js'
 import { ChannelPacer } from '../slack/channel-pacer.js'
 import { FormDrafts } from '../slack/handlers/form-drafts.js'
 import { registerHandlers } from '../slack/handlers/register.js'
@@ -90,7 +91,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     await app.start()
   } else if (options.listen !== false) {
     const { host = '127.0.0.1', port } = options.listen ?? { port: 3000 }
-    server = createServer(receiver.requestListener)
+    server = createServer(guardSlackEvents(receiver.requestListener, { logger }))
     await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, host, resolve))
   }
   await lifecycle.recover()
@@ -116,7 +117,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
       })()),
   }
   if (receiver instanceof HTTPReceiver && options.listen === false) {
-    Object.assign(bridge, { slackRequestListener: receiver.requestListener })
+    Object.assign(bridge, { slackRequestListener: guardSlackEvents(receiver.requestListener, { logger }) })
   }
   const address = server?.address()
   if (address && typeof address === 'object') {

@@ -8,6 +8,18 @@ export const TIMING = {
   triggerIdLifetimeMs: 3000,
   /** Requests signed longer ago than this are replays (Slack's rule, enforced by Bolt). */
   signatureMaxAgeMs: 5 * 60 * 1000,
+  /**
+   * Ours: requests signed further ahead than this are refused too. Bolt checks
+   * only age, so a request signed with a future timestamp stayed replayable
+   * until that future passed; five minutes allows for clock skew.
+   */
+  signatureMaxFutureMs: 5 * 60 * 1000,
+  /**
+   * Ours: how long a request body to /slack/events may take to arrive. Slack
+   * sends a few KB at once and wants an answer within 3 s; a body trickling
+   * in for longer is not Slack and only holds a connection.
+   */
+  slackEventsBodyTimeoutMs: 10_000,
   /** response_url lives this long (and 5 uses): we use chat.update instead for long-lived questions. */
   responseUrlLifetimeMs: 30 * 60 * 1000,
   /** Slack's posting rate per channel is about one message a second; pace posts to it. */
