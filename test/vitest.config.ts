@@ -5,6 +5,8 @@ export default defineConfig({
   root: fileURLToPath(new URL('..', import.meta.url)),
   test: {
     include: ['test/**/*.test.ts'],
+    // The stand-in page's script is bundled TypeScript: build it as it is now.
+    globalSetup: ['test/support/build-page.ts'],
     // End-to-end suites start real servers and sockets on loopback.
     testTimeout: 20_000,
     hookTimeout: 20_000,

@@ -70,6 +70,7 @@ export function viewSubmissionPayload(core: SandboxCore, user: SandboxUser, view
   return { type: 'view_submission', ...common(core, user), trigger_id: core.triggers.issue(user.id), view: viewWithState(core, user.id, view), response_urls: [] }
 }
 
-export function viewClosedPayload(core: SandboxCore, user: SandboxUser, view: SandboxView): Obj {
-  return { type: 'view_closed', ...common(core, user), view: viewWithState(core, user.id, view), is_cleared: false }
+/** `is_cleared`: the whole stack was closed at once, not just this view. */
+export function viewClosedPayload(core: SandboxCore, user: SandboxUser, view: SandboxView, isCleared = false): Obj {
+  return { type: 'view_closed', ...common(core, user), view: viewWithState(core, user.id, view), is_cleared: isCleared }
 }

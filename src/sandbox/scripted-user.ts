@@ -137,6 +137,19 @@ export class ScriptedUser {
     return ack
   }
 
+  /**
+   * The person reloads their client: every modal they had open is gone. An
+   * app that asked for `notify_on_close` hears it (best effort: the views
+   * close even when no app is listening).
+   */
+  async leave(): Promise<void> {
+    const stack = this.core.workspace.viewStack(this.id)
+    const top = stack.at(-1)
+    if (!top) return
+    this.core.workspace.closeViews(this.id, true)
+    if (top.notify_on_close) await this.send(viewClosedPayload(this.core, this.profile, top, stack.length > 1)).catch(() => undefined)
+  }
+
   private send(payload: Obj): Promise<Ack> {
     return this.core.delivery.send(payload)
   }

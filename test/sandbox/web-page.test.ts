@@ -66,7 +66,8 @@ async function notReloaded(page: Page): Promise<string | undefined> {
   return page.evaluate(() => (window as unknown as { marker?: string }).marker)
 }
 
-describe.skipIf(!hasChromium)('the stand-in web page in Chromium', () => {
+// A real browser and a real service per test on two shared cores: more than the default 20 s at times.
+describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60_000 }, () => {
   beforeAll(async () => {
     browser = await launchChromium()
   })
@@ -223,6 +224,40 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', () => {
     expect(result).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] }, answeredBy: { id: ALICE } })
     await card.getByText(/Approved by/).waitFor()
     expect(await notReloaded(page)).toBe('loaded once')
+  })
+
+  it('starts clean on a fresh load: a form left open in an earlier session is closed and no longer blocks clicks', async () => {
+    const service = await startLocalService()
+    const first = await openPage(service.webUrl)
+    const id = await postAsk(service, SAMPLE_ASKS.question)
+    await first.locator('.msg', { hasText: 'Which package manager' }).getByRole('button', { name: 'Other…' }).click()
+    await first.getByRole('dialog').waitFor()
+
+    const page = await openPage(service.webUrl)
+    await page.locator('.msg', { hasText: 'Which package manager' }).getByRole('button', { name: 'npm', exact: true }).click()
+    const result = await settled(service, id)
+
+    expect(await page.getByRole('dialog').count()).toBe(0)
+    expect(result).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'package-manager', selected: ['npm'] }] } })
+  })
+
+  it('says a click made while the service is down was not sent, instead of "Failed to fetch"', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-web-offline-'))
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
+    // Kept in a file, so stopping leaves the question open (with :memory: it would be withdrawn, its buttons gone).
+    const service = await startLocalService({ DSH_SLACK_STATE: join(dir, 'state.sqlite') })
+    const page = await openPage(service.webUrl)
+    await postAsk(service, SAMPLE_ASKS.question)
+    const npm = page.locator('.msg', { hasText: 'Which package manager' }).getByRole('button', { name: 'npm', exact: true })
+    await npm.waitFor()
+
+    await service.stop()
+    await page.locator('body[data-live="off"]').waitFor()
+    await npm.click()
+    const toast = page.locator('#toast')
+    await toast.waitFor()
+
+    expect(await toast.textContent()).toBe('The service is offline, so this was not sent (nothing changed). Start it again (npm start): this page reconnects by itself.')
   })
 
   it('fits a phone-width screen: the question and its buttons without sideways scrolling', async () => {

@@ -1,11 +1,15 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, it } from 'vitest'
 
 import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js'
 import { SAMPLE_ASKS, sampleAskHook } from '../../src/service/sample-asks.js'
 import { CONTENT_SECURITY_POLICY } from '../../src/sandbox/web/http.js'
-import { PAGE_SCRIPT } from '../../src/sandbox/web/page-script.js'
 import { startRig } from '../support/e2e.js'
+
+const CLIENT_DIR = fileURLToPath(new URL('../../src/sandbox/web/client/', import.meta.url))
 
 const ALICE = 'U0SANDBOX01'
 const BOB = 'U0SANDBOX02'
@@ -58,9 +62,21 @@ describe('the web page server', () => {
     expect(await response.text()).toContain('<script src="/web/app.js" defer></script>')
   })
 
-  it('serves a client script that never writes HTML from strings', () => {
+  it('serves the bundled client script, which never writes HTML from strings', async () => {
+    const slack = await sandbox()
+    const sources = readdirSync(CLIENT_DIR).filter((name) => name.endsWith('.ts'))
+
+    const response = await fetch(`${slack.webUrl}web/app.js`)
+    const script = await response.text()
+
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/javascript/)
+    // Every client module is in the bundle (each starts with its path as a comment).
+    for (const name of sources) expect(script).toContain(`src/sandbox/web/client/${name}`)
     // Agent text reaches the page as data; only textContent and DOM calls may show it.
-    expect(PAGE_SCRIPT).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/)
+    for (const text of [script, ...sources.map((name) => readFileSync(join(CLIENT_DIR, name), 'utf8'))]) {
+      expect(text).not.toMatch(/innerHTML|outerHTML|insertAdjacentHTML|document\.write|eval\(|new Function/)
+    }
   })
 
   it('still answers the Web API next to the page', async () => {

@@ -13,6 +13,7 @@ import { elementsOf, optionsOf, textOf } from '../elements.js'
 import { SandboxError } from '../errors.js'
 import { blockSuggestionPayload, type Surface } from '../payloads.js'
 import type { ScriptedUser, Target } from '../scripted-user.js'
+import type { ActResult, PageAction } from './wire.js'
 
 /** A Slack user id as Slack spells them (U… or W…). */
 export const userId = z.string().regex(/^[UW][A-Z0-9]{1,30}$/, 'a user id looks like U0SANDBOX01')
@@ -43,15 +44,18 @@ export const webAction = z.discriminatedUnion('action', [
   z.object({ action: z.literal('submit'), user: userId, fills: z.record(id, z.string().max(LIMIT.plainTextInputMax)).optional() }),
   /** Closes the open modal with its Close button. */
   z.object({ action: z.literal('close'), user: userId }),
+  /** The page was loaded afresh: like a reloaded Slack client, the person's open modals are gone. */
+  z.object({ action: z.literal('leave'), user: userId }),
 ])
 
 export type WebAction = z.infer<typeof webAction>
 
-/** What `POST /web/act` answers: `options` for `suggest`. */
-export interface ActResult {
-  ok: true
-  options?: { text: string; value: string }[]
-}
+// The client builds its bodies from `PageAction`: a drift between the two fails the type check here.
+type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : false) : false
+const sameShape: Same<WebAction['action'], PageAction['action']> = true
+void sameShape
+
+export type { ActResult } from './wire.js'
 
 async function suggest(core: SandboxCore, user: ScriptedUser, where: Target, actionId: string, typed: string): Promise<ActResult> {
   const surface = user.surface(where)
@@ -87,6 +91,9 @@ export async function performAction(core: SandboxCore, user: ScriptedUser, actio
       return { ok: true }
     case 'close':
       await user.close()
+      return { ok: true }
+    case 'leave':
+      await user.leave()
       return { ok: true }
     default: {
       const unreachable: never = action

@@ -23,7 +23,7 @@ import { ChangeStream } from './events.js'
 import { checkHost, checkPost, readJson, send, sendError, sendJson, WebRequestError } from './http.js'
 import { PAGE_CSS } from './page-css.js'
 import { PAGE_HTML, PAGE_ICON } from './page-html.js'
-import { PAGE_SCRIPT } from './page-script.js'
+import { PAGE_SCRIPT_PATH, readPageScript } from './page-script.js'
 import { pageSnapshot } from './snapshot.js'
 
 export interface WebPageDeps {
@@ -65,7 +65,12 @@ export function createWebPage(deps: WebPageDeps): WebPage {
     checkHost(req, deps.port())
     const get = req.method === 'GET' || req.method === 'HEAD'
     if (get && (path === '/' || path === '/index.html')) return send(res, 200, 'text/html; charset=utf-8', PAGE_HTML)
-    if (get && path === '/web/app.js') return send(res, 200, 'text/javascript; charset=utf-8', PAGE_SCRIPT)
+    if (get && path === '/web/app.js') {
+      const script = await readPageScript()
+      if (script !== null) return send(res, 200, 'text/javascript; charset=utf-8', script)
+      // The page then shows nothing at all: say why where a person looking into it will see it.
+      return send(res, 503, 'text/javascript; charset=utf-8', `console.error(${JSON.stringify(`dsh-slack: the page's script is not built (${PAGE_SCRIPT_PATH}): run npm run build`)})\n`)
+    }
     if (get && path === '/web/app.css') return send(res, 200, 'text/css; charset=utf-8', PAGE_CSS)
     if (get && path === '/web/icon.svg') return send(res, 200, 'image/svg+xml', PAGE_ICON)
     if (get && path === '/web/events') return stream.attach(res)

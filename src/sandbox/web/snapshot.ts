@@ -9,50 +9,9 @@ import { messageContainer, viewContainer } from '../client-state.js'
 import type { SandboxCore } from '../core.js'
 import type { SandboxChannel, SandboxView } from '../model.js'
 
-type Obj = Record<string, unknown>
+import type { PageMessage, PageModal, PageSnapshot } from './wire.js'
 
-/** One message (or ephemeral message) on the page. */
-export interface PageMessage {
-  ts: string
-  threadTs?: string
-  user: string
-  text: string
-  blocks?: Obj[]
-  files?: Obj[]
-  edited: boolean
-  replyCount?: number
-  /** Seen by the acting user only ("Only visible to you"). */
-  ephemeral: boolean
-  /** The acting user's `state.values` for this message's inputs. */
-  state: Record<string, Record<string, Obj>>
-}
-
-/** The acting user's open modal (top of their stack). */
-export interface PageModal {
-  id: string
-  title: unknown
-  submit?: unknown
-  close?: unknown
-  blocks: Obj[]
-  /** Errors under inputs from a `response_action: errors` ack, by block_id. */
-  errors: Record<string, string>
-  state: Record<string, Record<string, Obj>>
-  /** How many views are stacked under this one. */
-  depth: number
-}
-
-export interface PageSnapshot {
-  app: { botUserId: string; botName: string; teamName: string }
-  me: { id: string; name: string; realName: string }
-  users: { id: string; name: string; realName: string; isBot: boolean }[]
-  userGroups: { id: string; handle: string }[]
-  channels: { id: string; name: string; isIm: boolean; isPrivate: boolean; members: number }[]
-  /** The channel shown (the one asked for when the user can see it, else their first). */
-  channel: string
-  messages: PageMessage[]
-  modal: PageModal | null
-  samples: string[]
-}
+export type { PageMessage, PageModal, PageSnapshot } from './wire.js'
 
 /** Orders Slack timestamps ("seconds.micro"): as one float they would lose the last microsecond digits. */
 export function compareTs(a: string, b: string): number {

@@ -1,0 +1,59 @@
+/**
+ * The stand-in page's browser code, bundled to `/web/app.js` at build time
+ * (scripts/build-page.mjs): wires the page's controls and starts the live
+ * connection. The page shell is `../page-html.ts`; its look, `../page-css.ts`.
+ */
+import { openChannel, render, switchUser } from './app.js'
+import { byId } from './dom.js'
+import { connect, onSnapshot, refresh, toast } from './live.js'
+import { closeModal } from './modal.js'
+import { S } from './state.js'
+
+function start(): void {
+  const userSelect = byId<HTMLSelectElement>('user-select')
+  const userForm = byId<HTMLFormElement>('user-form')
+  const userId = byId<HTMLInputElement>('user-id')
+  userSelect.addEventListener('change', () => {
+    const value = userSelect.value
+    if (value !== '__other') {
+      userForm.hidden = true
+      switchUser(value)
+      return
+    }
+    userSelect.value = S.user
+    userForm.hidden = false
+    userId.focus()
+  })
+  userForm.addEventListener('submit', (event) => {
+    event.preventDefault()
+    const id = userId.value.trim().toUpperCase()
+    if (!/^[UW][A-Z0-9]{1,30}$/.test(id)) {
+      toast('A user id looks like U0SANDBOX03')
+      return
+    }
+    userForm.hidden = true
+    switchUser(id)
+  })
+  const channelSelect = byId<HTMLSelectElement>('channel-select')
+  channelSelect.addEventListener('change', () => openChannel(channelSelect.value))
+  byId('thread-back').addEventListener('click', () => {
+    S.thread = null
+    byId('thread').hidden = true
+  })
+  document.addEventListener('click', (event) => {
+    document.querySelectorAll<HTMLElement>('.menu:not([hidden])').forEach((menu) => {
+      if (!menu.parentNode?.contains(event.target as Node)) menu.hidden = true
+    })
+  })
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape') return
+    const dialogs = byId('dialog-root')
+    if (dialogs.children.length) dialogs.replaceChildren()
+    else if (S.modalId) closeModal()
+  })
+  onSnapshot(render)
+  connect()
+  void refresh()
+}
+
+start()
