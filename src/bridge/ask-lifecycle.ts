@@ -10,8 +10,10 @@ import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { SlackCallError, toSlackCallError } from '../slack/slack-call-error.js'
 import { TIMING } from '../slack/timing.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
+import { messagePermalink } from '../slack/permalink.js'
 import type { SlackPort } from '../slack/slack-port.js'
 import { agentView } from './agent-view.js'
+import { postContinuation } from './continuation.js'
 import type { ViewSettings } from './ask-view.js'
 import { setLongTimeout } from './long-timeout.js'
 import { describeOutcome } from './describe-outcome.js'
@@ -35,6 +37,11 @@ export interface LifecycleOptions {
   now?: () => number
   /** How long a library process's lease runs ahead (default TIMING.leaseMs); renewed at a third of it. */
   leaseMs?: number
+  /**
+   * The workspace URL from `auth.test` (`https://team.slack.com/`): permalinks
+   * are built from it. Unknown: one chat.getPermalink per ask instead.
+   */
+  workspaceUrl?: string
 }
 
 const USER_ID = /^[UW][A-Z0-9]+$/
@@ -59,6 +66,8 @@ export class AskLifecycle {
   readonly #updates = new Map<string, Promise<boolean>>()
   /** Asks being posted right now: stop() lets them finish before withdrawing them. */
   readonly #posting = new Set<Promise<unknown>>()
+  /** Thread continuations still going out, by ask id (stop() ends them between parts). */
+  readonly #continuing = new Map<string, Promise<void>>()
   #stopped = false
   readonly #now: () => number
   readonly #leaseMs: number
@@ -163,10 +172,10 @@ export class AskLifecycle {
       channel = await this.#resolveChannel(record.target)
       const plan = renderOpen(record, settings)
       const posted = await pacer.run(channel, () => slack.postMessage(channel, plan.message))
-      const permalink = await slack.permalink(posted.channel, posted.ts).catch(() => undefined)
+      const permalink = messagePermalink(this.options.workspaceUrl, posted.channel, posted.ts) ?? (await slack.permalink(posted.channel, posted.ts).catch(() => undefined))
       await this.options.store.attachMessage(record.id, { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) })
-      for (const part of plan.thread) await pacer.run(posted.channel, () => slack.postMessage(posted.channel, part, posted.ts))
-      if (plan.file) await slack.uploadFile(posted.channel, posted.ts, plan.file)
+      // The question is visible and answerable now: the rest of a long plan follows in its thread, and ask() does not wait for it.
+      if (plan.thread.length > 0 || plan.file) this.#continue(record.id, posted, plan)
     } catch (error) {
       const failure = error instanceof SlackCallError ? error : toSlackCallError('chat.postMessage', error)
       const message = `${failure.method} failed with Slack error "${failure.slackError}": ${adviceFor(failure.slackError, { channel })}`
@@ -174,6 +183,18 @@ export class AskLifecycle {
       await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
       throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
     }
+  }
+
+  #continue(id: string, posted: { channel: string; ts: string }, plan: ReturnType<typeof renderOpen>): void {
+    const { slack, pacer, logger } = this.options
+    const done = postContinuation({ slack, pacer, logger }, id, posted, plan, () => this.#stopped).finally(() => this.#continuing.delete(id))
+    this.#continuing.set(id, done)
+  }
+
+  /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
+  async whenFullyPosted(id: string): Promise<void> {
+    await Promise.all([...this.#posting])
+    await this.#continuing.get(id)
   }
 
   async #resolveChannel(target: string): Promise<string> {
@@ -277,7 +298,9 @@ export class AskLifecycle {
     try {
       // Recovering: another instance may have shown it since we listed it.
       if (how === 'recovery' && (await store.get(record.id))?.finalMessageShown) return false
-      await slack.updateMessage(record.message.channel, record.message.ts, renderSettled(record, outcome, this.options.settings))
+      const { channel, ts } = record.message
+      const content = renderSettled(record, outcome, this.options.settings)
+      await this.options.pacer.update(() => slack.updateMessage(channel, ts, content))
       shown = true
       return true
     } catch (error) {
@@ -388,6 +411,8 @@ export class AskLifecycle {
   async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
     this.#stopped = true
     await Promise.all([...this.#posting])
+    // Continuations end between parts once stopped; the part in flight finishes first.
+    await Promise.all([...this.#continuing.values()])
     const withdraw = options.withdrawOpen ?? this.options.owner === 'library'
     if (withdraw) {
       const mine = (await this.options.store.listPending()).filter((record) =>

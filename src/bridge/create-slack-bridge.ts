@@ -59,8 +59,10 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   const app = new App({ token: resolved.botToken, receiver, socketMode, clientOptions, logger: slackLogger })
 
   const slack = webApiPort(app.client)
+  let workspaceUrl: string | undefined
   try {
-    await slack.authTest()
+    // Once per start: the workspace URL makes every permalink without a call per ask.
+    workspaceUrl = (await slack.authTest()).url
   } catch (error) {
     const slackError = error instanceof SlackCallError ? error.slackError : 'request_failed'
     throw new UserInteractionError('SLACK_API_ERROR', `auth.test failed with Slack error "${slackError}": ${adviceFor(slackError)}`, { cause: error })
@@ -78,6 +80,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     ...(resolved.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: resolved.defaultTimeoutMs } : {}),
     owner: resolved.owner,
     logger,
+    ...(workspaceUrl !== undefined ? { workspaceUrl } : {}),
   })
   const policy = new AnswerPolicy(slack, resolved, logger)
   registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now: Date.now })

@@ -24,6 +24,8 @@ export interface SandboxCore {
   signingSecret: string
   /** chat.postMessage's per-channel rate. */
   postRate: RateRule
+  /** chat.postMessage's workspace-wide rate, across channels. */
+  workspacePostRate: RateRule
   /** `http://127.0.0.1:N` once listening. */
   origin(): string
   socket: SocketModeServer

@@ -15,6 +15,7 @@ import { Faults } from './faults.js'
 import type { EphemeralMessage, SandboxChannel, SandboxUser, SandboxUserGroup, SandboxView, StoredMessage } from './model.js'
 import { DEFAULT_SCOPES, DEFAULTS, type SandboxOptions } from './options.js'
 import { RateLimiter } from './rate-limit.js'
+import { perMinute } from '../slack/rate-rules.js'
 import { ScriptedUser } from './scripted-user.js'
 import { addressOf, listen, SANDBOX_HOST } from './server.js'
 import { SocketModeServer, type DisconnectReason } from './socket-mode.js'
@@ -124,6 +125,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     appToken: options.appToken ?? DEFAULTS.appToken,
     signingSecret,
     postRate: { perSecond: options.postRatePerSecond ?? DEFAULTS.postRatePerSecond, burst: options.postBurst ?? DEFAULTS.postBurst },
+    workspacePostRate: perMinute(options.workspacePost?.perMinute ?? DEFAULTS.workspacePost.perMinute, options.workspacePost?.burst ?? DEFAULTS.workspacePost.burst),
     origin,
     socket,
     delivery,

@@ -3,7 +3,7 @@
  * channel the bot is in (#agents) and one it is not in (#general), and tokens
  * that are plainly not real (`xoxb-sandbox-…`).
  */
-import { TIMING } from '../slack/timing.js'
+import { RATE_RULES } from '../slack/rate-rules.js'
 import type { SandboxClock } from './clock.js'
 import type { DeliveryTarget } from './delivery.js'
 
@@ -25,6 +25,8 @@ export interface SandboxOptions {
   postRatePerSecond?: number
   /** chat.postMessage calls a channel takes at once before the rate applies (Slack allows "short bursts"). */
   postBurst?: number
+  /** chat.postMessage calls per minute across all channels, and the burst of them (Slack: a workspace-wide limit). */
+  workspacePost?: { perMinute: number; burst: number }
   /** People in the workspace (default: alice U0SANDBOX01, bob U0SANDBOX02). */
   users?: { id: string; name?: string; realName?: string }[]
   /** Channels (default: #agents C0SANDBOX01 with the bot, #general C0SANDBOX02 without). The first is `defaultChannel`. */
@@ -57,9 +59,10 @@ export const DEFAULTS = {
   appToken: 'xapp-sandbox-app-token',
   // Hex like a real signing secret, so the printed SLACK_SIGNING_SECRET passes dsh-slack's own config check.
   signingSecret: '5a4db0c5a4db0c5a4db0c5a4db0c5a4d',
-  postRatePerSecond: 1000 / TIMING.channelPostIntervalMs,
-  /** Stand-in knob: Slack does not say how long a burst may be. */
-  postBurst: 3,
+  /** The rules the bridge paces to (src/slack/rate-rules.ts), so a paced bridge never meets a 429 here. */
+  postRatePerSecond: RATE_RULES.channelPost.perSecond,
+  postBurst: RATE_RULES.channelPost.burst,
+  workspacePost: { perMinute: RATE_RULES.workspacePost.perSecond * 60, burst: RATE_RULES.workspacePost.burst },
   /** Stand-in knob: well inside @slack/socket-mode's 30 s server-ping timeout. */
   serverPingIntervalMs: 10_000,
   /** Stand-in knob: how long a client may take to close after `disconnect`. */

@@ -94,7 +94,7 @@ export async function handleWebApi(core: SandboxCore, req: IncomingMessage, res:
   }
   const rate = spec.rate?.(result.data, core)
   if (rate) {
-    const wait = core.limiter.take(rate.key, rate.rule)
+    const wait = core.limiter.takeAll(Array.isArray(rate) ? rate : [rate])
     if (wait > 0) return send(res, 429, { ok: false, error: 'ratelimited' }, { ...headers, 'retry-after': String(wait) })
   }
   try {

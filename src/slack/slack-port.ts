@@ -13,8 +13,8 @@ export interface MessageContent {
  * `SlackCallError`.
  */
 export interface SlackPort {
-  /** Checks the token; gives the bot's identity. */
-  authTest(): Promise<{ userId: string; botId?: string; teamId?: string; team?: string; user?: string }>
+  /** Checks the token; gives the bot's identity and the workspace URL (`https://team.slack.com/`), which permalinks are built on. */
+  authTest(): Promise<{ userId: string; botId?: string; teamId?: string; team?: string; user?: string; url?: string }>
   postMessage(channel: string, content: MessageContent, threadTs?: string): Promise<{ channel: string; ts: string }>
   updateMessage(channel: string, ts: string, content: MessageContent): Promise<void>
   postEphemeral(channel: string, user: string, text: string, threadTs?: string): Promise<void>

@@ -22,8 +22,21 @@ export const TIMING = {
   slackEventsBodyTimeoutMs: 10_000,
   /** response_url lives this long (and 5 uses): we use chat.update instead for long-lived questions. */
   responseUrlLifetimeMs: 30 * 60 * 1000,
-  /** Slack's posting rate per channel is about one message a second; pace posts to it. */
-  channelPostIntervalMs: 1000,
+  /** chat.postMessage: Slack documents about one message a second per channel ("short bursts >1 allowed"). */
+  channelPostsPerSecond: 1,
+  /**
+   * Undocumented: how many posts one channel takes at once before the rate
+   * applies. Slack says only "short bursts"; a handful is what it tolerates
+   * in practice, and the stand-in enforces the same number.
+   */
+  channelPostBurst: 4,
+  /**
+   * Undocumented number: chat.postMessage also keeps "a workspace-wide limit"
+   * (the method page says several hundred messages a minute); we take the low end.
+   */
+  workspacePostsPerMinute: 300,
+  /** Undocumented: the workspace-wide posts taken at once (six seconds' worth at the rate above). */
+  workspacePostBurst: 30,
   /** A Web API call gives up after this long (the SDK default is no timeout at all). */
   webApiTimeoutMs: 10_000,
   /** How long a group's member list is trusted before it is looked up again. */

@@ -4,7 +4,7 @@ import type { MessageContent, SlackPort } from './slack-port.js'
 import { callSlack as call } from './slack-call-error.js'
 
 const postResult = z.object({ channel: z.string(), ts: z.string() })
-const authResult = z.object({ user_id: z.string(), bot_id: z.string().optional(), team_id: z.string().optional(), team: z.string().optional(), user: z.string().optional() })
+const authResult = z.object({ user_id: z.string(), bot_id: z.string().optional(), team_id: z.string().optional(), team: z.string().optional(), user: z.string().optional(), url: z.string().optional() })
 const openResult = z.object({ channel: z.object({ id: z.string() }) })
 const permalinkResult = z.object({ permalink: z.string().optional() })
 const usersResult = z.object({ users: z.array(z.string()).optional() })
@@ -15,7 +15,7 @@ export function webApiPort(client: WebClient): SlackPort {
     authTest: () =>
       call('auth.test', async () => {
         const result = authResult.parse(await client.auth.test())
-        return { userId: result.user_id, botId: result.bot_id, teamId: result.team_id, team: result.team, user: result.user }
+        return { userId: result.user_id, botId: result.bot_id, teamId: result.team_id, team: result.team, user: result.user, url: result.url }
       }),
 
     postMessage: (channel, content: MessageContent, threadTs) =>

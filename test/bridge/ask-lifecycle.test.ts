@@ -70,7 +70,7 @@ describe('AskLifecycle', () => {
     const { slack, store, lifecycle, provider } = setup()
     const answer = provider.ask({ questions: [question] })
     const record = await firstPending(store)
-    slack.failNext.set('chat.update', 'ratelimited')
+    slack.failNext.set('chat.update', 'fatal_error')
 
     const answers = [{ id: 'pm', selected: ['npm'] }]
     await lifecycle.settle(record.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers }, answer: { answers } })

@@ -8,6 +8,7 @@ import { configFromEnv } from '../../src/config/config.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox } from '../../src/sandbox/index.js'
 import { startService } from '../../src/service/start-service.js'
+import { postScheduleMs } from '../../src/slack/rate-rules.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
 import { SeamService, UserInteractionService, UserQuestionsService } from './seam-service.js'
 
@@ -189,6 +190,13 @@ describe('the dsh-slack cordis plugin', () => {
   })
 })
 
+/**
+ * How long the n-th question to one channel may take to show: what Slack's
+ * pacing allows (the bridge paces to it: within the burst, nothing) plus an
+ * allowance for a busy machine that has nothing to do with pacing.
+ */
+const shownWithinMs = (nth: number) => postScheduleMs(nth) + 10_000
+
 describe('the dsh-slack cordis plugin with the real bridge on the local stand-in', () => {
   it('answers the seam’s ask() from a tap in Slack, and withdraws an open question on dispose', async () => {
     const slack = await startSandbox()
@@ -204,7 +212,7 @@ describe('the dsh-slack cordis plugin with the real bridge on the local stand-in
       await ctx.events.flush()
 
       const answered = ctx.userInteraction.ask(oneQuestion)
-      const first = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel))
+      const first = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel), { timeoutMs: shownWithinMs(1) })
       await slack.user('U0SANDBOX01').click(first, 'npm')
       expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
 
@@ -212,7 +220,7 @@ describe('the dsh-slack cordis plugin with the real bridge on the local stand-in
       const second = await slack.waitFor(() => {
         const latest = slack.latestMessage(slack.defaultChannel)
         return latest && latest.ts !== first.ts ? latest : undefined
-      })
+      }, { timeoutMs: shownWithinMs(2) })
       fork.dispose()
 
       await expect(open).rejects.toMatchObject({ name: 'UserInteractionError', code: 'ASK_ABORTED' })

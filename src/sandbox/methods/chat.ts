@@ -14,7 +14,11 @@ export const chatMethods: MethodTable = {
     token: 'bot',
     scope: 'chat:write',
     args: z.object({ channel: z.string().optional(), ...content, thread_ts: text.optional() }),
-    rate: (args, core) => ({ key: `post:${args.channel ?? ''}`, rule: core.postRate }),
+    // Per channel and workspace-wide: Slack keeps both for chat.postMessage.
+    rate: (args, core) => [
+      { key: `post:${args.channel ?? ''}`, rule: core.postRate },
+      { key: 'post:*', rule: core.workspacePostRate },
+    ],
     run(args, core) {
       const channel = postableChannel(core, args.channel)
       const checked = messageContent(core, args.text, args.blocks, true)

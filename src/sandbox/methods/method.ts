@@ -5,7 +5,7 @@
 import type { z } from 'zod'
 
 import type { SandboxCore } from '../core.js'
-import type { RateRule } from '../rate-limit.js'
+import type { RateBucket } from '../rate-limit.js'
 
 export interface MethodSpec<Schema extends z.ZodType = z.ZodType> {
   /** The token kind Slack accepts: most methods take the bot token, apps.connections.open the app token. */
@@ -13,8 +13,8 @@ export interface MethodSpec<Schema extends z.ZodType = z.ZodType> {
   /** The scope the token needs (`missing_scope` otherwise). */
   scope?: string
   args: Schema
-  /** The bucket this call takes from, if the method is rate limited. */
-  rate?: (args: z.infer<Schema>, core: SandboxCore) => { key: string; rule: RateRule } | undefined
+  /** The buckets this call takes from (all or none), if the method is rate limited. */
+  rate?: (args: z.infer<Schema>, core: SandboxCore) => RateBucket | RateBucket[] | undefined
   /** The answer's fields besides `ok: true`; throws `SlackRefusal` to refuse. */
   run: (args: z.infer<Schema>, core: SandboxCore) => Record<string, unknown> | Promise<Record<string, unknown>>
 }
@@ -27,6 +27,4 @@ export function method<Schema extends z.ZodType>(spec: MethodSpec<Schema>): Meth
 export type MethodTable = Record<string, MethodSpec>
 
 /** A per-minute tier as a bucket rule: a minute's worth at once, then the average. */
-export function perMinute(calls: number): RateRule {
-  return { perSecond: calls / 60, burst: calls }
-}
+export { perMinute } from '../../slack/rate-rules.js'

@@ -1,0 +1,47 @@
+import type { RateRule } from './rate-rules.js'
+
+/**
+ * A token bucket on our side of the wire (as a GCRA: one "theoretical arrival
+ * time" instead of a token count). It is charged when a call is sent and
+ * again when its answer arrives: Slack counts a call when it receives it,
+ * somewhere between the two, so a bucket with Slack's own rule that charges
+ * at the later time never lets through a call Slack's bucket would refuse,
+ * however the network delays one call and hurries the next.
+ */
+export class RateBucket {
+  /** Milliseconds one call costs at the average rate. */
+  readonly #cost: number
+  /** How far ahead of now the bucket may run: the burst beyond the first call. */
+  readonly #slack: number
+  #tat = -Infinity
+
+  constructor(rule: RateRule) {
+    this.#cost = Number.isFinite(rule.perSecond) && rule.perSecond > 0 ? 1000 / rule.perSecond : 0
+    this.#slack = Math.max(0, rule.burst - 1) * this.#cost
+  }
+
+  /** Milliseconds until a call may be sent (0: now). */
+  delay(now: number): number {
+    return Math.max(0, this.#tat - this.#slack - now)
+  }
+
+  /** Charges a call sent at `now`. */
+  take(now: number): void {
+    this.#tat = Math.max(this.#tat, now) + this.#cost
+  }
+
+  /** Charges the call again at the time its answer arrived (the latest Slack can have counted it). */
+  answered(at: number): void {
+    this.#tat = Math.max(this.#tat, at + this.#cost)
+  }
+
+  /** Slack said 429: nothing goes out before `until`, and then the bucket starts empty. */
+  pauseUntil(until: number): void {
+    this.#tat = Math.max(this.#tat, until + this.#slack)
+  }
+
+  /** True when the bucket is full again (nothing to remember). */
+  idle(now: number): boolean {
+    return this.#tat <= now
+  }
+}
