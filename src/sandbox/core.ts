@@ -32,4 +32,6 @@ export interface SandboxCore {
   delivery: Delivery
   /** Each user's client-side input state (what they typed, picked, ticked). */
   clientState: ClientState
+  /** Web API calls received, by method, whatever they were answered (tests count calls with it). */
+  calls: Map<string, number>
 }

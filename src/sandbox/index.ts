@@ -77,6 +77,8 @@ export interface Sandbox {
   issueTriggerId(userId: string): string
   /** Socket Mode connections currently open. */
   socketConnections(): number
+  /** How many calls of a Web API method (`chat.getPermalink`) the stand-in has received, 429s and errors included. */
+  callCount(method: string): number
   /** Sends `disconnect` to every Socket Mode connection (clients reconnect through apps.connections.open). */
   disconnectSockets(reason?: DisconnectReason): void
   close(): Promise<void>
@@ -130,6 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     socket,
     delivery,
     clientState: new ClientState(),
+    calls: new Map(),
   }
   const users = new Map<string, ScriptedUser>()
   const user = (userId: string): ScriptedUser => {
@@ -174,6 +177,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     waitFor: (predicate, opts) => waitFor(workspace, predicate, opts),
     issueTriggerId: (userId) => core.triggers.issue(userId),
     socketConnections: () => socket.connectionCount,
+    callCount: (method) => core.calls.get(method) ?? 0,
     disconnectSockets: (reason = 'refresh_requested') => socket.disconnectAll(reason),
     async close() {
       file?.close()

@@ -57,6 +57,7 @@ function tokenKind(core: SandboxCore, token: string): 'bot' | 'app' | undefined 
 
 /** Handles one `/api/<method>` request. */
 export async function handleWebApi(core: SandboxCore, req: IncomingMessage, res: ServerResponse, name: string, url: URL): Promise<void> {
+  core.calls.set(name, (core.calls.get(name) ?? 0) + 1)
   const fault = core.faults.take(name)
   if (fault && 'delayMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.delayMs))
   else if (fault && 'status' in fault && fault.status === 429) return send(res, 429, { ok: false, error: 'ratelimited' }, { 'retry-after': String(fault.retryAfter) })
