@@ -1,55 +1,182 @@
 /**
  * The app under test, in its own process as it would be in production
- * (Slack is never in the app's event loop). Driven over IPC by the bench:
- * `bare` is a plain Bolt app whose button handler only acks; `bridge` is
- * dsh-slack's bridge. Times are absolute (performance.timeOrigin + now) so
- * the parent can compare them with its own.
+ * (Slack is never in the app's event loop). Three apps do the same job, ask
+ * over HTTP and answer from a tap:
+ * - `floor`: bare `@slack/web-api` + `@slack/socket-mode`, the least any app pays;
+ * - `bare`: a plain Bolt app;
+ * - `bridge`: dsh-slack's bridge behind its own HTTP API.
+ * The two bare apps post the same message (rendered by blocks/), take
+ * `POST /v1/asks` and `GET /v1/asks/:id?wait=` the way the service does,
+ * ack a click, hand the answer to the waiting request, then update the
+ * message with the same settled card. Each measures its own CPU time and
+ * event-loop delay between `measure` and `report` (IPC).
  */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
 import { App } from '@slack/bolt'
-import { questionMessage } from '../../blocks/index.js'
+import { SocketModeClient } from '@slack/socket-mode'
+import { WebClient } from '@slack/web-api'
+import { questionMessage, settledMessage } from '../../blocks/index.js'
+import type { AskView } from '../../blocks/view.js'
 import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
+import { createApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
 
-export const BENCH_QUESTION = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
+export type ChildKind = 'floor' | 'bare' | 'bridge'
 
-const now = () => performance.timeOrigin + performance.now()
+/** What a child reports after `report`. */
+export interface ChildReport {
+  type: 'report'
+  cpuMs: number
+  loopP99Ms: number
+  loopMaxMs: number
+}
+
 const send = (message: Record<string, unknown>) => process.send!(message)
 const env = (name: string) => process.env[name] ?? ''
 
-async function bare(): Promise<void> {
-  const app = new App({ token: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), socketMode: true, clientOptions: { slackApiUrl: env('BENCH_API_URL') } })
-  // Same message as dsh-slack posts, so both apps get the same payloads; this handler only acks.
-  app.action(/.*/, async ({ ack }) => {
+interface Question {
+  id: string
+  question: string
+  options: { label: string }[]
+}
+
+interface Pending {
+  view: AskView
+  channel: string
+  ts: string
+  answer?: { answers: { id: string; selected: string[] }[] }
+  waiters: (() => void)[]
+}
+
+/** One click as both bare apps see it (Bolt's `body`, or the socket envelope's payload). */
+interface ClickBody {
+  user: { id: string }
+  message?: { ts: string }
+  actions?: { value?: string }[]
+}
+
+async function readJson(req: IncomingMessage): Promise<unknown> {
+  const chunks: Buffer[] = []
+  for await (const chunk of req) chunks.push(chunk as Buffer)
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
+}
+
+function reply(res: ServerResponse, status: number, body: unknown): void {
+  res.writeHead(status, { 'content-type': 'application/json' })
+  res.end(JSON.stringify(body))
+}
+
+/** The HTTP side both bare apps share: ask, long-poll, and what a click does. */
+function bareAsks(client: WebClient) {
+  const byId = new Map<string, Pending>()
+  const byTs = new Map<string, Pending>()
+  let seq = 0
+  const server = createServer((req, res) => {
+    void (async () => {
+      const url = new URL(req.url ?? '/', 'http://localhost')
+      if (req.method === 'POST' && url.pathname === '/v1/asks') {
+        const body = (await readJson(req)) as { questions: Question[]; channel: string }
+        const id = `bare${++seq}`
+        const view: AskView = { askId: id, locale: 'en', questions: body.questions.map((q) => ({ ...q, multiSelect: false })) }
+        const { message } = questionMessage(view)
+        const posted = await client.chat.postMessage({ channel: body.channel, text: message.text, blocks: message.blocks })
+        const pending: Pending = { view, channel: posted.channel!, ts: posted.ts!, waiters: [] }
+        byId.set(id, pending)
+        byTs.set(pending.ts, pending)
+        return reply(res, 201, { id, status: 'pending', channel: pending.channel, ts: pending.ts })
+      }
+      const pending = byId.get(url.pathname.split('/')[3] ?? '')
+      if (req.method === 'GET' && pending) {
+        if (!pending.answer) await new Promise<void>((resolve) => pending.waiters.push(resolve))
+        return reply(res, 200, { id: pending.view.askId, status: 'answered', answer: pending.answer })
+      }
+      reply(res, 404, { error: { code: 'NOT_FOUND' } })
+    })().catch((error: unknown) => reply(res, 500, { error: String(error) }))
+  })
+  /** After the ack: the answer to whoever waits, then the settled card. */
+  const clicked = async (body: ClickBody) => {
+    const pending = body.message ? byTs.get(body.message.ts) : undefined
+    if (!pending || pending.answer) return
+    const question = pending.view.questions[0]!
+    const answers = [{ id: question.id, selected: [question.options[Number(body.actions?.[0]?.value)]?.label ?? ''] }]
+    pending.answer = { answers }
+    for (const wake of pending.waiters.splice(0)) wake()
+    const settled = settledMessage(pending.view, { kind: 'answered', by: { id: body.user.id }, at: Date.now(), answers })
+    await client.chat.update({ channel: pending.channel, ts: pending.ts, text: settled.text, blocks: settled.blocks })
+    byId.delete(pending.view.askId)
+    byTs.delete(pending.ts)
+  }
+  return { server, clicked }
+}
+
+async function listen(server: ReturnType<typeof createServer>): Promise<string> {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+async function floor(): Promise<() => Promise<void>> {
+  const client = new WebClient(env('BENCH_BOT_TOKEN'), { slackApiUrl: env('BENCH_API_URL') })
+  const socket = new SocketModeClient({ appToken: env('BENCH_APP_TOKEN'), clientOptions: { slackApiUrl: env('BENCH_API_URL') } })
+  const asks = bareAsks(client)
+  socket.on('interactive', async ({ body, ack }: { body: ClickBody; ack: () => Promise<void> }) => {
     await ack()
+    await asks.clicked(body)
+  })
+  await socket.start()
+  send({ type: 'ready', url: await listen(asks.server) })
+  return async () => {
+    await socket.disconnect()
+    asks.server.close()
+  }
+}
+
+async function bare(): Promise<() => Promise<void>> {
+  const app = new App({ token: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), socketMode: true, clientOptions: { slackApiUrl: env('BENCH_API_URL') } })
+  const asks = bareAsks(app.client)
+  app.action(/.*/, async ({ ack, body }) => {
+    await ack()
+    await asks.clicked(body as unknown as ClickBody)
   })
   await app.start()
-  const { message } = questionMessage({ askId: 'bench', locale: 'en', questions: [{ ...BENCH_QUESTION, multiSelect: false }] })
-  const posted = await app.client.chat.postMessage({ channel: env('BENCH_CHANNEL'), text: message.text, blocks: message.blocks })
-  send({ type: 'ready', ts: posted.ts })
-  process.on('message', async (message: { type: string }) => {
-    if (message.type === 'stop') {
-      await app.stop()
-      process.exit(0)
-    }
-  })
+  send({ type: 'ready', url: await listen(asks.server) })
+  return async () => {
+    await app.stop()
+    asks.server.close()
+  }
 }
 
-async function bridge(): Promise<void> {
-  const bridge = await createSlackBridge({ botToken: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), slackApiUrl: env('BENCH_API_URL'), channel: env('BENCH_CHANNEL'), state: ':memory:', logger: silentLogger })
-  send({ type: 'ready' })
-  process.on('message', async (message: { type: string; channel?: string }) => {
-    if (message.type === 'ask') {
-      const askedAt = now()
-      const record = await bridge.open({ questions: [BENCH_QUESTION] }, { channel: message.channel! })
-      send({ type: 'posted', ts: record.message!.ts, askedAt, postedAt: now() })
-      await bridge.waitForSettlement(record.id, 30_000)
-      send({ type: 'resolved', at: now() })
-    }
-    if (message.type === 'stop') {
-      await bridge.stop({ withdrawOpen: false })
-      process.exit(0)
-    }
-  })
+async function bridge(): Promise<() => Promise<void>> {
+  const bridge = await createSlackBridge({ botToken: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), slackApiUrl: env('BENCH_API_URL'), channel: env('BENCH_CHANNEL'), state: env('BENCH_STATE') || ':memory:', logger: silentLogger })
+  const api = createApiServer({ bridge, logger: silentLogger })
+  const { url } = await api.listen('127.0.0.1', 0)
+  send({ type: 'ready', url })
+  return async () => {
+    await api.close()
+    await bridge.stop({ withdrawOpen: false })
+  }
 }
 
-void (process.argv[2] === 'bare' ? bare() : bridge())
+let cpuAtStart = process.cpuUsage()
+let loop: IntervalHistogram | undefined
+
+const kind = process.argv[2] as ChildKind
+const stop = await (kind === 'floor' ? floor() : kind === 'bare' ? bare() : bridge())
+process.on('message', (message: { type: string }) => {
+  if (message.type === 'measure') {
+    loop?.disable()
+    loop = monitorEventLoopDelay({ resolution: 5 })
+    loop.enable()
+    cpuAtStart = process.cpuUsage()
+  }
+  if (message.type === 'report') {
+    loop?.disable()
+    const cpu = process.cpuUsage(cpuAtStart)
+    const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6 }
+    send({ ...report })
+  }
+  if (message.type === 'stop') {
+    void stop().finally(() => process.exit(0))
+  }
+})

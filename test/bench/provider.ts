@@ -2,34 +2,56 @@ import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
 import { AskLifecycle } from '../../src/bridge/ask-lifecycle.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { ChannelPacer } from '../../src/slack/channel-pacer.js'
+import { postScheduleMs, RATE_RULES } from '../../src/slack/rate-rules.js'
 import type { SlackPort } from '../../src/slack/slack-port.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import type { AskStore } from '../../src/store/ask-store.js'
-import { since, summary, percentile } from './stats.js'
+import type { ChildKind, ChildReport } from './app-child.js'
+import { ms, percentile, since } from './stats.js'
 
 const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
 
+const now = () => performance.now()
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * Rounds are spaced so that no app meets Slack's workspace-wide posting
+ * budget or chat.update's Tier 3 (the stand-in enforces both): the figures
+ * are latencies, not pacing. A fresh stand-in per set starts every bucket full.
+ */
+const ROUND_SPACING_MS = Math.ceil(1000 / RATE_RULES.workspacePost.perSecond)
+
 /** Channels to spread asks over, so Slack's one-post-a-second per channel does not dominate latency figures. */
-function makeChannels(slack: Sandbox, count: number): string[] {
-  return Array.from({ length: count }, (_, i) => slack.createChannel({ id: `C0BENCH${String(i).padStart(4, '0')}`, name: `bench-${i}`, botIsMember: true }).id)
+function makeChannels(slack: Sandbox, count: number, prefix = 'C0BENCH'): string[] {
+  return Array.from({ length: count }, (_, i) => slack.createChannel({ id: `${prefix}${String(i).padStart(4, '0')}`, name: `${prefix.toLowerCase()}-${i}`, botIsMember: true }).id)
 }
 
-async function latestIn(slack: Sandbox, channel: string) {
-  return slack.waitFor(() => slack.latestMessage(channel), { timeoutMs: 10_000 })
+/** When each message was posted and last updated at the stand-in, by ts (read off its change events). */
+function watchMessages(slack: Sandbox) {
+  const posted = new Map<string, number>()
+  const updated = new Map<string, number>()
+  slack.workspace.on('change', (change) => {
+    if (change.type === 'message_posted') posted.set(change.message.ts, now())
+    if (change.type === 'message_updated') updated.set(change.message.ts, now())
+  })
+  return {
+    posted,
+    updated,
+    whenUpdated: (ts: string) => slack.waitFor(() => updated.get(ts), { timeoutMs: 30_000 }),
+  }
 }
 
-type ChildMessage = { type: 'ready'; ts?: string } | { type: 'posted'; ts: string; askedAt: number; postedAt: number } | { type: 'resolved'; at: number }
+type ChildMessage = { type: 'ready'; url: string } | ChildReport
 
-const now = () => performance.timeOrigin + performance.now()
-
-/** Starts the app under test in a child process against the stand-in. */
-async function startChild(kind: 'bare' | 'bridge', slack: Sandbox) {
+/** Starts an app in a child process against the stand-in. */
+async function startChild(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}) {
   const child = fork(fileURLToPath(new URL('./app-child.js', import.meta.url)), [kind], {
-    env: { ...process.env, BENCH_BOT_TOKEN: slack.botToken, BENCH_APP_TOKEN: slack.appToken, BENCH_API_URL: slack.apiUrl, BENCH_CHANNEL: slack.defaultChannel },
+    env: { ...process.env, BENCH_BOT_TOKEN: slack.botToken, BENCH_APP_TOKEN: slack.appToken, BENCH_API_URL: slack.apiUrl, BENCH_CHANNEL: slack.defaultChannel, ...extraEnv },
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   })
   const inbox: ChildMessage[] = []
@@ -40,57 +62,178 @@ async function startChild(kind: 'bare' | 'bridge', slack: Sandbox) {
     else inbox.push(message)
   })
   const next = () => new Promise<ChildMessage>((resolve) => (inbox.length > 0 ? resolve(inbox.shift()!) : waiters.push(resolve)))
-  const ready = await next()
-  const stop = async () => {
-    child.send({ type: 'stop' })
-    await new Promise((resolve) => child.once('exit', resolve))
+  const ready = (await next()) as Extract<ChildMessage, { type: 'ready' }>
+  return {
+    url: ready.url,
+    measure: () => child.send({ type: 'measure' }),
+    report: async () => {
+      child.send({ type: 'report' })
+      return (await next()) as ChildReport
+    },
+    stop: async () => {
+      child.send({ type: 'stop' })
+      await new Promise((resolve) => child.once('exit', resolve))
+    },
   }
-  return { child, next, ready, stop }
 }
 
-/** (a) ack latency of a bare Bolt app whose handler only acks: the floor any Bolt app pays. */
-async function bareBoltAckLatency(rounds: number): Promise<number[]> {
+async function postAsk(url: string, body: unknown): Promise<{ id: string; ts: string; channel: string }> {
+  const response = await fetch(`${url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+  if (response.status !== 201) throw new Error(`POST /v1/asks answered ${response.status}: ${await response.text()}`)
+  return (await response.json()) as { id: string; ts: string; channel: string }
+}
+
+/** One set of round trips' samples (ms), and the app's own CPU and event-loop figures over the set. */
+interface SetFigures {
+  posted: number[]
+  created: number[]
+  ack: number[]
+  answered: number[]
+  updated: number[]
+  cpuPerRoundMs: number
+  loopP99Ms: number
+  loopMaxMs: number
+}
+
+/**
+ * One set of round trips for one app on a fresh stand-in: request → 201,
+ * ask → message posted, click → ack, click → answer at the client (the
+ * long-poll returns), click → message updated.
+ */
+async function roundTrips(kind: ChildKind, rounds: number): Promise<SetFigures> {
   const slack = await startSandbox()
-  const app = await startChild('bare', slack)
-  const message = slack.messages(slack.defaultChannel).find((m) => m.ts === (app.ready as { ts: string }).ts)!
+  const channels = makeChannels(slack, rounds)
+  const app = await startChild(kind, slack)
+  const seen = watchMessages(slack)
   const user = slack.user('U0SANDBOX01')
-  const samples: number[] = []
-  for (let i = 0; i < rounds; i++) {
-    const start = performance.now()
+  const figures: SetFigures = { posted: [], created: [], ack: [], answered: [], updated: [], cpuPerRoundMs: 0, loopP99Ms: 0, loopMaxMs: 0 }
+  // One unmeasured round warms up both sides (connections, JIT).
+  const measuredFrom = 1
+  for (const [i, channel] of channels.entries()) {
+    if (i === measuredFrom) app.measure()
+    const start = now()
+    const created = await postAsk(app.url, { questions: [question], channel })
+    const createdAt = now()
+    const postedAt = await slack.waitFor(() => seen.posted.get(created.ts), { timeoutMs: 30_000 })
+    const answer = fetch(`${app.url}/v1/asks/${created.id}?wait=30`).then(async (response) => {
+      await response.json()
+      return now()
+    })
+    const message = slack.messages(channel).find((m) => m.ts === created.ts)!
+    const clickedAt = now()
     await user.click(message, 'npm')
-    samples.push(since(start))
+    const ackedAt = now()
+    const answeredAt = await answer
+    const updatedAt = await seen.whenUpdated(created.ts)
+    if (i >= measuredFrom) {
+      figures.created.push(createdAt - start)
+      figures.posted.push(postedAt - start)
+      figures.ack.push(ackedAt - clickedAt)
+      figures.answered.push(answeredAt - clickedAt)
+      figures.updated.push(updatedAt - clickedAt)
+    }
+    await sleep(Math.max(0, ROUND_SPACING_MS - since(start)))
+  }
+  const report = await app.report()
+  figures.cpuPerRoundMs = report.cpuMs / (rounds - measuredFrom)
+  figures.loopP99Ms = report.loopP99Ms
+  figures.loopMaxMs = report.loopMaxMs
+  await app.stop()
+  await slack.close()
+  return figures
+}
+
+const median = (values: number[]) => percentile(values, 50)
+
+/** Per app: each figure's p50 and p99 within each set, then the median over the sets. */
+function summarise(sets: SetFigures[]) {
+  const pick = (key: 'posted' | 'created' | 'ack' | 'answered' | 'updated') => ({
+    p50: median(sets.map((s) => percentile(s[key], 50))),
+    p99: median(sets.map((s) => percentile(s[key], 99))),
+  })
+  return {
+    posted: pick('posted'),
+    created: pick('created'),
+    ack: pick('ack'),
+    answered: pick('answered'),
+    updated: pick('updated'),
+    cpu: median(sets.map((s) => s.cpuPerRoundMs)),
+    loopP99: median(sets.map((s) => s.loopP99Ms)),
+    loopMax: Math.max(...sets.map((s) => s.loopMaxMs)),
+    samples: sets.reduce((n, s) => n + s.ack.length, 0),
+  }
+}
+
+/** A second ask to a channel right after a first: how long until it is posted (ms, per trial). */
+async function secondAskSameChannel(trials: number): Promise<number[]> {
+  const slack = await startSandbox()
+  const channels = makeChannels(slack, trials, 'C0SECOND')
+  const app = await startChild('bridge', slack)
+  const seen = watchMessages(slack)
+  const samples: number[] = []
+  for (const channel of channels) {
+    await postAsk(app.url, { questions: [question], channel })
+    const start = now()
+    const second = await postAsk(app.url, { questions: [question], channel })
+    samples.push((await slack.waitFor(() => seen.posted.get(second.ts), { timeoutMs: 30_000 })) - start)
+    await sleep(2 * ROUND_SPACING_MS)
   }
   await app.stop()
   await slack.close()
   return samples
 }
 
-/** (a) ack latency, (b) ask → posted, (c) click → ask settled, for the real bridge in Socket Mode. */
-async function bridgeLatencies(rounds: number) {
-  const slack = await startSandbox()
-  const channels = makeChannels(slack, rounds)
-  const app = await startChild('bridge', slack)
-  const user = slack.user('U0SANDBOX01')
-  const ack: number[] = []
-  const posted: number[] = []
-  const resolved: number[] = []
-  for (const channel of channels) {
-    app.child.send({ type: 'ask', channel })
-    const post = (await app.next()) as Extract<ChildMessage, { type: 'posted' }>
-    posted.push(post.postedAt - post.askedAt)
-    const message = await latestIn(slack, channel)
-    const clickedAt = now()
-    await user.click(message, 'npm')
-    ack.push(now() - clickedAt)
-    const settled = (await app.next()) as Extract<ChildMessage, { type: 'resolved' }>
-    resolved.push(settled.at - clickedAt)
+/** A plan of about `bytes` characters: headings, prose with links, nested lists, code, tables, quotes. */
+export function benchPlan(seed: number, bytes: number): string {
+  const parts = [`# Plan ${seed}`]
+  let size = 0
+  for (let i = 0; size < bytes; i++) {
+    const part = [
+      `## Step ${i}\n\nChange \`module${i}.ts\` so that **every** caller uses the [new API](https://example.com/api/${i}); keep the old one until step ${i + 3}.`,
+      `- update the callers\n  - in \`src/\`\n  - in \`test/\`\n- run the suite`,
+      `\`\`\`ts\nexport function step${i}(input: string): string {\n  return input.trim()\n}\n\`\`\``,
+      `| file | change |\n|---|---|\n| module${i}.ts | rename |\n| index.ts | re-export |`,
+      `> Risk: step ${i} touches shared code.`,
+    ][i % 5]!
+    parts.push(part)
+    size += part.length + 2
   }
-  await app.stop()
-  await slack.close()
-  return { ack, posted, resolved }
+  return parts.join('\n\n')
 }
 
-/** (e) a burst of asks to one channel: all delivered, in order, at Slack's pace. */
+/**
+ * Long plans through the service: `POST /v1/asks` of a 200 KB plan (request
+ * → 201), then 100 KB plans posted and approved while the event loop's delay
+ * is measured in the service's process.
+ */
+async function longPlans(plans: number) {
+  const slack = await startSandbox()
+  const channels = makeChannels(slack, plans + 1, 'C0PLAN')
+  const app = await startChild('bridge', slack)
+  const seen = watchMessages(slack)
+  const user = slack.user('U0SANDBOX01')
+  let start = now()
+  const big = await postAsk(app.url, { questions: [planReviewQuestion(benchPlan(0, 200_000))], channel: channels[0] })
+  const created200k = since(start)
+  await slack.waitFor(() => seen.posted.get(big.ts))
+  app.measure()
+  const createdPlans: number[] = []
+  for (let i = 1; i <= plans; i++) {
+    start = now()
+    const created = await postAsk(app.url, { questions: [planReviewQuestion(benchPlan(i, 100_000))], channel: channels[i] })
+    createdPlans.push(since(start))
+    await slack.waitFor(() => seen.posted.get(created.ts))
+    const message = slack.messages(channels[i]!).find((m) => m.ts === created.ts)!
+    await user.click(message, 'Approve')
+    await seen.whenUpdated(created.ts)
+  }
+  const report = await app.report()
+  await app.stop()
+  await slack.close()
+  return { created200k, createdPlans, loopP99Ms: report.loopP99Ms, loopMaxMs: report.loopMaxMs }
+}
+
+/** A burst of asks to one channel: all delivered, in order, at Slack's pace. */
 async function burstToOneChannel(count: number) {
   const slack = await startSandbox()
   const bridge = await createSlackBridge({ botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:', logger: silentLogger })
@@ -100,16 +243,17 @@ async function burstToOneChannel(count: number) {
   const delivered = slack.messages(slack.defaultChannel).length
   const failed = records.filter((r) => r.status === 'rejected').length
   const inOrder = records.every((r, i) => r.status === 'fulfilled' && r.value.message?.ts === slack.messages(slack.defaultChannel)[i]?.ts)
+  const rateLimited = slack.callCount('chat.postMessage') - delivered
   await bridge.stop({ withdrawOpen: false })
   await slack.close()
-  return { took, delivered, failed, inOrder }
+  return { took, delivered, failed, inOrder, rateLimited }
 }
 
-/** A port that answers at once: (d) measures our own memory per open ask, not a stand-in's. */
+/** A port that answers at once: measures our own memory per open ask, not a stand-in's. */
 function instantPort(): SlackPort {
   let seq = 0
   return {
-    authTest: async () => ({ userId: 'UBOT' }),
+    authTest: async () => ({ userId: 'UBOT', url: 'https://bench.slack.com/' }),
     postMessage: async (channel) => ({ channel, ts: `1.${++seq}` }),
     updateMessage: async () => undefined,
     postEphemeral: async () => undefined,
@@ -127,9 +271,9 @@ function heapUsed(): number {
   return process.memoryUsage().heapUsed
 }
 
-/** (d) bytes of heap per open ask (record, watcher, expiry timer, waiting promise) at `count` open asks. */
+/** Bytes of heap per open ask (record, watcher, expiry timer, waiting promise) at `count` open asks. */
 async function memoryPerOpenAsk(count: number, store: AskStore): Promise<number> {
-  const lifecycle = new AskLifecycle({ store, slack: instantPort(), pacer: new ChannelPacer({ intervalMs: 0 }), settings: { locale: 'en' }, defaultChannel: 'C0BENCH', defaultTimeoutMs: 3_600_000, owner: 'library', logger: silentLogger })
+  const lifecycle = new AskLifecycle({ store, slack: instantPort(), pacer: new ChannelPacer({ intervalMs: 0 }), settings: { locale: 'en' }, defaultChannel: 'C0BENCH', defaultTimeoutMs: 3_600_000, owner: 'library', logger: silentLogger, workspaceUrl: 'https://bench.slack.com/' })
   const before = heapUsed()
   const waiting: Promise<unknown>[] = []
   for (let i = 0; i < count; i++) {
@@ -143,20 +287,60 @@ async function memoryPerOpenAsk(count: number, store: AskStore): Promise<number>
   return (after - before) / count
 }
 
-export async function benchProvider(options: { rounds: number; burst: number; openAsks: number }): Promise<string[]> {
-  const bare = await bareBoltAckLatency(options.rounds)
-  const ours = await bridgeLatencies(options.rounds)
+const KINDS: { kind: ChildKind; name: string }[] = [
+  { kind: 'floor', name: 'web-api + socket-mode (floor)' },
+  { kind: 'bare', name: 'bare Bolt' },
+  { kind: 'bridge', name: 'dsh-slack' },
+]
+
+function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length)
+}
+
+export async function benchProvider(options: { sets: number; rounds: number; burst: number; openAsks: number; plans: number; trials: number }): Promise<string[]> {
+  const results = new Map<ChildKind, ReturnType<typeof summarise>>()
+  const sets = new Map<ChildKind, SetFigures[]>(KINDS.map(({ kind }) => [kind, []]))
+  // Interleaved, so a busy moment on the machine falls on every app alike.
+  for (let set = 0; set < options.sets; set++) for (const { kind } of KINDS) sets.get(kind)!.push(await roundTrips(kind, options.rounds + 1))
+  for (const { kind } of KINDS) results.set(kind, summarise(sets.get(kind)!))
+  const floor = results.get('floor')!
+  const bare = results.get('bare')!
+  const ours = results.get('bridge')!
+  const lines: string[] = [
+    `Round trips over HTTP → Slack → tap → answer, Socket Mode, ${options.sets} sets × ${options.rounds} (p50 and p99 per set, median over the sets; ratios are dsh-slack / bare Bolt, and / the floor)`,
+    `${pad('', 30)}${KINDS.map(({ name }) => pad(name, 34)).join('')}ratio vs Bolt      ratio vs floor`,
+  ]
+  const row = (label: string, key: 'created' | 'posted' | 'ack' | 'answered' | 'updated') => {
+    const cells = [floor, bare, ours].map((r) => pad(`p50 ${ms(r[key].p50)}, p99 ${ms(r[key].p99)}`, 34)).join('')
+    const vsBolt = `${(ours[key].p50 / bare[key].p50).toFixed(2)}× / ${(ours[key].p99 / bare[key].p99).toFixed(2)}×`
+    const vsFloor = `${(ours[key].p50 / floor[key].p50).toFixed(2)}× / ${(ours[key].p99 / floor[key].p99).toFixed(2)}×`
+    lines.push(`${pad(label, 30)}${cells}${pad(vsBolt, 19)}${vsFloor}`)
+  }
+  row('request → 201', 'created')
+  row('ask → message posted', 'posted')
+  row('click → ack', 'ack')
+  row('click → answer at the client', 'answered')
+  row('click → message updated', 'updated')
+  lines.push(`${pad('CPU per round trip', 30)}${[floor, bare, ours].map((r) => pad(ms(r.cpu), 34)).join('')}${pad(`${(ours.cpu / bare.cpu).toFixed(2)}×`, 19)}${(ours.cpu / floor.cpu).toFixed(2)}×`)
+  lines.push(`${pad('event-loop delay', 30)}${[floor, bare, ours].map((r) => pad(`p99 ${ms(r.loopP99)}, max ${ms(r.loopMax)}`, 34)).join('')}${pad(`${(ours.loopP99 / bare.loopP99).toFixed(2)}×`, 19)}${(ours.loopP99 / floor.loopP99).toFixed(2)}×`)
+  lines.push(`(samples per app: ${ours.samples})`)
+
+  const second = await secondAskSameChannel(options.trials)
+  lines.push(`second ask to the same channel → posted: p50 ${ms(percentile(second, 50))}, max ${ms(Math.max(...second))} (n=${second.length}; goal < 50 ms: within Slack's burst, nothing waits)`)
+
+  const plans = await longPlans(options.plans)
+  lines.push(`POST /v1/asks of a 200 KB plan → 201: ${ms(plans.created200k)} (goal < 1 s: the card is posted, the thread follows)`)
+  lines.push(`POST /v1/asks of 100 KB plans → 201: p50 ${ms(percentile(plans.createdPlans, 50))}, max ${ms(Math.max(...plans.createdPlans))} (n=${plans.createdPlans.length})`)
+  lines.push(`event-loop delay while 100 KB plans are posted and approved: p99 ${ms(plans.loopP99Ms)}, max ${ms(plans.loopMaxMs)} (goal: no task over 50 ms)`)
+
   const burst = await burstToOneChannel(options.burst)
+  const limit = postScheduleMs(options.burst)
+  lines.push(
+    `burst of ${options.burst} asks to one channel: ${burst.delivered}/${options.burst} delivered, ${burst.failed} errors, ${burst.rateLimited} 429s, ${burst.inOrder ? 'in order' : 'OUT OF ORDER'}, ${(burst.took / 1000).toFixed(1)} s = ${(burst.took / limit).toFixed(3)}× the limit's ${(limit / 1000).toFixed(0)} s (burst of ${RATE_RULES.channelPost.burst}, then ${RATE_RULES.channelPost.perSecond}/s; goal ≤ 1.05×)`,
+  )
+
   const memory = await memoryPerOpenAsk(options.openAsks, new MemoryAskStore())
   const sqliteMemory = await memoryPerOpenAsk(options.openAsks, new SqliteAskStore(':memory:'))
-  const ratio = (p: number) => (percentile(ours.ack, p) / percentile(bare, p)).toFixed(2)
-  return [
-    `(a) interaction ack, bare Bolt app:     ${summary(bare)}   [apps run in their own process, as in production]`,
-    `    interaction ack, dsh-slack:         ${summary(ours.ack)}`,
-    `    ratio dsh-slack / bare Bolt:        p50 ${ratio(50)}×, p99 ${ratio(99)}×`,
-    `(b) ask → message posted:               ${summary(ours.posted)}`,
-    `(c) click → ask settled:                ${summary(ours.resolved)}`,
-    `(d) heap per open ask at ${options.openAsks} open (bridge side only, through an in-process port that answers at once, not the stand-in): ${(memory / 1024).toFixed(1)} KiB (memory store), ${(sqliteMemory / 1024).toFixed(1)} KiB (SQLite store)${globalThis.gc ? '' : ' [run with --expose-gc for steadier figures]'}`,
-    `(e) burst of ${options.burst} asks to one channel: ${burst.delivered}/${options.burst} delivered, ${burst.failed} errors, ${burst.inOrder ? 'in order' : 'OUT OF ORDER'}, ${(burst.took / 1000).toFixed(1)} s (${(burst.took / options.burst).toFixed(0)} ms per ask; Slack allows about one post a second per channel)`,
-  ]
+  lines.push(`heap per open ask at ${options.openAsks} open (bridge side only, through an in-process port that answers at once, not the stand-in): ${(memory / 1024).toFixed(1)} KiB (memory store), ${(sqliteMemory / 1024).toFixed(1)} KiB (SQLite store)${globalThis.gc ? '' : ' [run with --expose-gc for steadier figures]'}`)
+  return lines
 }

@@ -17,7 +17,7 @@ async function main(): Promise<void> {
   // A missing section is a broken benchmark, not a shorter one: no dynamic import that could be skipped.
   await section('Rendering (blocks/)', () => benchRender())
   await section('Provider on the local Slack stand-in (Socket Mode)', () =>
-    benchProvider(quick ? { rounds: 30, burst: 10, openAsks: 1000 } : { rounds: 200, burst: 100, openAsks: 10_000 }),
+    benchProvider(quick ? { sets: 2, rounds: 10, burst: 10, openAsks: 1000, plans: 2, trials: 3 } : { sets: 5, rounds: 30, burst: 100, openAsks: 10_000, plans: 5, trials: 10 }),
   )
 }
 

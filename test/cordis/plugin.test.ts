@@ -191,11 +191,12 @@ describe('the dsh-slack cordis plugin', () => {
 })
 
 /**
- * How long the n-th question to one channel may take to show: what Slack's
- * pacing allows (the bridge paces to it: within the burst, nothing) plus an
- * allowance for a busy machine that has nothing to do with pacing.
+ * How long the n-th question to one channel may take to show once the
+ * bridge is up: what Slack's pacing allows (the bridge paces to it: within
+ * the burst, nothing) plus an allowance for a busy machine that has nothing
+ * to do with pacing. The first also waits for the plugin to start its bridge.
  */
-const shownWithinMs = (nth: number) => postScheduleMs(nth) + 10_000
+const shownWithinMs = (nth: number) => postScheduleMs(nth) + (nth === 1 ? 30_000 : 10_000)
 
 describe('the dsh-slack cordis plugin with the real bridge on the local stand-in', () => {
   it('answers the seam’s ask() from a tap in Slack, and withdraws an open question on dispose', async () => {
@@ -212,7 +213,7 @@ describe('the dsh-slack cordis plugin with the real bridge on the local stand-in
       await ctx.events.flush()
 
       const answered = ctx.userInteraction.ask(oneQuestion)
-      const first = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel), { timeoutMs: shownWithinMs(1) })
+      const first = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel), { timeoutMs: shownWithinMs(1), message: 'the first question' })
       await slack.user('U0SANDBOX01').click(first, 'npm')
       expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
 
@@ -220,7 +221,7 @@ describe('the dsh-slack cordis plugin with the real bridge on the local stand-in
       const second = await slack.waitFor(() => {
         const latest = slack.latestMessage(slack.defaultChannel)
         return latest && latest.ts !== first.ts ? latest : undefined
-      }, { timeoutMs: shownWithinMs(2) })
+      }, { timeoutMs: shownWithinMs(2), message: 'the second question' })
       fork.dispose()
 
       await expect(open).rejects.toMatchObject({ name: 'UserInteractionError', code: 'ASK_ABORTED' })
