@@ -96,6 +96,13 @@ a:hover { text-decoration: underline; }
 .md p { margin: 4px 0; }
 .md table { border-collapse: collapse; margin: 4px 0; font-size: 13px; }
 .md td, .md th { border: 1px solid var(--line); padding: 3px 8px; }
+.b-table-wrap { overflow-x: auto; max-width: 100%; margin: 4px 0; }
+.b-table { border-collapse: collapse; font-size: 13px; }
+.b-table td, .b-table th { border: 1px solid var(--line); padding: 4px 8px; white-space: nowrap; vertical-align: top; }
+.b-table th { background: var(--hover, #f8f8f8); text-align: left; }
+.b-table .wrap { white-space: normal; }
+.b-table .align-center { text-align: center; }
+.b-table .align-right { text-align: right; }
 
 .btn { display: inline-flex; align-items: center; justify-content: center; gap: 6px; min-height: 32px; padding: 0 12px; border-radius: 6px; border: 1px solid rgba(29,28,29,.3); background: #fff; font-weight: 700; font-size: 14px; cursor: pointer; max-width: 100%; }
 .btn:hover { background: var(--hover); box-shadow: 0 1px 3px rgba(0,0,0,.08); }

@@ -4,6 +4,7 @@ import { arr, el, isObj, link, str, type Obj } from './dom.js'
 import { inputBlock, renderElement } from './elements.js'
 import { markdownBlock } from './markdown-block.js'
 import { richText } from './rich-text.js'
+import { tableBlock } from './table-block.js'
 import { textObject } from './text-object.js'
 
 export function renderBlocks(blocks: unknown, ctx: RenderContext): HTMLElement {
@@ -22,6 +23,8 @@ function renderBlock(b: Obj, ctx: RenderContext): HTMLElement {
       return richText(b)
     case 'markdown':
       return markdownBlock(b.text)
+    case 'table':
+      return tableBlock(b)
     case 'input':
       return inputBlock(b, ctx)
     case 'context': {
