@@ -105,7 +105,7 @@ export class SocketModeServer {
   /** Sends one `interactive` envelope to one connection and resolves with its ack payload. */
   deliver(payload: Record<string, unknown>, acceptsResponsePayload: boolean): Promise<Record<string, unknown>> {
     const live = this.open.filter((ws) => ws.readyState === WebSocket.OPEN)
-    if (live.length === 0) return Promise.reject(new SandboxError('NO_RECEIVER', 'no Socket Mode connection is open to deliver the interaction to'))
+    if (live.length === 0) return Promise.reject(new SandboxError('NO_RECEIVER', 'no app is connected over Socket Mode, so this was not sent to any app: start the app (or wait for it to reconnect) and try again'))
     const ws = live[this.turn++ % live.length]!
     const envelopeId = this.options.ids.opaque()
     return new Promise((resolve, reject) => {

@@ -8,6 +8,7 @@ import { startSandbox, type Sandbox, type SandboxOptions } from '../../src/sandb
 import { SAMPLE_ASKS, sampleAskHook } from '../../src/service/sample-asks.js'
 import { CONTENT_SECURITY_POLICY } from '../../src/sandbox/web/http.js'
 import { startRig } from '../support/e2e.js'
+import { webClient } from './clients.js'
 
 const CLIENT_DIR = fileURLToPath(new URL('../../src/sandbox/web/client/', import.meta.url))
 
@@ -124,6 +125,32 @@ describe('the web page server', () => {
 
     expect(form.status).toBe(415)
     expect(foreign).toMatchObject({ status: 403, body: { error: { code: 'BAD_ORIGIN' } } })
+  })
+
+  it('closes every modal of the person on leave, as a reloaded client does, even with no app listening', async () => {
+    const slack = await sandbox()
+    const web = webClient(slack)
+    const view = { type: 'modal' as const, title: { type: 'plain_text' as const, text: 'Form' }, notify_on_close: true, blocks: [] }
+    await web.views.open({ trigger_id: slack.issueTriggerId(ALICE), view })
+    await web.views.push({ trigger_id: slack.issueTriggerId(ALICE), view })
+
+    const answer = await act(slack, { action: 'leave', user: ALICE })
+
+    expect(answer).toEqual({ status: 200, body: { ok: true } })
+    expect(slack.modal(ALICE)).toBeUndefined()
+  })
+
+  it('says a click reached no app when none is connected, rather than a transport error', async () => {
+    const slack = await sandbox()
+    const posted = await webClient(slack).chat.postMessage({
+      channel: slack.defaultChannel,
+      text: 'go?',
+      blocks: [{ type: 'actions', elements: [{ type: 'button', action_id: 'go', text: { type: 'plain_text', text: 'Go' } }] }],
+    })
+
+    const answer = await act(slack, { action: 'click', user: ALICE, target: { channel: slack.defaultChannel, ts: posted.ts }, label: 'Go' })
+
+    expect(answer).toMatchObject({ status: 422, body: { error: { code: 'NO_RECEIVER', message: expect.stringContaining('was not sent to any app') } } })
   })
 
   it('refuses a body over its limit with 413', async () => {
