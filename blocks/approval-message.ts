@@ -1,9 +1,12 @@
 /**
  * The tool approval card, for a relay of a harness host's tool permission
- * requests: which tool, why, for which session; Allow once or Reject. Settled:
- * who decided, or that it was decided elsewhere.
+ * requests: which tool, why, what it would run (approval-arguments.ts), for
+ * which session; Allow once or Reject. Settled: who decided, or that it was
+ * decided elsewhere. The head is shared by both states, so a later line (a
+ * quorum's progress) goes between the head and the actions.
  */
 import type { KnownBlock, RichTextBlock } from '@slack/types'
+import { approvalArgumentsBlocks } from './approval-arguments.js'
 import { askContext } from './context.js'
 import { wordButton } from './controls.js'
 import { fallbackText } from './fallback-text.js'
@@ -15,7 +18,7 @@ import { statusLine } from './settled-message.js'
 import { fitEscaped, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
 import type { ApprovalView, Outcome } from './view.js'
 
-/** Context, header, the tool and the reason: shared by the open and the settled card. */
+/** Context, header, the tool, its arguments and the reason: shared by the open and the settled card. */
 function approvalHead(view: ApprovalView): KnownBlock[] {
   const words = wordsFor(view.locale)
   const tool: RichTextBlock = {
@@ -30,9 +33,10 @@ function approvalHead(view: ApprovalView): KnownBlock[] {
       },
     ],
   }
-  const blocks: KnownBlock[] = [askContext(view.locale, view.agent, view.mention, view.expiresAt), { type: 'header', text: plain(words.toolApproval, LIMIT.headerText) }, tool]
+  // What it would run comes first, right under the tool: that is what the person decides on.
+  const blocks: KnownBlock[] = [askContext(view.locale, view.agent, view.mention, view.expiresAt), { type: 'header', text: plain(words.toolApproval, LIMIT.headerText) }, tool, ...approvalArgumentsBlocks(view)]
   if (view.reason !== undefined && view.reason.trim() !== '') {
-    // The reason is shown literally, shortened visibly: an approval is one message, without a thread.
+    // The reason is shown literally, shortened visibly.
     blocks.push({ type: 'rich_text', elements: [{ type: 'rich_text_quote', elements: [{ type: 'text', text: fitText(wellFormed(view.reason), LIMIT.richTextElementText) }] }] })
   }
   if (view.callId !== undefined && view.callId.trim() !== '') blocks.push(contextLine(`${words.callId} \`${fitMrkdwn(view.callId.replace(/`/g, 'ˋ'), LIMIT.contextField)}\``))

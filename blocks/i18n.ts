@@ -55,6 +55,14 @@ export interface Words {
   tool: string
   reason: string
   callId: string
+  /** Approval card: the labels of the call's code blocks. */
+  command: string
+  arguments: string
+  otherArguments: string
+  argumentsInThread: string
+  argumentsInFile(filename: string): string
+  argumentsNotSeen: string
+  argumentsFileTitle: string
   /** Status lines: `who` and `when` are mrkdwn. */
   answeredBy(who: string, when: string): string
   approvedBy(who: string, when: string): string
@@ -138,6 +146,13 @@ const en: Words = {
   tool: 'Tool',
   reason: 'Reason',
   callId: 'call',
+  command: 'Command',
+  arguments: 'Arguments',
+  otherArguments: 'Other arguments',
+  argumentsInThread: 'Shortened here; the full text is in the thread.',
+  argumentsInFile: (filename) => `Shortened here; the full text is in the attached file ${filename}.`,
+  argumentsNotSeen: 'The relay did not see this call’s arguments (it connected after the call was made): check them in the host’s web UI before allowing.',
+  argumentsFileTitle: 'Tool call arguments',
   answeredBy: (who, when) => `Answered by ${who} · ${when}`,
   approvedBy: (who, when) => `:white_check_mark: Approved by ${who} · ${when}`,
   changesRequestedBy: (who, when) => `:pencil2: Changes requested by ${who} · ${when}`,
@@ -232,6 +247,13 @@ const zhCN: Words = {
   tool: '工具',
   reason: '原因',
   callId: '调用',
+  command: '命令',
+  arguments: '参数',
+  otherArguments: '其他参数',
+  argumentsInThread: '此处为节选；全文见消息串。',
+  argumentsInFile: (filename) => `此处为节选；全文见附件 ${filename}。`,
+  argumentsNotSeen: '中继没有看到这次调用的参数（它在调用之后才连接）：允许之前请在主机的网页界面中查看。',
+  argumentsFileTitle: '工具调用参数',
   answeredBy: (who, when) => `${who} 已回答 · ${when}`,
   approvedBy: (who, when) => `:white_check_mark: ${who} 已批准 · ${when}`,
   changesRequestedBy: (who, when) => `:pencil2: ${who} 要求修改 · ${when}`,

@@ -7,6 +7,16 @@
 export const LIMIT = {
   /** Elements in one actions block. */
   actionsElements: 25,
+  /**
+   * Ours, not Slack's: the most characters of a tool call's arguments shown on
+   * an approval card (so Allow once stays on the first screen); the rest is in
+   * the thread or an attached file.
+   */
+  approvalArgumentsCard: 1500,
+  /** Ours, not Slack's: the most lines of arguments shown on an approval card. */
+  approvalArgumentsLines: 20,
+  /** Ours, not Slack's: characters of arguments in one thread part (one code block, under richTextElementText). */
+  approvalArgumentsPart: 2900,
   /** action_id, block_id and callback_id length. */
   blockIdLength: 255,
   /** Button text (plain_text). */

@@ -63,6 +63,11 @@ export interface ApprovalView {
   toolName: string
   reason?: string
   callId?: string
+  /**
+   * The call's arguments as the model wrote them (usually JSON text), when
+   * the relay saw the call; absent: not seen, and the card says so.
+   */
+  arguments?: string
   agent?: AgentView
   mention?: string
   expiresAt?: number

@@ -119,6 +119,7 @@ export class AskLifecycle {
     record.approval = { toolName: input.toolName }
     if (input.reason !== undefined) record.approval.reason = input.reason
     if (input.callId !== undefined) record.approval.callId = input.callId
+    if (input.arguments !== undefined) record.approval.arguments = input.arguments
     if (input.agent) record.agent = input.agent
     return this.#insertAndPost(record)
   }

@@ -26,6 +26,7 @@ export function approvalViewOf(record: AskRecord, settings: ViewSettings): Appro
   const view: ApprovalView = { askId: record.id, locale: settings.locale, toolName: approval.toolName }
   if (approval.reason !== undefined) view.reason = approval.reason
   if (approval.callId !== undefined) view.callId = approval.callId
+  if (approval.arguments !== undefined) view.arguments = approval.arguments
   if (record.agent) view.agent = record.agent
   if (settings.mention) view.mention = settings.mention
   if (record.expiresAt !== undefined) view.expiresAt = record.expiresAt

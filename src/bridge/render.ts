@@ -1,5 +1,6 @@
 import {
   approvalMessage,
+  approvalOverflow,
   questionMessage,
   settledApprovalMessage,
   settledMessage,
@@ -18,7 +19,11 @@ export interface PostPlan {
 
 /** The first post of an ask, by its kind. */
 export function renderOpen(record: AskRecord, settings: ViewSettings): PostPlan {
-  if (record.kind === 'approval') return { message: approvalMessage(approvalViewOf(record, settings)), thread: [] }
+  if (record.kind === 'approval') {
+    const view = approvalViewOf(record, settings)
+    const overflow = approvalOverflow(view)
+    return { message: approvalMessage(view), thread: overflow.thread, ...(overflow.file ? { file: overflow.file } : {}) }
+  }
   const rendered = questionMessage(askViewOf(record, settings))
   const plan: PostPlan = { message: rendered.message, thread: rendered.thread }
   if (rendered.file) plan.file = rendered.file

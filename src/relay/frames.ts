@@ -16,6 +16,20 @@ export type HostFrame =
   | { kind: 'question-resolved'; sessionId: string; questionRpcId: string; outcome: 'answered' | 'cancelled' }
   /** An approval was settled by anyone. */
   | { kind: 'approval-resolved'; sessionId: string; approvalId: string; outcome: string }
+  /**
+   * Tool calls the model made (a `session/event` of type `tool/call`, or the
+   * `tool-call` blocks of an `assistant/message`): what an approval with the
+   * same `callId` asks to run. `arguments` is the host's JSON text.
+   */
+  | { kind: 'tool-calls'; sessionId: string; calls: ToolCall[] }
+
+/** One tool call as the host's event stream carries it. */
+export interface ToolCall {
+  callId: string
+  toolName: string
+  /** The arguments as the model wrote them: JSON text (an object from the host is serialised). */
+  arguments: string
+}
 
 export type ParsedFrame =
   | { ok: true; frame: HostFrame }
@@ -61,6 +75,47 @@ const payloadSchemas = {
   // The harness also reports `cancelled` and `unavailable`; any string is
   // taken, since all the relay needs is "settled elsewhere".
   'approval/resolved': z.object({ sessionId: z.string(), approvalId: z.string().min(1), outcome: z.string() }),
+  // Only the tool calls are read; every other session event (chunks,
+  // results, turns) passes as noise. The event stream is not in DSH-HOST.md;
+  // the shapes are those harness web clients read (`tool/call` with
+  // `{ callId, name, arguments }`, message blocks `{ type: 'tool-call', id, name, arguments }`).
+  'session/event': z.object({
+    sessionId: z.string().min(1),
+    event: z.looseObject({ type: z.string(), data: z.unknown().optional() }),
+  }),
+}
+
+const argumentsSchema = z.union([z.string(), z.record(z.string(), z.unknown()), z.array(z.unknown())]).optional()
+
+const toolCallEventSchema = z.looseObject({ callId: z.string().min(1), name: z.string(), arguments: argumentsSchema })
+
+const messageSchema = z.looseObject({
+  content: z.array(z.unknown()),
+})
+
+const toolCallBlockSchema = z.looseObject({ type: z.literal('tool-call'), id: z.string().min(1), name: z.string(), arguments: argumentsSchema })
+
+function argumentsText(value: z.infer<typeof argumentsSchema>): string {
+  if (value === undefined) return ''
+  return typeof value === 'string' ? value : JSON.stringify(value)
+}
+
+/** The tool calls a session event carries; empty for every other event. */
+function toolCallsOf(event: { type: string; data?: unknown }): ToolCall[] {
+  if (event.type === 'tool/call') {
+    const call = toolCallEventSchema.safeParse(event.data)
+    return call.success ? [{ callId: call.data.callId, toolName: call.data.name, arguments: argumentsText(call.data.arguments) }] : []
+  }
+  if (event.type === 'assistant/message') {
+    const data = event.data as { message?: unknown } | undefined
+    const message = messageSchema.safeParse(data?.message ?? data)
+    if (!message.success) return []
+    return message.data.content.flatMap((block) => {
+      const call = toolCallBlockSchema.safeParse(block)
+      return call.success ? [{ callId: call.data.id, toolName: call.data.name, arguments: argumentsText(call.data.arguments) }] : []
+    })
+  }
+  return []
 }
 
 type KnownMethod = keyof typeof payloadSchemas
@@ -117,6 +172,14 @@ function parsePayload(method: KnownMethod, rpcId: string, payload: unknown): Par
       const result = payloadSchemas[method].safeParse(payload)
       if (!result.success) return fail(result.error)
       return { ok: true, frame: { kind: 'approval-resolved', ...result.data } }
+    }
+    case 'session/event': {
+      const result = payloadSchemas[method].safeParse(payload)
+      // A session event the relay cannot read is someone else's business, not a broken frame.
+      if (!result.success) return { ok: false, ignored: true, method }
+      const calls = toolCallsOf(result.data.event)
+      if (calls.length === 0) return { ok: false, ignored: true, method: `${method} ${result.data.event.type}` }
+      return { ok: true, frame: { kind: 'tool-calls', sessionId: result.data.sessionId, calls } }
     }
     default: {
       const unreachable: never = method

@@ -14,6 +14,7 @@ import type { RelayErrorCode } from './relay-error.js'
 import type { ResolvedHow } from './delivery-outcome.js'
 import { responseFor, type HostRequest } from './responses.js'
 import type { Scheduler } from './scheduler.js'
+import { ToolCallMemory } from './tool-calls.js'
 import type { RelayTiming } from './timing.js'
 
 export interface HostRelayOptions {
@@ -51,6 +52,8 @@ export class HostRelay {
   readonly #requests = new Map<string, HostRequest>()
   /** `approval/resolved` names the approval, not the request. */
   readonly #rpcIdByApproval = new Map<string, string>()
+  /** What each recent tool call asked to run, for the approval cards. */
+  readonly #toolCalls = new ToolCallMemory()
   /** `bridge.open` calls in flight, so a replay racing the first frame shares it. */
   readonly #opening = new Map<string, Promise<AskRecord | undefined>>()
   /** How the host said a request ended (`question/resolved`, `approval/resolved`): the only source of "… outside Slack". */
@@ -135,10 +138,20 @@ export class HostRelay {
         this.#endReplayWaitIfMatched()
         this.#requests.set(rpcId, { kind: 'approval', rpcId, sessionId, approvalId })
         this.#rpcIdByApproval.set(approvalId, rpcId)
-        const input = { toolName, agent: { id: sessionId }, ...(reason !== undefined ? { reason } : {}), ...(callId !== undefined ? { callId } : {}) }
+        const call = this.#toolCalls.find(sessionId, callId, toolName)
+        const input = {
+          toolName,
+          agent: { id: sessionId },
+          ...(reason !== undefined ? { reason } : {}),
+          ...(callId !== undefined ? { callId } : {}),
+          ...(call ? { arguments: call.arguments } : {}),
+        }
         const externalKey = externalKeyFor(this.endpoints.base, rpcId)
         return this.#track(this.#open(rpcId, () => this.#options.bridge.openApproval(input, { externalKey })))
       }
+      case 'tool-calls':
+        for (const call of frame.calls) this.#toolCalls.remember(frame.sessionId, call)
+        return
       case 'question-resolved':
         return this.#track(this.#onResolved(frame.questionRpcId, frame.outcome))
       case 'approval-resolved': {

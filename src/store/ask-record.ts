@@ -25,6 +25,11 @@ export interface ApprovalRequest {
   toolName: string
   reason?: string
   callId?: string
+  /**
+   * The call's arguments as the model wrote them (JSON text), when the relay
+   * saw the call on the host's event stream. Untrusted, like all agent text.
+   */
+  arguments?: string
 }
 
 /** How an ask was settled: written once, by whoever won the claim. */

@@ -4,6 +4,7 @@ import { checkProperty } from '../support/property-runs.js'
 import { checkMessagePayload, checkViewPayload } from '../../blocks/check.js'
 import {
   approvalMessage,
+  approvalOverflow,
   batchModal,
   externalSelectOptions,
   fallbackText,
@@ -174,12 +175,13 @@ describe('any request renders within Slack limits, with no live mention or disgu
   })
 
   it('approvalMessage and settledApprovalMessage', () => {
-    const approval = fc.record({ askId: fc.constant('ap1'), locale: fc.constantFrom('en' as const, 'zh-CN' as const), toolName: text, reason: fc.option(text, { nil: undefined }), callId: fc.option(text, { nil: undefined }), agent, mention: fc.option(fc.constantFrom('U0ABC', '<!here>'), { nil: undefined }) })
+    const approval = fc.record({ askId: fc.constant('ap1'), locale: fc.constantFrom('en' as const, 'zh-CN' as const), toolName: text, reason: fc.option(text, { nil: undefined }), callId: fc.option(text, { nil: undefined }), arguments: fc.option(fc.oneof(text, text.map((command) => JSON.stringify({ command, cwd: '/tmp' }))), { nil: undefined }), agent, mention: fc.option(fc.constantFrom('U0ABC', '<!here>'), { nil: undefined }) })
       .map((v) => Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)) as unknown as ApprovalView)
     checkProperty(
       fc.property(approval, outcomeArb({ askId: 'x', locale: 'en', questions: [] }), (view, outcome) => {
         expectMessage(approvalMessage(view))
         expectMessage(settledApprovalMessage(view, outcome))
+        for (const part of approvalOverflow(view).thread) expectMessage(part)
       }),
       { runs: 500, timeLimitMs: 3000 },
     )

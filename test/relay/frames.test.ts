@@ -23,6 +23,22 @@ describe('parseFrame', () => {
     expect(parseFrame(text)).toMatchObject({ ok: true, frame: { questions: [{ intent: { kind: 'poll' } }] } })
   })
 
+  it('reads a tool/call session event as the call an approval names, serialising object arguments', () => {
+    const event = (data: unknown) => frame('e-1', { type: 'session/event', sessionId: 's', event: { type: 'tool/call', seq: 4, time: 1, data } })
+
+    expect(parseFrame(event({ callId: 'c-1', name: 'bash', arguments: '{"command":"ls"}' }))).toEqual({
+      ok: true,
+      frame: { kind: 'tool-calls', sessionId: 's', calls: [{ callId: 'c-1', toolName: 'bash', arguments: '{"command":"ls"}' }] },
+    })
+    expect(parseFrame(event({ callId: 'c-2', name: 'bash', arguments: { command: 'pwd' } }))).toMatchObject({ frame: { calls: [{ arguments: '{"command":"pwd"}' }] } })
+  })
+
+  it('passes other session events, and tool calls it cannot read, as noise rather than broken frames', () => {
+    expect(parseFrame(frame('e-2', { type: 'session/event', sessionId: 's', event: { type: 'assistant/chunk', seq: 5, data: {} } }))).toEqual({ ok: false, ignored: true, method: 'session/event assistant/chunk' })
+    expect(parseFrame(frame('e-3', { type: 'session/event', sessionId: 's', event: { type: 'tool/call', data: { name: 'bash' } } }))).toMatchObject({ ok: false, ignored: true })
+    expect(parseFrame(frame('e-4', { type: 'session/event', sessionId: 's' }))).toMatchObject({ ok: false, ignored: true })
+  })
+
   it('reads an approval request with its optional call id and reason absent', () => {
     const text = frame('rpc-2', { type: 'approval/requested', sessionId: 's', approvalId: 'a-1', toolName: 'bash' })
 

@@ -122,6 +122,40 @@ describe('relay: approvals', () => {
     expect(record.agent).toEqual({ id: 'session-2' })
   })
 
+  it('attaches the arguments of the tool call the approval is for, from the event stream', async () => {
+    const { host, bridge } = await setup()
+
+    const { rpcId } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-1', arguments: { command: 'rm -rf /tmp/cache' } })
+    const record = await askOf(bridge, host, rpcId)
+
+    expect(record.approval).toEqual({ toolName: 'bash', callId: 'call-1', arguments: '{"command":"rm -rf /tmp/cache"}' })
+  })
+
+  it('reads the call from an assistant message’s tool-call blocks too, keeping the JSON text as written', async () => {
+    const { host, bridge } = await setup()
+    host.sessionEvent('session-2', {
+      type: 'assistant/message',
+      data: { turn: 1, step: 1, message: { id: 'm1', role: 'assistant', content: [{ type: 'text', text: 'Running it.' }, { type: 'tool-call', id: 'call-9', name: 'bash', arguments: '{"command":"make deploy"}' }] } },
+    })
+
+    const { rpcId } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-9' })
+    const record = await askOf(bridge, host, rpcId)
+
+    expect(record.approval?.arguments).toBe('{"command":"make deploy"}')
+  })
+
+  it('never attaches a call of another session or another tool: the card would show the wrong command', async () => {
+    const { host, bridge } = await setup()
+    host.sessionEvent('session-other', { type: 'tool/call', data: { callId: 'call-1', name: 'bash', arguments: '{"command":"echo other session"}' } })
+    host.sessionEvent('session-2', { type: 'tool/call', data: { callId: 'call-2', name: 'write_file', arguments: '{"path":"x"}' } })
+
+    const first = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-1' })
+    const second = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-2' })
+
+    expect((await askOf(bridge, host, first.rpcId)).approval?.arguments).toBeUndefined()
+    expect((await askOf(bridge, host, second.rpcId)).approval?.arguments).toBeUndefined()
+  })
+
   it.each(['allowed-once', 'rejected'] as const)('sends the decision %s with the approval id', async (decision) => {
     const { host, bridge } = await setup()
     const { rpcId, approvalId, outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })

@@ -140,6 +140,37 @@ describe('relay end to end: tool approvals', () => {
     expect(visibleText(await settledMessage(slack, channel, card.ts))).toMatch(/Allowed once by/)
   })
 
+  it('shows the command being approved in a code block, literally, with no live mention or link', async () => {
+    const { host, slack, channel, alice } = await connected()
+    const command = 'rm -rf ../outside/cache && echo <!channel> <@U0SANDBOX01> <https://evil.example|docs.example>'
+    const { outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'mock-call-1', reason: 'The target lives outside the workspace.', arguments: { command } })
+    const card = await postedMessage(slack, channel)
+
+    expect(JSON.stringify(card.blocks)).toContain('rich_text_preformatted')
+    expect(visibleText(card)).toContain(command)
+    expect(JSON.stringify(card.blocks)).not.toMatch(/"type":"(user|broadcast|link|usergroup)"/)
+    await alice.click(card, 'Allow once')
+
+    expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'allowed-once' })
+    expect(visibleText(await settledMessage(slack, channel, card.ts))).toContain(command)
+  })
+
+  it('puts the whole of a long command in the card’s thread and a readable start on the card', async () => {
+    const { host, slack, channel } = await connected()
+    const command = Array.from({ length: 200 }, (_, i) => `echo "step ${i} of a long generated script"`).join('\n')
+    host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'mock-call-2', arguments: { command } })
+    const card = await postedMessage(slack, channel)
+
+    expect(visibleText(card)).toContain('the full text is in the thread')
+    expect(visibleText(card)).not.toContain('step 199')
+    const replies = await slack.waitFor(() => {
+      const thread = slack.messages(channel).filter((m) => m.thread_ts === card.ts && m.ts !== card.ts)
+      return thread.length > 0 && thread.map((m) => visibleText(m)).join('\n').includes('step 199') ? thread : undefined
+      // Posts to one channel are paced (one a second), and the command takes a few parts.
+    }, { timeoutMs: 15_000 })
+    expect(replies.map((m) => visibleText(m)).join('\n')).toContain('step 0 of a long generated script')
+  })
+
   it('rejects from the approval card', async () => {
     const { host, slack, channel, alice } = await connected()
     const { outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })

@@ -40,6 +40,12 @@ export interface ApprovalInput {
   toolName: string
   reason?: string
   callId?: string
+  /**
+   * The call's arguments: the host streams the model's tool call (a
+   * `session/event` of type `tool/call`) before the approval it triggers.
+   * Not replayed on reconnect (only pending requests are).
+   */
+  arguments?: string | Record<string, unknown>
 }
 
 /** Every `POST /api/respond` the host received, with what it answered. */
@@ -90,6 +96,8 @@ export interface FakeHost {
   abort(rpcId: string): void
   /** rpcIds still pending, in the order they were asked. */
   pending(): string[]
+  /** Streams a session event (`session/event`, e.g. a `tool/call` or an `assistant/message`) to every connected client. */
+  sessionEvent(sessionId: string, event: { type: string; data: unknown }): void
   /** Sends a raw text frame to every connected client (malformed and noise frames). */
   broadcastRaw(text: string): void
   /**
@@ -235,6 +243,12 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
       sessionId,
       event: { type: 'message', seq: 1, time: Date.now(), data: { role: 'assistant', text: 'thinking…' } },
     })
+  }
+
+  let seq = 0
+  function sessionEventFrame(sessionId: string, event: { type: string; data: unknown }): string {
+    seq += 1
+    return frame(randomUUID(), { type: 'session/event', sessionId, event: { ...event, seq, time: Date.now() } })
   }
 
   function broadcast(text: string): void {
@@ -452,6 +466,9 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
       const request: PendingRequest = { kind: 'approval', rpcId, sessionId: input.sessionId, approvalId, input: { ...input }, settle }
       pending.set(rpcId, request)
       if (options.noise) broadcast(noiseFrame(input.sessionId))
+      if (input.arguments !== undefined && input.callId !== undefined) {
+        broadcast(sessionEventFrame(input.sessionId, { type: 'tool/call', data: { callId: input.callId, name: input.toolName, arguments: input.arguments } }))
+      }
       broadcast(requestFrame(request))
       return { rpcId, approvalId, outcome }
     },
@@ -476,6 +493,9 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
     },
 
     pending: () => [...pending.keys()],
+    sessionEvent(sessionId, event) {
+      broadcast(sessionEventFrame(sessionId, event))
+    },
     broadcastRaw: broadcast,
     holdReplay() {
       const held = new Set<WebSocket>()

@@ -1,0 +1,140 @@
+/**
+ * What a tool approval asks to run, for the approval card: a shell tool's
+ * command on its own, any other arguments as indented JSON, shown literally
+ * in code blocks (rich_text preformatted text is never parsed: no mention,
+ * no link, no formatting can come out of it). Long arguments are shortened
+ * on the card at a line break, with the whole text in the card's thread, or
+ * in an attached file when the thread would run long. Nothing is cut silently.
+ */
+import type { KnownBlock, RichTextBlock } from '@slack/types'
+import { wordsFor, type Words } from './i18n.js'
+import { contextLine, type FileAttachment, type MessagePayload } from './layout.js'
+import { LIMIT } from './limits.js'
+import { chunkText, escapeMrkdwn, fitText, wellFormed } from './text.js'
+import type { ApprovalView } from './view.js'
+
+/** One labelled code block of the arguments. */
+export interface ArgumentsSection {
+  label: 'command' | 'arguments' | 'otherArguments'
+  text: string
+}
+
+/**
+ * The arguments as a person reads them: `{ "command": "…" }` (a shell tool)
+ * gives the command itself, then any other keys as JSON; other JSON is
+ * indented; text that is not JSON is shown as written. An empty argument
+ * string is an empty object, as the harness treats it.
+ */
+export function argumentsSections(text: string): ArgumentsSection[] {
+  const raw = wellFormed(text)
+  let parsed: unknown
+  try {
+    parsed = JSON.parse(raw.trim() === '' ? '{}' : raw)
+  } catch {
+    return [{ label: 'arguments', text: raw }]
+  }
+  if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+    const { command, ...rest } = parsed as Record<string, unknown>
+    if (typeof command === 'string' && command.trim() !== '') {
+      const sections: ArgumentsSection[] = [{ label: 'command', text: command }]
+      if (Object.keys(rest).length > 0) sections.push({ label: 'otherArguments', text: JSON.stringify(rest, null, 2) })
+      return sections
+    }
+  }
+  return [{ label: 'arguments', text: JSON.stringify(parsed, null, 2) }]
+}
+
+/** Where the whole text of shortened arguments goes. */
+type Overflow = 'none' | 'thread' | 'file'
+
+/** The start of `text` within `lines` lines and `max` characters, cut at a line break when one is near. */
+function excerpt(text: string, lines: number, max: number): string {
+  const byLines = text.split('\n').slice(0, lines).join('\n')
+  const limited = byLines.length < text.length ? `${byLines}\n…` : byLines
+  if (limited.length <= max) return limited
+  const cut = fitText(byLines, max)
+  const lastBreak = cut.lastIndexOf('\n')
+  // Cut at a line break when it keeps at least half the room; else mid-line (fitText marks it with …).
+  return lastBreak > max / 2 ? `${cut.slice(0, lastBreak)}\n…` : cut
+}
+
+function labelOf(words: Words, label: ArgumentsSection['label']): string {
+  return label === 'command' ? words.command : label === 'otherArguments' ? words.otherArguments : words.arguments
+}
+
+function codeBlock(words: Words, section: ArgumentsSection, text: string, suffix = ''): RichTextBlock {
+  return {
+    type: 'rich_text',
+    elements: [
+      { type: 'rich_text_section', elements: [{ type: 'text', text: `${labelOf(words, section.label)}${suffix}`, style: { bold: true } }] },
+      // A code block never shows an empty element; a blank command is shown as a space.
+      { type: 'rich_text_preformatted', elements: [{ type: 'text', text: text === '' ? ' ' : text }] },
+    ],
+  }
+}
+
+/** The thread parts of the whole arguments: each part one code block within a block's text budget. */
+function threadChunks(sections: ArgumentsSection[]): { section: ArgumentsSection; text: string; index: number; count: number }[] {
+  return sections.flatMap((section) => {
+    const chunks = chunkText(section.text, LIMIT.approvalArgumentsPart)
+    return chunks.map((text, index) => ({ section, text, index, count: chunks.length }))
+  })
+}
+
+function overflowOf(sections: ArgumentsSection[], shortened: boolean): Overflow {
+  if (!shortened) return 'none'
+  return threadChunks(sections).length > LIMIT.fileAfterThreadParts ? 'file' : 'thread'
+}
+
+/** The file name of the whole arguments, from the tool's name (kept to safe characters). */
+export function argumentsFileName(view: ApprovalView): string {
+  const tool = view.toolName.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '').slice(0, 40)
+  return `${tool === '' ? 'tool' : tool}-arguments.txt`
+}
+
+/**
+ * The card's blocks for the arguments: the code block(s), shortened within
+ * LIMIT.approvalArgumentsCard characters and LIMIT.approvalArgumentsLines
+ * lines, and a note saying where the rest is; or a note that the relay never
+ * saw them, so nobody allows a command they cannot see without being told.
+ */
+export function approvalArgumentsBlocks(view: ApprovalView): KnownBlock[] {
+  const words = wordsFor(view.locale)
+  if (view.arguments === undefined) return [contextLine(escapeMrkdwn(words.argumentsNotSeen))]
+  const sections = argumentsSections(view.arguments)
+  let room = LIMIT.approvalArgumentsCard
+  let lines = LIMIT.approvalArgumentsLines
+  let shortened = false
+  const blocks: KnownBlock[] = []
+  for (const section of sections) {
+    const shown = room > 0 && lines > 0 ? excerpt(section.text, lines, room) : '…'
+    if (shown !== section.text) shortened = true
+    blocks.push(codeBlock(words, section, shown))
+    room -= shown.length
+    lines -= shown.split('\n').length
+  }
+  const overflow = overflowOf(sections, shortened)
+  if (overflow === 'thread') blocks.push(contextLine(escapeMrkdwn(words.argumentsInThread)))
+  if (overflow === 'file') blocks.push(contextLine(escapeMrkdwn(words.argumentsInFile(argumentsFileName(view)))))
+  return blocks
+}
+
+/** What goes into the card's thread when the arguments were shortened: the whole text, in parts or as a file. */
+export function approvalOverflow(view: ApprovalView): { thread: MessagePayload[]; file?: FileAttachment } {
+  if (view.arguments === undefined) return { thread: [] }
+  const sections = argumentsSections(view.arguments)
+  const shortened = approvalArgumentsBlocks(view).some((block) => block.type === 'context')
+  const overflow = overflowOf(sections, shortened)
+  const words = wordsFor(view.locale)
+  if (overflow === 'none') return { thread: [] }
+  if (overflow === 'file') {
+    const content = sections.map((section) => `# ${labelOf(words, section.label)}\n${section.text}`).join('\n\n')
+    return { thread: [], file: { filename: argumentsFileName(view), title: words.argumentsFileTitle, content } }
+  }
+  const chunks = threadChunks(sections)
+  const thread = chunks.map((chunk, n) => {
+    const suffix = chunk.count > 1 ? ` (${chunk.index + 1}/${chunk.count})` : ''
+    return { text: escapeMrkdwn(words.part(n + 1, chunks.length)), blocks: [codeBlock(words, chunk.section, chunk.text, suffix) as KnownBlock] }
+  })
+  return { thread }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest'
+import { checkMessagePayload } from '../../blocks/check.js'
+import { approvalMessage, approvalOverflow, argumentsSections, LIMIT, settledApprovalMessage } from '../../blocks/index.js'
+import type { ApprovalView } from '../../blocks/view.js'
+import { elementsOfType, liveSyntax, mrkdwnTexts, objects } from './fixtures.js'
+
+const NOW = Date.UTC(2026, 6, 1, 12)
+
+function approval(args: string | undefined, overrides: Partial<ApprovalView> = {}): ApprovalView {
+  return { askId: 'ap1', locale: 'en', toolName: 'bash', callId: 'call-7', agent: { id: 's1' }, ...(args !== undefined ? { arguments: args } : {}), ...overrides }
+}
+
+/** The literal texts of the card's code blocks, in order. */
+function codeTexts(value: unknown): string[] {
+  return elementsOfType(value, 'rich_text_preformatted').map((block) => objects(block.elements).map((o) => o.text as string).join(''))
+}
+
+describe('argumentsSections', () => {
+  it('shows a shell tool’s command on its own, not as JSON', () => {
+    expect(argumentsSections(JSON.stringify({ command: 'rm -rf ./build && npm ci' }))).toEqual([{ label: 'command', text: 'rm -rf ./build && npm ci' }])
+  })
+
+  it('shows the other arguments of a command as indented JSON after it', () => {
+    expect(argumentsSections(JSON.stringify({ command: 'ls', cwd: '/srv', timeout: 30 }))).toEqual([
+      { label: 'command', text: 'ls' },
+      { label: 'otherArguments', text: '{\n  "cwd": "/srv",\n  "timeout": 30\n}' },
+    ])
+  })
+
+  it('indents other JSON, shows text that is not JSON as written, and takes an empty string as no arguments', () => {
+    expect(argumentsSections('{"path":"a.ts","lines":[1,2]}')).toEqual([{ label: 'arguments', text: '{\n  "path": "a.ts",\n  "lines": [\n    1,\n    2\n  ]\n}' }])
+    expect(argumentsSections('not { json')).toEqual([{ label: 'arguments', text: 'not { json' }])
+    expect(argumentsSections('')).toEqual([{ label: 'arguments', text: '{}' }])
+  })
+})
+
+describe('approval card: the command', () => {
+  it('shows the command in a code block under the tool, before the reason', () => {
+    const message = approvalMessage(approval(JSON.stringify({ command: 'git push --force origin main' }), { reason: 'outside the workspace' }))
+
+    expect(codeTexts(message)).toEqual(['git push --force origin main'])
+    expect(JSON.stringify(message.blocks).indexOf('git push')).toBeLessThan(JSON.stringify(message.blocks).indexOf('outside the workspace'))
+    expect(checkMessagePayload(message)).toEqual([])
+  })
+
+  it('keeps mentions and links in a command literal: no mrkdwn, no user, broadcast or link element', () => {
+    const command = 'curl <https://evil.example|bank.com> && echo <!channel> <@U0BOSS> <!subteam^S0ADMINS> @here https://x.example'
+
+    const message = approvalMessage(approval(JSON.stringify({ command })))
+
+    expect(codeTexts(message)).toEqual([command])
+    expect(mrkdwnTexts(message).flatMap((text) => liveSyntax(text))).toEqual([])
+    for (const type of ['user', 'usergroup', 'broadcast', 'link', 'channel']) expect(elementsOfType(message, type)).toEqual([])
+    expect(message.text).not.toMatch(/<[!@]/)
+  })
+
+  it('keeps the command on the settled card, so the channel history shows what was allowed', () => {
+    const settled = settledApprovalMessage(approval(JSON.stringify({ command: 'make deploy' })), { kind: 'decided', decision: 'allowed-once', by: { id: 'U0BOB' }, at: NOW })
+
+    expect(codeTexts(settled)).toEqual(['make deploy'])
+  })
+
+  it('says when the relay never saw the arguments, so nobody allows a command they were not shown', () => {
+    const message = approvalMessage(approval(undefined))
+
+    expect(codeTexts(message)).toEqual([])
+    expect(mrkdwnTexts(message).join('\n')).toMatch(/did not see this call’s arguments.*web UI/)
+  })
+
+  it(`shows up to LIMIT.approvalArgumentsCard (${LIMIT.approvalArgumentsCard}) characters whole, and shortens one more with the rest in the thread`, () => {
+    const fits = 'x'.repeat(LIMIT.approvalArgumentsCard)
+    const over = 'x'.repeat(LIMIT.approvalArgumentsCard + 1)
+
+    expect(codeTexts(approvalMessage(approval(JSON.stringify({ command: fits }))))).toEqual([fits])
+    expect(approvalOverflow(approval(JSON.stringify({ command: fits })))).toEqual({ thread: [] })
+    const shortened = approvalMessage(approval(JSON.stringify({ command: over })))
+    expect(codeTexts(shortened)[0]!.length).toBeLessThanOrEqual(LIMIT.approvalArgumentsCard)
+    expect(codeTexts(shortened)[0]).toMatch(/…$/)
+    expect(mrkdwnTexts(shortened).join('\n')).toContain('the full text is in the thread')
+  })
+
+  it(`shows up to LIMIT.approvalArgumentsLines (${LIMIT.approvalArgumentsLines}) lines whole and cuts one more at a line break`, () => {
+    const lines = (n: number) => Array.from({ length: n }, (_, i) => `echo ${i}`).join('\n')
+
+    expect(codeTexts(approvalMessage(approval(JSON.stringify({ command: lines(LIMIT.approvalArgumentsLines) })))))
+      .toEqual([lines(LIMIT.approvalArgumentsLines)])
+    expect(codeTexts(approvalMessage(approval(JSON.stringify({ command: lines(LIMIT.approvalArgumentsLines + 1) })))))
+      .toEqual([`${lines(LIMIT.approvalArgumentsLines)}\n…`])
+  })
+
+  it('puts the whole of a long command in the thread, in parts that join back to it exactly', () => {
+    const command = Array.from({ length: 400 }, (_, i) => `printf '%s\\n' "line ${i} <!here>"`).join('\n')
+
+    const { thread, file } = approvalOverflow(approval(JSON.stringify({ command })))
+
+    expect(file).toBeUndefined()
+    expect(thread.length).toBeGreaterThan(1)
+    expect(thread.length).toBeLessThanOrEqual(LIMIT.fileAfterThreadParts)
+    expect(thread.flatMap((part) => codeTexts(part)).join('')).toBe(command)
+    for (const part of thread) expect(checkMessagePayload(part)).toEqual([])
+  })
+
+  it('attaches arguments too long for a short thread as a file, named after the tool, and says so on the card', () => {
+    const command = 'y'.repeat(LIMIT.approvalArgumentsPart * (LIMIT.fileAfterThreadParts + 1))
+    const view = approval(JSON.stringify({ command, cwd: '/srv' }), { toolName: 'bash <!here>' })
+
+    const { thread, file } = approvalOverflow(view)
+
+    expect(thread).toEqual([])
+    expect(file).toEqual({ filename: 'bash-here-arguments.txt', title: 'Tool call arguments', content: `# Command\n${command}\n\n# Other arguments\n{\n  "cwd": "/srv"\n}` })
+    expect(mrkdwnTexts(approvalMessage(view)).join('\n')).toContain('the full text is in the attached file bash-here-arguments.txt')
+  })
+})
