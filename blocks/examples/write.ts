@@ -102,7 +102,17 @@ const batch = ask([
   q({ id: 'notes', header: 'Notes', question: 'Anything else the agent should know?', options: [] }),
 ])
 const plan = ask([planQuestion(PLAN)])
-const approval: ApprovalView = { askId: 'ex2', locale: 'en', toolName: 'bash', reason: 'Run `pnpm install --frozen-lockfile` in /home/dev/shop', callId: 'call_81c2', agent, mention: 'U0TEAMLEAD', expiresAt: AT + 10 * 60_000 }
+const approval: ApprovalView = {
+  askId: 'ex2',
+  locale: 'en',
+  toolName: 'bash',
+  reason: 'Run `pnpm install --frozen-lockfile` in /home/dev/shop',
+  callId: 'call_81c2',
+  arguments: JSON.stringify({ command: 'pnpm install --frozen-lockfile', cwd: '/home/dev/shop' }),
+  agent,
+  mention: 'U0TEAMLEAD',
+  expiresAt: AT + 10 * 60_000,
+}
 
 /** Every example payload by file name (without `.json`); the examples test compares them with the committed files. */
 export const examples: Record<string, unknown> = {}
@@ -142,7 +152,9 @@ settled('settled-answered-zh', ask(single.questions, { locale: 'zh-CN' }), { kin
 examples['approval'] = approvalMessage(approval)
 examples['approval-allowed'] = settledApprovalMessage(approval, { kind: 'decided', decision: 'allowed-once', by: alice, at: AT })
 examples['approval-rejected'] = settledApprovalMessage(approval, { kind: 'decided', decision: 'rejected', by: alice, at: AT })
-examples['approval-settled-elsewhere'] = settledApprovalMessage(approval, { kind: 'settled-elsewhere', how: 'answered', at: AT })
+examples['approval-settled-elsewhere'] = settledApprovalMessage(approval, { kind: 'settled-elsewhere', how: 'rejected', at: AT })
+const { arguments: _seen, ...unseen } = approval
+examples['approval-arguments-unseen'] = approvalMessage(unseen)
 
 examples['modal-other'] = otherModal(single, 0)
 examples['modal-feedback'] = feedbackModal(plan)
