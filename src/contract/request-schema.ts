@@ -52,7 +52,7 @@ export const questionSchema = z
   })
   .meta({ id: 'AskUserQuestionItem', title: 'Question', description: 'One question.' })
 
-export const questionsSchema = z.array(questionSchema).meta({
+export const questionsSchema = z.array(questionSchema).min(1).meta({
   description: 'The questions, at least one. Several are asked in one message and answered in one form.',
 })
 

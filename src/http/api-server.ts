@@ -7,6 +7,7 @@ import { ApiError } from './api-error.js'
 import { createAsk, deleteAsk, getAsk, type AskHandlerContext } from './ask-handlers.js'
 import { checkBearer } from './check-bearer.js'
 import { checkFrontDoor, createFrontDoor, type FrontDoor } from './front-door.js'
+import { openApiDocument } from './openapi.js'
 import { sendJson } from './send-json.js'
 
 export interface ApiServerOptions {
@@ -29,6 +30,10 @@ export interface ApiServer {
   /** Ends long-polls in flight (they answer with the pending state), stops listening, closes connections. */
   close(): Promise<void>
 }
+
+/** The OpenAPI document, generated on first request: it is the same for the process's lifetime. */
+let openApiCache: Record<string, unknown> | undefined
+const openApi = () => (openApiCache ??= openApiDocument())
 
 /** How long close() lets answered long-polls flush before it cuts the remaining connections. */
 const CLOSE_GRACE_MS = 1000
@@ -96,6 +101,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       else sendJson(res, 503, { ok: false, slack: health })
       return
     }
+    if (path === '/v1/openapi.json') {
+      checkBearer(req, options.apiKey)
+      allow(method, ['GET', 'HEAD'])
+      sendJson(res, 200, openApi())
+      return
+    }
     if (path === '/v1/asks') {
       checkBearer(req, options.apiKey)
       allow(method, ['POST'])
@@ -111,7 +122,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       else await getAsk(context, id, url, req, res)
       return
     }
-    throw new ApiError(404, 'NOT_FOUND', `no route ${path}: the API is POST /v1/asks, GET and DELETE /v1/asks/:id, GET /healthz`)
+    throw new ApiError(404, 'NOT_FOUND', `no route ${path}: the API is POST /v1/asks, GET and DELETE /v1/asks/:id, GET /healthz; GET /v1/openapi.json describes it`)
   }
 
   return {

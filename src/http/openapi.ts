@@ -1,0 +1,232 @@
+import { z } from 'zod'
+import { TIMING } from '../slack/timing.js'
+import { askCreatedSchema, askStateSchema, askStatusSchema, askWithdrawnSchema, errorBodySchema, healthSchema } from './api-schemas.js'
+import { createAskBodySchema } from './create-ask-body.js'
+import { HTTP_LIMIT } from './limits.js'
+
+type JsonSchema = Record<string, unknown>
+
+/**
+ * The OpenAPI 3.1 description of the whole HTTP API (ARCHITECTURE.md,
+ * fixed), served at `GET /v1/openapi.json`. Every schema in it is generated
+ * from the zod schemas the service parses and answers with, so the document
+ * cannot drift from the code; a test checks real requests and responses
+ * against it. OpenAPI 3.1 schemas are JSON Schema 2020-12, which is what
+ * `z.toJSONSchema` writes.
+ */
+export function openApiDocument(): Record<string, unknown> {
+  const schemas: Record<string, JsonSchema> = {}
+  const named = (name: string, schema: z.ZodType): JsonSchema => {
+    addSchema(schemas, name, schema)
+    return ref(name)
+  }
+  const createAskRequest = named('CreateAskRequest', createAskBodySchema)
+  const error = named('Error', errorBodySchema)
+  const askCreated = named('AskCreated', askCreatedSchema)
+  const askState = named('AskState', askStateSchema)
+  const askWithdrawn = named('AskWithdrawn', askWithdrawnSchema)
+  const health = named('Health', healthSchema)
+  const askStatus = named('AskStatus', askStatusSchema)
+
+  const json = (schema: JsonSchema, description: string) => ({ description, content: { 'application/json': { schema } } })
+  const refusal = (description: string) => json(error, description)
+  const askId = { name: 'id', in: 'path', required: true, description: 'The ask\'s id, as POST /v1/asks gave it.', schema: { type: 'string' } }
+  const common = {
+    '401': { $ref: '#/components/responses/Unauthorized' },
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'dsh-slack',
+      version: '1',
+      summary: 'Agents ask, people answer in Slack.',
+      description:
+        'Post a question to Slack, then long-poll for the answer. A request field the API does not know is refused with 400 BAD_REQUEST naming it and the field it most likely means. When the service runs with DSH_SLACK_API_KEY (required on any non-loopback address), every /v1 route needs `Authorization: Bearer <key>`.',
+    },
+    paths: {
+      '/v1/asks': {
+        post: {
+          operationId: 'createAsk',
+          summary: 'Ask: post the questions to Slack and return at once',
+          description: `Returns as soon as the message is posted; wait for the answer with GET /v1/asks/{id}?wait=${TIMING.longPollMaxSeconds}. Bodies over ${HTTP_LIMIT.maxBodyBytes} bytes are refused with 413.`,
+          security: [{ bearer: [] }, {}],
+          requestBody: { required: true, content: { 'application/json': { schema: createAskRequest, examples: REQUEST_EXAMPLES } } },
+          responses: {
+            '201': json(askCreated, 'Posted; the ask is pending.'),
+            '400': refusal('An invalid request: BAD_REQUEST (with the field and the problem), EMPTY_QUESTIONS or BAD_INTENT.'),
+            ...common,
+            '413': refusal(`The body is over ${HTTP_LIMIT.maxBodyBytes} bytes (PAYLOAD_TOO_LARGE).`),
+            '502': refusal('Slack refused the post (SLACK_API_ERROR); the message names Slack\'s error and the fix.'),
+          },
+        },
+        get: {
+          operationId: 'listAsks',
+          summary: 'List asks, newest first',
+          security: [{ bearer: [] }, {}],
+          parameters: [
+            { name: 'status', in: 'query', description: 'Only asks with this status.', schema: askStatus },
+            { name: 'since', in: 'query', description: 'Only asks created at or after this time (ISO 8601, epoch milliseconds, or a duration back from now such as 7d).', schema: { type: 'string' } },
+            { name: 'limit', in: 'query', description: 'At most this many asks.', schema: { type: 'integer', minimum: 1 } },
+            { name: 'cursor', in: 'query', description: 'The `nextCursor` of the previous page.', schema: { type: 'string' } },
+          ],
+          responses: {
+            '200': json(
+              {
+                type: 'object',
+                properties: { asks: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, status: askStatus }, required: ['id', 'status'] } }, nextCursor: { type: 'string', description: 'Pass as `cursor` for the next page; absent on the last page.' } },
+                required: ['asks'],
+              },
+              'A page of asks.',
+            ),
+            '400': refusal('A malformed query parameter (BAD_REQUEST).'),
+            ...common,
+          },
+        },
+      },
+      '/v1/asks/{id}': {
+        get: {
+          operationId: 'getAsk',
+          summary: 'The ask\'s state, waiting up to `wait` seconds for it to settle',
+          security: [{ bearer: [] }, {}],
+          parameters: [
+            askId,
+            {
+              name: 'wait',
+              in: 'query',
+              description: `Long-poll: wait up to this many seconds (at most ${TIMING.longPollMaxSeconds}) for a settled state; the pending state comes back when the wait runs out. Hanging up never withdraws the ask.`,
+              schema: { type: 'number', minimum: 0, maximum: TIMING.longPollMaxSeconds },
+            },
+          ],
+          responses: {
+            '200': json(askState, 'The ask as it stands.'),
+            '400': refusal('`wait` is not a number of seconds (BAD_REQUEST).'),
+            ...common,
+            '404': refusal('No ask has this id (NOT_FOUND).'),
+          },
+        },
+        delete: {
+          operationId: 'withdrawAsk',
+          summary: 'Withdraw the ask: the message says so and loses its controls',
+          description: 'Idempotent: an ask already settled keeps its status.',
+          security: [{ bearer: [] }, {}],
+          parameters: [askId],
+          responses: {
+            '200': json(askWithdrawn, 'Withdrawn, or already settled.'),
+            ...common,
+            '404': refusal('No ask has this id (NOT_FOUND).'),
+          },
+        },
+      },
+      '/v1/asks/{id}/events': {
+        get: {
+          operationId: 'listAskEvents',
+          summary: 'The ask\'s audit trail: posted, approvals, reminders, the answer, withdrawal, expiry, failed updates',
+          security: [{ bearer: [] }, {}],
+          parameters: [askId],
+          responses: {
+            '200': json({ type: 'object', properties: { events: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, at: {} }, required: ['type'] } } }, required: ['events'] }, 'The events, oldest first.'),
+            ...common,
+            '404': refusal('No ask has this id (NOT_FOUND).'),
+          },
+        },
+      },
+      '/v1/openapi.json': {
+        get: {
+          operationId: 'getOpenApi',
+          summary: 'This document',
+          security: [{ bearer: [] }, {}],
+          responses: { '200': { description: 'OpenAPI 3.1', content: { 'application/json': { schema: { type: 'object' } } } }, ...common },
+        },
+      },
+      '/healthz': {
+        get: {
+          operationId: 'health',
+          summary: 'Whether the service can reach Slack (no key needed, for load balancers)',
+          responses: { '200': json(health, 'Slack is reachable.'), '503': json(health, 'Slack is unreachable right now.') },
+        },
+      },
+      '/metrics': {
+        get: {
+          operationId: 'metrics',
+          summary: 'Prometheus metrics (text format)',
+          responses: { '200': { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+        },
+      },
+    },
+    components: {
+      schemas,
+      responses: {
+        Unauthorized: { description: 'The service has an API key and the request did not send it (UNAUTHORIZED).', content: { 'application/json': { schema: error } } },
+      },
+      securitySchemes: {
+        bearer: { type: 'http', scheme: 'bearer', description: 'DSH_SLACK_API_KEY, when the service has one.' },
+      },
+    },
+  }
+}
+
+/** One example per request shape; the README shows the same ones. */
+const REQUEST_EXAMPLES = {
+  buttons: {
+    summary: 'One question, a few options: one tap answers',
+    value: { questions: [{ id: 'pm', header: 'Tooling', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)', description: 'fast, strict' }, { label: 'npm' }] }], agent: { id: 'session-1', title: 'Refactor' }, timeoutMs: 600000 },
+  },
+  multiSelect: {
+    summary: 'Several choices, then Submit',
+    value: { questions: [{ id: 'checks', question: 'Which checks should run?', options: [{ label: 'lint' }, { label: 'unit tests' }, { label: 'e2e tests', description: 'slow' }], multiSelect: true }] },
+  },
+  freeText: { summary: 'No options: the person types the answer', value: { questions: [{ id: 'name', question: 'What should the new service be called?' }] } },
+  batch: {
+    summary: 'Several questions, one form',
+    value: {
+      questions: [
+        { id: 'db', header: 'Database', question: 'Which database?', options: [{ label: 'PostgreSQL' }, { label: 'SQLite' }] },
+        { id: 'ci', header: 'CI', question: 'Run CI on every push?', options: [{ label: 'Yes' }, { label: 'No' }] },
+      ],
+    },
+  },
+  planReview: {
+    summary: 'A plan review: the plan card, Approve, Request changes…',
+    value: {
+      questions: [
+        {
+          id: 'plan-review',
+          header: 'Plan review',
+          question: 'Approve this plan and leave plan mode?',
+          detail: '# Plan\n\n1. Add the `users.email_verified` column\n2. Backfill it in batches\n\n| step | risk |\n| --- | --- |\n| migration | low |\n| backfill | medium |',
+          options: [
+            { label: 'Approve', description: 'Leave plan mode; the plan is carried out from the next step.' },
+            { label: 'Keep planning', description: 'Stay in plan mode; feedback goes back to the model.' },
+          ],
+          intent: { kind: 'plan-review', approve: 'Approve' },
+        },
+      ],
+    },
+  },
+}
+
+function ref(name: string): JsonSchema {
+  return { $ref: `#/components/schemas/${name}` }
+}
+
+/**
+ * Adds `schema` as `components.schemas[name]`, with the schemas it names
+ * (`.meta({ id })`) hoisted beside it and every reference pointed there.
+ */
+function addSchema(schemas: Record<string, JsonSchema>, name: string, schema: z.ZodType): void {
+  const generated = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema
+  const { $schema: _dialect, $defs, id: _id, ...own } = generated as JsonSchema & { $defs?: Record<string, JsonSchema> }
+  for (const [defName, def] of Object.entries($defs ?? {})) schemas[defName] ??= pointRefs(def)
+  // A schema that names itself comes back as a reference to its own definition.
+  const onlySelfRef = Object.keys(own).length === 1 && own.$ref === `#/$defs/${name}`
+  if (!onlySelfRef) schemas[name] = pointRefs(own)
+}
+
+function pointRefs<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(pointRefs) as T
+  if (typeof value !== 'object' || value === null) return value
+  return Object.fromEntries(
+    Object.entries(value).map(([key, inner]) => [key, key === '$ref' && typeof inner === 'string' ? inner.replace(/^#\/\$defs\//, '#/components/schemas/') : pointRefs(inner)]),
+  ) as T
+}
