@@ -8,7 +8,7 @@ const committed = (name: string) => readFileSync(new URL(`../../schemas/${name}`
 
 describe('the published JSON Schemas (schemas/)', () => {
   it.each(Object.keys(SCHEMA_FILES))('keeps %s as the zod schemas generate it (npm run schemas)', (name) => {
-    expect(committed(name)).toBe(schemaFileText(SCHEMA_FILES[name as keyof typeof SCHEMA_FILES]))
+    expect(committed(name), `schemas/${name} is out of date: run npm run schemas`).toBe(schemaFileText(SCHEMA_FILES[name as keyof typeof SCHEMA_FILES]))
   })
 
   it('accepts the request and answer that dsh-slack ask --help shows', () => {

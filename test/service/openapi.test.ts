@@ -42,7 +42,7 @@ describe('the OpenAPI document', () => {
   it('is a valid OpenAPI 3.1 document', async () => {
     const validator = new Validator()
 
-    const result = await validator.validate(openApiDocument() as object)
+    const result = await validator.validate(openApiDocument() as Parameters<Validator["validate"]>[0])
 
     expect(result.errors).toBeUndefined()
     expect(result.valid).toBe(true)
