@@ -5,6 +5,7 @@ import { labelsOf, messageSelection } from '../../bridge/answers-from-state.js'
 import type { AskRecord } from '../../store/ask-record.js'
 import { personOf, type BlockAction, type BlockActionsPayload } from '../payloads.js'
 import { answersWith, openAskFor, settleAnswer, settleOrTell, tell, type InteractionDeps } from './context.js'
+import { actionMisfit } from './interaction-fit.js'
 
 /**
  * One clicked element of a message, already acknowledged. Modals open first
@@ -19,6 +20,11 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   const channel = payload.channel?.id ?? payload.container?.channel_id
   const record = await openAskFor(deps, ref.askId, payload.user, channel)
   if (!record) return
+  const misfit = actionMisfit(record, ref)
+  if (misfit) {
+    deps.logger.warn(`ask ${record.id}: ignored an action from ${payload.user.id}: ${misfit}`)
+    return
+  }
   await perform(deps, payload, action, ref, record, channel)
 }
 

@@ -6,6 +6,7 @@ import { formEntries, formItem, modalText } from '../../bridge/answers-from-stat
 import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
 import type { ViewSubmissionPayload } from '../payloads.js'
 import { answersWith, openAskFor, settleAnswer, type InteractionDeps } from './context.js'
+import { viewMisfit } from './interaction-fit.js'
 
 /** What a view submission is acknowledged with, and the work to do after the ack. */
 export interface ViewDecision {
@@ -22,6 +23,12 @@ export async function handleViewSubmission(deps: InteractionDeps, payload: ViewS
   if (!ref) return {}
   const record = await openAskFor(deps, ref.askId, payload.user, undefined)
   if (!record) return {}
+  const misfit = viewMisfit(record, ref, () => batchModal(askViewOf(record, deps.settings), 0).pageCount)
+  if (misfit) {
+    // Acknowledged with nothing: the modal closes and the ask stays as it was.
+    deps.logger.warn(`ask ${record.id}: ignored a form from ${payload.user.id}: ${misfit}`)
+    return {}
+  }
   const locale = deps.settings.locale
   const values = payload.view.state.values
   switch (ref.kind) {
