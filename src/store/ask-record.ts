@@ -1,5 +1,6 @@
 import type { AgentView, Outcome } from '../../blocks/view.js'
 import type { AskUserQuestionAnswer, UserInteractionCode, ValidQuestion } from '../contract/index.js'
+import type { Approval, AskPolicy } from './team-records.js'
 
 /** Where an ask stands; the HTTP API reports it as is. */
 export type AskStatus = 'pending' | 'answered' | 'cancelled' | 'aborted' | 'expired' | 'failed'
@@ -43,6 +44,8 @@ export interface Settlement {
   decision?: 'allowed-once' | 'rejected'
   /** For every status but `answered`: the seam's code and a sentence. */
   error?: { code: UserInteractionCode; message: string }
+  /** A quorum's approvals, in order: every person who approved (the last one completed it). */
+  approvals?: Approval[]
 }
 
 /** Everything kept about one ask. Serialisable: it goes to SQLite (or Redis) as JSON. */
@@ -63,6 +66,8 @@ export interface AskRecord {
   owner: AskOwner
   /** Relay: `<host url>#<rpcId>`, so a replayed request never posts twice. */
   externalKey?: string
+  /** Quorum, approvers, reminders and escalation (approval-style asks; reminders for any ask). */
+  policy?: AskPolicy
   settlement?: Settlement
   /** False until the message shows the settlement; lets a later start retry a failed update. */
   finalMessageShown?: boolean

@@ -1,4 +1,5 @@
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
+import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, ScheduledJob } from './team-records.js'
 
 /**
  * Where asks live while they are open. The one rule every implementation
@@ -64,5 +65,32 @@ export interface AskStore {
   leaseUntil(instance: string): Promise<number | undefined>
   /** The instance stopped cleanly. */
   endLease(instance: string): Promise<void>
+  /**
+   * Counts one person's approval towards the ask's quorum: atomically, only
+   * while the ask is pending, and once per person (by user id), however
+   * many instances receive clicks.
+   */
+  addApproval(id: string, approval: Approval): Promise<ApprovalResult>
+  /** The approvals so far, in the order they were given. */
+  approvals(id: string): Promise<Approval[]>
+  /** Schedules reminders/escalations (one of each kind per ask; a second schedule of a kind is ignored). */
+  schedule(jobs: ScheduledJob[]): Promise<void>
+  /**
+   * Claims the jobs due at `now` whose ask is still pending, each exactly
+   * once across every process sharing the store (a conditional update): the
+   * caller that gets a job is the only one that ever will. Settling an ask
+   * drops its unclaimed jobs.
+   */
+  claimDueJobs(now: number): Promise<ScheduledJob[]>
+  /** Jobs not yet claimed (for tests and the doctor). */
+  listScheduled(): Promise<ScheduledJob[]>
+  /** Appends to the audit trail. Events are never changed or deleted, not even when their ask is pruned. */
+  appendEvent(event: NewAskEvent): Promise<AskEvent>
+  /** One ask's events, oldest first. */
+  events(askId: string): Promise<AskEvent[]>
+  /** Every ask's events in log order, for export. */
+  listEvents(query: EventQuery): Promise<AskEvent[]>
+  /** Asks, newest first, filtered and paged. */
+  listAsks(query: AskQuery): Promise<AskPage>
   close(): Promise<void>
 }

@@ -1,6 +1,7 @@
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { SettleWatchers } from './settle-watchers.js'
+import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
 
 /**
  * Asks in this process's memory: for tests and for callers that want
@@ -13,6 +14,10 @@ export class MemoryAskStore implements AskStore {
   readonly watchers = new SettleWatchers()
   readonly #leases = new Map<string, number>()
   readonly #claims = new Map<string, { holder: string; until: number }>()
+  readonly #approvals = new Map<string, Approval[]>()
+  /** Unclaimed jobs by `askId:kind`. */
+  readonly #jobs = new Map<string, ScheduledJob>()
+  readonly #events: AskEvent[] = []
 
   async insert(record: AskRecord): Promise<void> {
     if (this.#records.has(record.id)) throw new Error(`ask ${record.id} already exists`)
@@ -46,6 +51,7 @@ export class MemoryAskStore implements AskStore {
     record.status = settlement.status
     record.settlement = structuredClone(settlement)
     record.finalMessageShown = false
+    for (const [key, job] of this.#jobs) if (job.askId === id) this.#jobs.delete(key)
     const copy = structuredClone(record)
     this.watchers.notify(structuredClone(record))
     return { won: true, record: copy }
@@ -95,9 +101,76 @@ export class MemoryAskStore implements AskStore {
     this.#leases.delete(instance)
   }
 
+  async addApproval(id: string, approval: Approval): Promise<ApprovalResult> {
+    const record = this.#records.get(id)
+    if (!record) throw new Error(`no ask ${id}`)
+    if (record.status !== 'pending') return { kind: 'closed', record: structuredClone(record) }
+    const approvals = this.#approvals.get(id) ?? []
+    if (approvals.some((given) => given.by.id === approval.by.id)) return { kind: 'duplicate', approvals: structuredClone(approvals) }
+    approvals.push(structuredClone(approval))
+    this.#approvals.set(id, approvals)
+    return { kind: 'added', approvals: structuredClone(approvals) }
+  }
+
+  async approvals(id: string): Promise<Approval[]> {
+    return structuredClone(this.#approvals.get(id) ?? [])
+  }
+
+  async schedule(jobs: ScheduledJob[]): Promise<void> {
+    for (const job of jobs) {
+      const key = `${job.askId}:${job.kind}`
+      if (!this.#jobs.has(key) && this.#records.get(job.askId)?.status === 'pending') this.#jobs.set(key, { ...job })
+    }
+  }
+
+  async claimDueJobs(now: number): Promise<ScheduledJob[]> {
+    const due: ScheduledJob[] = []
+    for (const [key, job] of [...this.#jobs].sort((a, b) => a[1].dueAt - b[1].dueAt)) {
+      if (job.dueAt > now) continue
+      this.#jobs.delete(key)
+      if (this.#records.get(job.askId)?.status === 'pending') due.push(job)
+    }
+    return due
+  }
+
+  async listScheduled(): Promise<ScheduledJob[]> {
+    return [...this.#jobs.values()].map((job) => ({ ...job })).sort((a, b) => a.dueAt - b.dueAt)
+  }
+
+  async appendEvent(event: NewAskEvent): Promise<AskEvent> {
+    const stored: AskEvent = { ...structuredClone(event), seq: this.#events.length + 1 }
+    this.#events.push(stored)
+    return structuredClone(stored)
+  }
+
+  async events(askId: string): Promise<AskEvent[]> {
+    return this.#events.filter((event) => event.askId === askId).map((event) => structuredClone(event))
+  }
+
+  async listEvents(query: EventQuery): Promise<AskEvent[]> {
+    return this.#events
+      .filter((event) => (query.since === undefined || event.at >= query.since) && (query.afterSeq === undefined || event.seq > query.afterSeq))
+      .slice(0, query.limit)
+      .map((event) => structuredClone(event))
+  }
+
+  async listAsks(query: AskQuery): Promise<AskPage> {
+    const after = query.cursor === undefined ? null : decodeAskCursor(query.cursor)
+    const matching = [...this.#records.values()]
+      .filter((record) => (query.status === undefined || record.status === query.status) && (query.since === undefined || record.createdAt >= query.since))
+      .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+      .filter((record) => after === null || record.createdAt < after.createdAt || (record.createdAt === after.createdAt && record.id < after.id))
+    const asks = matching.slice(0, query.limit).map((record) => structuredClone(record))
+    const page: AskPage = { asks }
+    if (matching.length > query.limit && asks.length > 0) page.nextCursor = encodeAskCursor(asks.at(-1)!)
+    return page
+  }
+
   async close(): Promise<void> {
     this.#records.clear()
     this.#byExternalKey.clear()
     this.#claims.clear()
+    this.#approvals.clear()
+    this.#jobs.clear()
   }
 }

@@ -5,6 +5,8 @@ import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-r
 import type { AskStore } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { SettleWatchers } from './settle-watchers.js'
+import { SqliteTeamTables } from './sqlite-team-tables.js'
+import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, ScheduledJob } from './team-records.js'
 
 /**
  * How long a settled ask stays readable (`GET /v1/asks/:id`) after it was
@@ -54,6 +56,7 @@ export class SqliteAskStore implements AskStore {
   readonly #now: () => number
   #pollTimer: NodeJS.Timeout | undefined
   readonly #statements
+  readonly #team: SqliteTeamTables
 
   /** `path` is a file (parent directories are created) or `':memory:'`. */
   constructor(path: string, options: SqliteAskStoreOptions = {}) {
@@ -115,6 +118,7 @@ export class SqliteAskStore implements AskStore {
       leaseUntil: db.prepare('SELECT lease_until FROM instance_leases WHERE instance = ?').pluck(),
       endLease: db.prepare('DELETE FROM instance_leases WHERE instance = ?'),
     }
+    this.#team = new SqliteTeamTables(db)
     this.#statements.prune.run(this.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS))
   }
 
@@ -178,6 +182,7 @@ export class SqliteAskStore implements AskStore {
     const record = parse(this.#statements.get.get(id))
     if (!record) throw new Error(`no ask ${id}`)
     if (changes === 0) return { won: false, record }
+    this.#team.dropJobs(id)
     this.watchers.notify(structuredClone(record))
     return { won: true, record }
   }
@@ -246,6 +251,42 @@ export class SqliteAskStore implements AskStore {
 
   async listUnshownSettled(): Promise<AskRecord[]> {
     return this.#statements.unshown.all().map((text) => parse(text)!)
+  }
+
+  async addApproval(id: string, approval: Approval): Promise<ApprovalResult> {
+    return this.#team.addApproval(id, approval)
+  }
+
+  async approvals(id: string): Promise<Approval[]> {
+    return this.#team.approvals(id)
+  }
+
+  async schedule(jobs: ScheduledJob[]): Promise<void> {
+    this.#team.schedule(jobs)
+  }
+
+  async claimDueJobs(now: number): Promise<ScheduledJob[]> {
+    return this.#team.claimDueJobs(now)
+  }
+
+  async listScheduled(): Promise<ScheduledJob[]> {
+    return this.#team.listScheduled()
+  }
+
+  async appendEvent(event: NewAskEvent): Promise<AskEvent> {
+    return this.#team.appendEvent(event)
+  }
+
+  async events(askId: string): Promise<AskEvent[]> {
+    return this.#team.events(askId)
+  }
+
+  async listEvents(query: EventQuery): Promise<AskEvent[]> {
+    return this.#team.listEvents(query)
+  }
+
+  async listAsks(query: AskQuery): Promise<AskPage> {
+    return this.#team.listAsks(query)
   }
 
   async close(): Promise<void> {

@@ -223,6 +223,116 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.get(record.id))?.questions[0]?.detail).toBe(detail)
     })
 
+    it('counts each person once towards a quorum, in order, and refuses approvals once the ask is settled', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+      const alice = { by: { id: 'U0ALICE', name: 'alice' }, at: 1 }
+      const bob = { by: { id: 'U0BOB' }, at: 2 }
+
+      const first = await store.addApproval(record.id, alice)
+      const again = await store.addApproval(record.id, { ...alice, at: 3 })
+      const second = await store.addApproval(record.id, bob)
+      await store.settle(record.id, answered())
+      const late = await store.addApproval(record.id, { by: { id: 'U0CAROL' }, at: 4 })
+
+      expect(first).toEqual({ kind: 'added', approvals: [alice] })
+      expect(again).toEqual({ kind: 'duplicate', approvals: [alice] })
+      expect(second).toEqual({ kind: 'added', approvals: [alice, bob] })
+      expect(late).toMatchObject({ kind: 'closed', record: { status: 'answered' } })
+      expect(await store.approvals(record.id)).toEqual([alice, bob])
+    })
+
+    it('counts twenty concurrent approvals from ten people as ten', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+      const people = Array.from({ length: 20 }, (_, index) => `U0PERSON${index % 10}`)
+
+      const results = await Promise.all(people.map((id, at) => store.addApproval(record.id, { by: { id }, at })))
+
+      expect(results.filter((result) => result.kind === 'added')).toHaveLength(10)
+      expect(new Set((await store.approvals(record.id)).map((approval) => approval.by.id)).size).toBe(10)
+    })
+
+    it('hands each due job to exactly one claimant, and none that is not due yet', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+      await store.schedule([
+        { askId: record.id, kind: 'remind', dueAt: 100 },
+        { askId: record.id, kind: 'escalate', dueAt: 200 },
+      ])
+
+      const claims = await Promise.all(Array.from({ length: 5 }, () => store.claimDueJobs(150)))
+      const later = await store.claimDueJobs(250)
+
+      expect(claims.flat()).toEqual([{ askId: record.id, kind: 'remind', dueAt: 100 }])
+      expect(later).toEqual([{ askId: record.id, kind: 'escalate', dueAt: 200 }])
+      expect(await store.claimDueJobs(1_000)).toEqual([])
+    })
+
+    it('drops the jobs of an ask that is settled, and schedules none for a settled ask', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      const settled = pendingRecord()
+      await store.insert(record)
+      await store.insert(settled)
+      await store.schedule([{ askId: record.id, kind: 'remind', dueAt: 100 }])
+
+      await store.settle(record.id, answered())
+      await store.settle(settled.id, aborted())
+      await store.schedule([{ askId: settled.id, kind: 'remind', dueAt: 100 }])
+
+      expect(await store.listScheduled()).toEqual([])
+      expect(await store.claimDueJobs(1_000)).toEqual([])
+    })
+
+    it('keeps one job of each kind per ask', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+
+      await store.schedule([{ askId: record.id, kind: 'remind', dueAt: 100 }])
+      await store.schedule([{ askId: record.id, kind: 'remind', dueAt: 50 }])
+
+      expect(await store.listScheduled()).toEqual([{ askId: record.id, kind: 'remind', dueAt: 100 }])
+    })
+
+    it('appends events in order, per ask and across asks, with increasing sequence numbers', async () => {
+      const store = await create()
+      const a = pendingRecord()
+      const b = pendingRecord()
+      await store.insert(a)
+      await store.insert(b)
+
+      const posted = await store.appendEvent({ askId: a.id, type: 'posted', at: 10, detail: { channel: 'C0123ABCDEF', ts: '1.1' } })
+      await store.appendEvent({ askId: b.id, type: 'posted', at: 20 })
+      const approved = await store.appendEvent({ askId: a.id, type: 'approved', at: 30, by: { id: 'U0ALICE', name: 'alice' } })
+
+      expect(approved.seq).toBeGreaterThan(posted.seq)
+      expect(await store.events(a.id)).toEqual([posted, approved])
+      expect((await store.listEvents({ limit: 10 })).map((event) => event.at)).toEqual([10, 20, 30])
+      expect((await store.listEvents({ since: 15, limit: 10 })).map((event) => event.at)).toEqual([20, 30])
+      expect((await store.listEvents({ afterSeq: posted.seq, limit: 1 })).map((event) => event.at)).toEqual([20])
+    })
+
+    it('lists asks newest first by status and age, a page at a time', async () => {
+      const store = await create()
+      const records = [1, 2, 3, 4, 5].map((n) => pendingRecord({ createdAt: n * 1000 }))
+      for (const record of records) await store.insert(record)
+      await store.settle(records[1]!.id, aborted())
+
+      const first = await store.listAsks({ limit: 2 })
+      const second = await store.listAsks({ limit: 2, cursor: first.nextCursor! })
+      const third = await store.listAsks({ limit: 2, cursor: second.nextCursor! })
+      const pending = await store.listAsks({ status: 'pending', since: 2000, limit: 10 })
+
+      expect([...first.asks, ...second.asks, ...third.asks].map((r) => r.createdAt)).toEqual([5000, 4000, 3000, 2000, 1000])
+      expect(third.nextCursor).toBeUndefined()
+      expect(pending.asks.map((r) => r.createdAt)).toEqual([5000, 4000, 3000])
+    })
+
     if (factory.reopen) {
       const reopen = factory.reopen
       it('keeps asks, settlements and messages across a reopen', async () => {

@@ -31,7 +31,7 @@ async function sql(text: string, values: unknown[] = []): Promise<pg.QueryResult
 askStoreConformance('PostgresAskStore', {
   create: async () => {
     const store = await PostgresAskStore.open(db.url)
-    await sql('TRUNCATE asks, instance_leases')
+    await sql('TRUNCATE asks, instance_leases, approvals, jobs, events')
     return store
   },
   reopen: async (store) => {

@@ -7,6 +7,8 @@ import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
 import { migratePostgres } from './migrate.js'
 import { SQL } from './queries.js'
 import { SettleListener } from './settle-listener.js'
+import { TEAM_SQL } from './team-queries.js'
+import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from '../team-records.js'
 
 /** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
 const POOL_SIZE = 10
@@ -133,6 +135,7 @@ export class PostgresAskStore implements AskStore {
   async settle(id: string, settlement: Settlement): Promise<SettleResult> {
     const won = (await this.#query(SQL.settle, [id, settlement.status, this.#now(), JSON.stringify(settlement)])).rows[0]?.record
     if (won) {
+      await this.#query(TEAM_SQL.dropJobs, [id])
       this.watchers.notify(structuredClone(won))
       return { won: true, record: won }
     }
@@ -212,6 +215,57 @@ export class PostgresAskStore implements AskStore {
 
   async endLease(instance: string): Promise<void> {
     await this.#query(SQL.endLease, [instance])
+  }
+
+  async addApproval(id: string, approval: Approval): Promise<ApprovalResult> {
+    const added = (await this.#query<{ seq: string }>(TEAM_SQL.addApproval, [id, approval.by.id, JSON.stringify(approval)])).rowCount === 1
+    const row = (await this.#query<{ status: string; record: AskRecord }>(TEAM_SQL.status, [id])).rows[0]
+    if (!row) throw new Error(`no ask ${id}`)
+    if (!added && row.status !== 'pending') return { kind: 'closed', record: row.record }
+    return { kind: added ? 'added' : 'duplicate', approvals: await this.approvals(id) }
+  }
+
+  async approvals(id: string): Promise<Approval[]> {
+    return (await this.#query<{ approval: Approval }>(TEAM_SQL.approvals, [id])).rows.map((row) => row.approval)
+  }
+
+  async schedule(jobs: ScheduledJob[]): Promise<void> {
+    for (const job of jobs) await this.#query(TEAM_SQL.schedule, [job.askId, job.kind, job.dueAt])
+  }
+
+  async claimDueJobs(now: number): Promise<ScheduledJob[]> {
+    const rows = (await this.#query<{ askId: string; kind: ScheduledJob['kind']; dueAt: string; status: string | null }>(TEAM_SQL.claim, [now])).rows
+    return rows
+      .filter((row) => row.status === 'pending')
+      .map((row) => ({ askId: row.askId, kind: row.kind, dueAt: Number(row.dueAt) }))
+      .sort((a, b) => a.dueAt - b.dueAt)
+  }
+
+  async listScheduled(): Promise<ScheduledJob[]> {
+    return (await this.#query<{ askId: string; kind: ScheduledJob['kind']; dueAt: string }>(TEAM_SQL.scheduled, [])).rows.map((row) => ({ askId: row.askId, kind: row.kind, dueAt: Number(row.dueAt) }))
+  }
+
+  async appendEvent(event: NewAskEvent): Promise<AskEvent> {
+    const row = (await this.#query<{ seq: string }>(TEAM_SQL.append, [event.askId, event.at, JSON.stringify(event)])).rows[0]!
+    return { ...structuredClone(event), seq: Number(row.seq) }
+  }
+
+  async events(askId: string): Promise<AskEvent[]> {
+    return (await this.#query<{ seq: string; event: NewAskEvent }>(TEAM_SQL.events, [askId])).rows.map((row) => ({ ...row.event, seq: Number(row.seq) }))
+  }
+
+  async listEvents(query: EventQuery): Promise<AskEvent[]> {
+    const rows = (await this.#query<{ seq: string; event: NewAskEvent }>(TEAM_SQL.listEvents, [query.since ?? 0, query.afterSeq ?? 0, query.limit])).rows
+    return rows.map((row) => ({ ...row.event, seq: Number(row.seq) }))
+  }
+
+  async listAsks(query: AskQuery): Promise<AskPage> {
+    const after = query.cursor === undefined ? null : decodeAskCursor(query.cursor)
+    const rows = (await this.#query(TEAM_SQL.listAsks, [query.status ?? null, query.since ?? 0, after?.createdAt ?? null, after?.id ?? null, query.limit + 1])).rows
+    const asks = rows.slice(0, query.limit).map((row) => row.record)
+    const page: AskPage = { asks }
+    if (rows.length > query.limit && asks.length > 0) page.nextCursor = encodeAskCursor(asks.at(-1)!)
+    return page
   }
 
   /** Whether the database answers (for `/healthz`). */

@@ -1,0 +1,34 @@
+/**
+ * The PostgreSQL statements behind quorum approvals, reminders/escalations
+ * and the audit trail (migration 0003-team). Parameters are always bound.
+ */
+export const TEAM_SQL = {
+  /**
+   * Counts an approval only while the ask is pending. FOR SHARE makes a
+   * racing settle finish first, and its re-checked `status = 'pending'`
+   * then fails, so no approval lands on a settled ask.
+   */
+  addApproval: `INSERT INTO approvals (ask_id, user_id, approval)
+                SELECT $1, $2, $3::jsonb
+                WHERE EXISTS (SELECT 1 FROM asks WHERE id = $1 AND status = 'pending' FOR SHARE)
+                ON CONFLICT (ask_id, user_id) DO NOTHING
+                RETURNING seq`,
+  approvals: `SELECT approval FROM approvals WHERE ask_id = $1 ORDER BY seq`,
+  status: `SELECT status, record FROM asks WHERE id = $1`,
+  schedule: `INSERT INTO jobs (ask_id, kind, due_at)
+             SELECT $1, $2, $3 WHERE EXISTS (SELECT 1 FROM asks WHERE id = $1 AND status = 'pending')
+             ON CONFLICT (ask_id, kind) DO NOTHING`,
+  /** The claim: a row deleted by one instance is gone for every other (they block, then skip it). */
+  claim: `DELETE FROM jobs WHERE due_at <= $1
+          RETURNING ask_id AS "askId", kind, due_at AS "dueAt",
+            (SELECT status FROM asks WHERE asks.id = jobs.ask_id) AS status`,
+  scheduled: `SELECT ask_id AS "askId", kind, due_at AS "dueAt" FROM jobs ORDER BY due_at, ask_id, kind`,
+  dropJobs: `DELETE FROM jobs WHERE ask_id = $1`,
+  append: `INSERT INTO events (ask_id, at, event) VALUES ($1, $2, $3::jsonb) RETURNING seq`,
+  events: `SELECT seq, event FROM events WHERE ask_id = $1 ORDER BY seq`,
+  listEvents: `SELECT seq, event FROM events WHERE at >= $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+  listAsks: `SELECT record FROM asks
+             WHERE ($1::text IS NULL OR status = $1) AND created_at >= $2
+               AND ($3::bigint IS NULL OR created_at < $3 OR (created_at = $3 AND id < $4))
+             ORDER BY created_at DESC, id DESC LIMIT $5`,
+} as const

@@ -1,0 +1,133 @@
+import type { Person } from '../../blocks/view.js'
+import type { AskRecord, AskStatus } from './ask-record.js'
+
+/**
+ * A team's rules for one approval-style ask (a plan review or a tool
+ * approval): how many distinct people must approve, who may, and when to
+ * remind and escalate. Stored with the ask, so every instance and every
+ * restart applies the same rules.
+ */
+export interface AskPolicy {
+  /** Distinct approvals needed to approve (1–10); 1 is Slack's ordinary "first click wins". */
+  approvals: number
+  /** User (U…/W…) and user-group (S…) ids who may act on this ask; absent: the bridge's allowed users. */
+  approvers?: string[]
+  /** Remind in the question's thread after this long without an answer. */
+  remindAfterMs?: number
+  /** Bring the question to this user or user group… */
+  escalateTo?: string
+  /** …after this long without an answer. */
+  escalateAfterMs?: number
+}
+
+/** One person's approval towards a quorum. */
+export interface Approval {
+  by: Person
+  at: number
+}
+
+/** What adding an approval did: counted, already counted for this person, or too late (the ask is settled). */
+export type ApprovalResult =
+  | { kind: 'added'; approvals: Approval[] }
+  | { kind: 'duplicate'; approvals: Approval[] }
+  | { kind: 'closed'; record: AskRecord }
+
+/** Something to do later for a still-pending ask: a reminder in its thread, or an escalation. */
+export type JobKind = 'remind' | 'escalate'
+
+export interface ScheduledJob {
+  askId: string
+  kind: JobKind
+  /** Epoch ms when it is due. */
+  dueAt: number
+}
+
+/**
+ * What happened to an ask, as the audit trail records it. Question text and
+ * answers appear only in `posted`/`answered` events, which only the
+ * authenticated outputs (`/v1/asks/:id/events`, `dsh-slack audit`) show.
+ */
+export type AskEventType =
+  | 'posted'
+  | 'approved'
+  | 'reminded'
+  | 'escalated'
+  | 'answered'
+  | 'decided'
+  | 'dismissed'
+  | 'aborted'
+  | 'expired'
+  | 'stopped'
+  | 'settled-elsewhere'
+  | 'failed'
+  | 'update-failed'
+
+export const ASK_EVENT_TYPES = [
+  'posted',
+  'approved',
+  'reminded',
+  'escalated',
+  'answered',
+  'decided',
+  'dismissed',
+  'aborted',
+  'expired',
+  'stopped',
+  'settled-elsewhere',
+  'failed',
+  'update-failed',
+] as const satisfies readonly AskEventType[]
+
+/** An event before the store gives it its place in the log. */
+export interface NewAskEvent {
+  askId: string
+  type: AskEventType
+  at: number
+  /** Who acted, when a person did. */
+  by?: Person
+  /** What the event is about: where it was posted, the answer, the decision, Slack's error… */
+  detail?: Record<string, unknown>
+}
+
+/** A recorded event: `seq` orders the whole log (increasing, never reused). */
+export interface AskEvent extends NewAskEvent {
+  seq: number
+}
+
+/** A page of asks, newest first. */
+export interface AskPage {
+  asks: AskRecord[]
+  /** Pass back as `cursor` for the next page; absent on the last page. */
+  nextCursor?: string
+}
+
+export interface AskQuery {
+  status?: AskStatus
+  /** Only asks created at or after this (epoch ms). */
+  since?: number
+  limit: number
+  cursor?: string
+}
+
+export interface EventQuery {
+  /** Only events at or after this (epoch ms). */
+  since?: number
+  /** Only events after this `seq` (paging). */
+  afterSeq?: number
+  limit: number
+}
+
+/** Cursors are opaque to callers: `createdAt` and id of the last ask of a page. */
+export function encodeAskCursor(record: Pick<AskRecord, 'createdAt' | 'id'>): string {
+  return Buffer.from(JSON.stringify([record.createdAt, record.id])).toString('base64url')
+}
+
+export function decodeAskCursor(cursor: string): { createdAt: number; id: string } | null {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
+    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && typeof value[1] === 'string') return { createdAt: value[0], id: value[1] }
+  } catch {
+    // fall through: not one of ours
+  }
+  return null
+}
