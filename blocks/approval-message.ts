@@ -14,6 +14,7 @@ import { encodeActionId } from './ids.js'
 import { wordsFor } from './i18n.js'
 import { contextLine, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
+import { quorumLine } from './quorum.js'
 import { statusLine } from './settled-message.js'
 import { fitEscaped, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
 import type { ApprovalView, Outcome } from './view.js'
@@ -53,7 +54,7 @@ export function approvalMessage(view: ApprovalView): MessagePayload {
       wordButton(encodeActionId({ kind: 'reject', askId: view.askId }), words.reject, 'danger'),
     ],
   }
-  return { text: fallbackText(view), blocks: [...approvalHead(view), actions] }
+  return { text: fallbackText(view), blocks: [...approvalHead(view), ...(view.quorum ? [quorumLine(view.locale, view.quorum)] : []), actions] }
 }
 
 /** A decided (or withdrawn, expired, settled elsewhere…) tool approval. */

@@ -99,6 +99,25 @@ export interface Words {
   planFrom(from: string, title: string): string
   approvalFrom(from: string, tool: string): string
   anAgent: string
+  /** Quorum: before any approval. */
+  quorumNeeds(required: number): string
+  /** Quorum progress; `who` is mrkdwn (the approvers so far). */
+  quorumProgress(given: number, required: number, who: string): string
+  /** Ephemeral: the person's approval was counted. */
+  approvalCounted(given: number, required: number): string
+  /** Ephemeral: the person approved before; the same person never counts twice. */
+  alreadyApproved(given: number, required: number): string
+  /** Reminder in the thread; `who` and `link` are mrkdwn. */
+  reminder(who: string, waited: string, link: string): string
+  /** Escalation DM or mention; `who`, `link` are mrkdwn. */
+  escalation(who: string, waited: string, link: string): string
+  /** Shortest readable age: minutes, hours or days. */
+  age(ms: number): string
+  openMessage: string
+  homeTitle: string
+  homeIntro(count: number): string
+  homeEmpty: string
+  homeMore(count: number): string
 }
 
 const en: Words = {
@@ -200,6 +219,18 @@ const en: Words = {
   planFrom: (from, title) => `${from} asks for a plan review: ${title}`,
   approvalFrom: (from, tool) => `${from} asks to use ${tool}`,
   anAgent: 'An agent',
+  quorumNeeds: (required) => `Needs ${required} approvals from different people.`,
+  quorumProgress: (given, required, who) => `${given} of ${required} approvals: ${who} — waiting for ${required - given === 1 ? 'one more' : `${required - given} more`}`,
+  approvalCounted: (given, required) => `Your approval is counted: ${given} of ${required}.`,
+  alreadyApproved: (given, required) => `You have already approved this (${given} of ${required}); it needs someone else.`,
+  reminder: (who, waited, link) => `${who} this has waited ${waited} for an answer: ${link}`,
+  escalation: (who, waited, link) => `${who} this has waited ${waited} without an answer, so it comes to you: ${link}`,
+  age: (ms) => (ms < 3_600_000 ? `${Math.max(1, Math.round(ms / 60_000))} min` : ms < 86_400_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.round(ms / 86_400_000)} d`),
+  openMessage: 'open the question',
+  homeTitle: 'Waiting for you',
+  homeIntro: (count) => `${count} ${count === 1 ? 'question waits' : 'questions wait'} for an answer you may give, newest first.`,
+  homeEmpty: 'Nothing is waiting for you. New questions show up here as agents ask them.',
+  homeMore: (count) => `…and ${count} older ${count === 1 ? 'one' : 'ones'}: see the channel.`,
 }
 
 const zhCN: Words = {
@@ -299,6 +330,18 @@ const zhCN: Words = {
   planFrom: (from, title) => `${from} 请你审阅计划：${title}`,
   approvalFrom: (from, tool) => `${from} 请求使用 ${tool}`,
   anAgent: '一个智能体',
+  quorumNeeds: (required) => `需要 ${required} 位不同成员批准。`,
+  quorumProgress: (given, required, who) => `已批准 ${given}/${required}：${who} — 还需 ${required - given} 位`,
+  approvalCounted: (given, required) => `你的批准已计入：${given}/${required}。`,
+  alreadyApproved: (given, required) => `你已经批准过（${given}/${required}）；还需要其他成员批准。`,
+  reminder: (who, waited, link) => `${who} 这个问题已等待 ${waited}：${link}`,
+  escalation: (who, waited, link) => `${who} 这个问题已等待 ${waited} 仍无人回答，现转交给你：${link}`,
+  age: (ms) => (ms < 3_600_000 ? `${Math.max(1, Math.round(ms / 60_000))} 分钟` : ms < 86_400_000 ? `${Math.round(ms / 3_600_000)} 小时` : `${Math.round(ms / 86_400_000)} 天`),
+  openMessage: '打开问题',
+  homeTitle: '等你回答',
+  homeIntro: (count) => `有 ${count} 个你可以回答的问题在等待，最新的在前。`,
+  homeEmpty: '目前没有等你回答的问题。智能体提问后会显示在这里。',
+  homeMore: (count) => `……另有 ${count} 个较早的问题：请到频道查看。`,
 }
 
 const WORDS: Record<Locale, Words> = { en, 'zh-CN': zhCN }

@@ -29,6 +29,10 @@ export type Notice =
   | { kind: 'failed' }
   /** Relay: the answer reached a host that no longer held the request. */
   | { kind: 'undelivered' }
+  /** An approval towards a quorum was counted. */
+  | { kind: 'approval-counted'; given: number; required: number }
+  /** The same person approved again: they count once. */
+  | { kind: 'already-approved'; given: number; required: number }
 
 export type NoticeKind = Notice['kind']
 
@@ -56,6 +60,10 @@ export function noticeText(locale: Locale, notice: Notice): string {
       return words.failedNotice
     case 'undelivered':
       return words.undeliveredNotice
+    case 'approval-counted':
+      return words.approvalCounted(notice.given, notice.required)
+    case 'already-approved':
+      return words.alreadyApproved(notice.given, notice.required)
     default: {
       const unreachable: never = notice
       return unreachable

@@ -12,6 +12,7 @@ import { encodeActionId } from './ids.js'
 import { wordsFor } from './i18n.js'
 import { BODY_CAP, contextLine, layoutCard, textSize, type CardParts, type FileAttachment, type RenderedMessage, type SizedBlock } from './layout.js'
 import { LIMIT } from './limits.js'
+import { quorumLine } from './quorum.js'
 import { markdownUnits, packUnits, textUnits, type Inline, type RichUnit } from './markdown/index.js'
 import { escapeMrkdwn, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
 import type { AskView, QuestionView } from './view.js'
@@ -155,6 +156,7 @@ function planControls(view: AskView, question: QuestionView): KnownBlock[] {
   }
   elements.push(wordButton(encodeActionId({ kind: 'request-changes', askId: id }), words.requestChanges))
   elements.push(wordButton(encodeActionId({ kind: 'dismiss', askId: id }), words.dismiss))
+  if (view.quorum) blocks.push(quorumLine(view.locale, view.quorum))
   blocks.push({ type: 'actions', elements })
   return blocks
 }

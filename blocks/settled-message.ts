@@ -10,7 +10,7 @@ import { contextLine, layoutCard, textSize, type MessagePayload } from './layout
 import { LIMIT } from './limits.js'
 import { approveIndex, askCard, askShape } from './question-message.js'
 import { fitEscaped, fitMrkdwn, fitText, wellFormed } from './text.js'
-import type { AnswerView, AskView, Locale, Outcome, QuestionView } from './view.js'
+import type { AnswerView, AskView, Locale, Outcome, Person, QuestionView } from './view.js'
 
 /** The status line (mrkdwn) of an outcome, for asks and approvals alike. */
 export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: boolean; feedback: boolean }): string {
@@ -18,7 +18,7 @@ export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: 
   const when = dateMrkdwn(locale, outcome.at)
   switch (outcome.kind) {
     case 'answered': {
-      const who = personMrkdwn(outcome.by)
+      const who = approversMrkdwn(outcome.by, outcome.approvedBy)
       if (plan?.feedback) return words.changesRequestedBy(who, when)
       if (plan?.approved) return words.approvedBy(who, when)
       return words.answeredBy(who, when)
@@ -34,7 +34,7 @@ export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: 
     case 'settled-elsewhere':
       return words.settledElsewhere(outcome.how, when, outcome.by === undefined ? undefined : personMrkdwn(outcome.by))
     case 'decided':
-      return outcome.decision === 'allowed-once' ? words.allowedBy(personMrkdwn(outcome.by), when) : words.rejectedBy(personMrkdwn(outcome.by), when)
+      return outcome.decision === 'allowed-once' ? words.allowedBy(approversMrkdwn(outcome.by, outcome.approvedBy), when) : words.rejectedBy(personMrkdwn(outcome.by), when)
     case 'failed':
       return `${words.failed(when)}${outcome.reason.trim() === '' ? '' : ` — ${fitMrkdwn(outcome.reason, LIMIT.contextField)}`}`
     default: {
@@ -42,6 +42,11 @@ export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: 
       return unreachable
     }
   }
+}
+
+/** Who approved: every approver of a quorum, else the one person who acted. */
+export function approversMrkdwn(by: Person, approvedBy: Person[] | undefined): string {
+  return approvedBy !== undefined && approvedBy.length > 0 ? approvedBy.map(personMrkdwn).join(', ') : personMrkdwn(by)
 }
 
 function answerFor(answers: AnswerView[], question: QuestionView, index: number): AnswerView | undefined {

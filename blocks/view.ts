@@ -54,6 +54,16 @@ export interface AskView {
   mention?: string
   /** When the question expires (epoch ms), shown on the card. */
   expiresAt?: number
+  /** A plan review needing several approvals: how many, and who approved so far. */
+  quorum?: QuorumView
+}
+
+/** Progress towards a quorum, shown live on the card. */
+export interface QuorumView {
+  /** Distinct approvals needed (2–10). */
+  required: number
+  /** Who approved so far, in order (trusted: from Slack's payloads). */
+  approvals: Person[]
 }
 
 /** A tool permission request relayed from a harness host. */
@@ -71,6 +81,7 @@ export interface ApprovalView {
   agent?: AgentView
   mention?: string
   expiresAt?: number
+  quorum?: QuorumView
 }
 
 /** One settled answer, labels exactly as given. */
@@ -91,7 +102,7 @@ export type SettledElsewhereHow = 'answered' | 'cancelled' | 'allowed' | 'reject
 
 /** How a question ended: drives the message that replaces the controls. */
 export type Outcome =
-  | { kind: 'answered'; by: Person; at: number; answers: AnswerView[] }
+  | { kind: 'answered'; by: Person; at: number; answers: AnswerView[]; approvedBy?: Person[] }
   | { kind: 'dismissed'; by: Person; at: number }
   /** The agent withdrew the question (its signal fired, or DELETE /v1/asks/:id). */
   | { kind: 'aborted'; at: number }
@@ -105,7 +116,8 @@ export type Outcome =
    */
   | { kind: 'settled-elsewhere'; at: number; how: SettledElsewhereHow; by?: Person }
   /** Tool approval decided in Slack. */
-  | { kind: 'decided'; by: Person; at: number; decision: 'allowed-once' | 'rejected' }
+  /** `approvedBy`: a quorum's approvers, in order (the last one is `by`). */
+  | { kind: 'decided'; by: Person; at: number; decision: 'allowed-once' | 'rejected'; approvedBy?: Person[] }
   /** Something went wrong after the click (e.g. the host refused the answer); never looks answered. */
   | { kind: 'failed'; at: number; reason: string }
 

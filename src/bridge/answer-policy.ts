@@ -32,7 +32,19 @@ export class AnswerPolicy {
     return this.#users.size === 0 && this.#groups.length === 0
   }
 
-  async mayAnswer(userId: string): Promise<boolean> {
+  /**
+   * Whether this person may act on an ask. An ask with named `approvers`
+   * (its policy, or DSH_SLACK_APPROVERS for approvals) is theirs alone:
+   * they approve and they veto; everything else follows the allowed users.
+   */
+  async mayAnswer(userId: string, approvers?: string[]): Promise<boolean> {
+    if (approvers !== undefined && approvers.length > 0) {
+      if (approvers.includes(userId)) return true
+      for (const group of approvers.filter((id) => id.startsWith('S'))) {
+        if ((await this.#members(group)).has(userId)) return true
+      }
+      return false
+    }
     if (this.isOpen || this.#users.has(userId)) return true
     for (const group of this.#groups) {
       if ((await this.#members(group)).has(userId)) return true

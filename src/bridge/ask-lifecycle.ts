@@ -20,6 +20,11 @@ import { describeOutcome } from './describe-outcome.js'
 import { isProcessAlive } from './process-alive.js'
 import { renderOpen, renderSettled } from './render.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
+import type { MessageContent } from '../slack/slack-port.js'
+import { resolvePolicy, styleOfQuestions, type AskStyle, type PolicyDefaults } from './ask-policy.js'
+import { postedEvent, settlementEvent } from './audit-events.js'
+import { hasQuorum, quorumSettlement, requiredApprovals } from './quorum.js'
+import type { NewAskEvent, ScheduledJob } from '../store/team-records.js'
 
 /** Why a message is being updated: the settlement (once), a recovery retry, or a later correction. */
 type ShowHow = 'settlement' | 'recovery' | 'correction'
@@ -42,7 +47,20 @@ export interface LifecycleOptions {
    * are built from it. Unknown: one chat.getPermalink per ask instead.
    */
   workspaceUrl?: string
+  /** Team defaults: quorum, approvers, reminder, escalation. */
+  policyDefaults?: PolicyDefaults
 }
+
+/** What an approval towards a quorum did. */
+export type ApproveResult =
+  | { kind: 'counted'; given: number; required: number }
+  | { kind: 'duplicate'; given: number; required: number }
+  /** This approval completed the quorum and settled the ask. */
+  | { kind: 'settled'; record: AskRecord }
+  /** Too late: settled already (by a veto, another approval, expiry…). */
+  | { kind: 'closed'; record: AskRecord }
+
+const NO_DEFAULTS: PolicyDefaults = { approvals: 1, approvers: [] }
 
 const USER_ID = /^[UW][A-Z0-9]+$/
 
@@ -104,7 +122,7 @@ export class AskLifecycle {
   async openValid(valid: ValidRequest, options: OpenAskOptions = {}): Promise<AskRecord> {
     const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
     if (existing) return existing
-    const record = this.#newRecord('question', options)
+    const record = this.#newRecord('question', options, styleOfQuestions(valid.questions))
     record.questions = valid.questions
     const agent = agentView(valid.agent)
     if (agent) record.agent = agent
@@ -115,7 +133,7 @@ export class AskLifecycle {
     const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
     if (existing) return existing
     if (typeof input.toolName !== 'string' || input.toolName.trim() === '') throw new UserInteractionError('BAD_REQUEST', 'an approval needs a tool name')
-    const record = this.#newRecord('approval', options)
+    const record = this.#newRecord('approval', options, 'approval')
     record.approval = { toolName: input.toolName }
     if (input.reason !== undefined) record.approval.reason = input.reason
     if (input.callId !== undefined) record.approval.callId = input.callId
@@ -124,9 +142,10 @@ export class AskLifecycle {
     return this.#insertAndPost(record)
   }
 
-  #newRecord(kind: AskRecord['kind'], options: OpenAskOptions): AskRecord {
+  #newRecord(kind: AskRecord['kind'], options: OpenAskOptions, style: AskStyle): AskRecord {
     const target = options.channel ?? this.options.defaultChannel
     if (!target) throw new UserInteractionError('BAD_REQUEST', 'no channel to ask in: set SLACK_CHANNEL (or the channel option), or pass a channel with the request')
+    const policy = resolvePolicy(options.policy, this.options.policyDefaults ?? NO_DEFAULTS, style)
     const createdAt = this.#now()
     const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner }
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs
@@ -134,6 +153,7 @@ export class AskLifecycle {
     if (problem) throw new UserInteractionError('BAD_REQUEST', `timeoutMs ${problem}`)
     if (timeoutMs !== undefined) record.expiresAt = createdAt + timeoutMs
     if (options.externalKey !== undefined) record.externalKey = options.externalKey
+    if (policy) record.policy = policy
     return record
   }
 
@@ -159,7 +179,13 @@ export class AskLifecycle {
     // An abort between validation and the listener above did not fire it.
     if (signal?.aborted) await this.abort(record.id)
     const current = (await this.options.store.get(record.id)) ?? record
-    if (current.status === 'pending') this.#armExpiry(current)
+    await this.#record(postedEvent(current, this.#now()))
+    if (current.status === 'pending') {
+      this.#armExpiry(current)
+      await this.options.store.schedule(jobsOf(current))
+      // Approved while we were posting, before the message was known: show the progress now.
+      if (hasQuorum(current) && (await this.options.store.approvals(current.id)).length > 0) await this.#showProgress(current.id)
+    }
     // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
     else if (current.settlement && !current.finalMessageShown) await this.#showSettled(current, current.settlement.outcome)
     this.options.logger.info(`ask ${record.id} posted to ${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`)
@@ -253,6 +279,7 @@ export class AskLifecycle {
     this.#expiryTimers.get(id)?.()
     this.#expiryTimers.delete(id)
     this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
+    await this.#record(settlementEvent(id, settlement))
     for (const listener of this.#settledListeners) {
       try {
         listener(result.record)
@@ -296,22 +323,25 @@ export class AskLifecycle {
       return false
     }
     let shown = false
+    const content = renderSettled(record, outcome, this.options.settings)
     try {
       // Recovering: another instance may have shown it since we listed it.
       if (how === 'recovery' && (await store.get(record.id))?.finalMessageShown) return false
       const { channel, ts } = record.message
-      const content = renderSettled(record, outcome, this.options.settings)
       await this.options.pacer.update(() => slack.updateMessage(channel, ts, content))
       shown = true
-      return true
     } catch (error) {
-      logger.error(`ask ${record.id} is ${record.status}, but its message could not be updated: ${error instanceof Error ? error.message : String(error)}`)
+      const reason = error instanceof Error ? error.message : String(error)
+      logger.error(`ask ${record.id} is ${record.status}, but its message could not be updated: ${reason}`)
+      await this.#record({ askId: record.id, type: 'update-failed', at: this.#now(), detail: { channel: record.message.channel, ts: record.message.ts, error: reason } })
       return false
     } finally {
       await store.releaseMessage(record.id, this.instance, shown).catch((error: unknown) => {
         logger.error(`ask ${record.id}: could not release its message claim: ${error instanceof Error ? error.message : String(error)}`)
       })
     }
+    await this.#updateCopies(record, content)
+    return true
   }
 
   async #claimMessage(id: string, wait: boolean): Promise<boolean> {
@@ -322,6 +352,97 @@ export class AskLifecycle {
       if (!wait || now >= giveUpAt) return false
       await new Promise((resolve) => setTimeout(resolve, TIMING.messageClaimRetryMs))
     }
+  }
+
+  /**
+   * Escalation DMs carry the same controls as the channel message: they
+   * show the same state, found through the audit trail's `escalated` events.
+   * Best effort: a copy that cannot be updated only loses its controls later.
+   */
+  async #updateCopies(record: AskRecord, content: MessageContent): Promise<void> {
+    for (const copy of await this.copiesOf(record.id)) {
+      await this.options.pacer.update(() => this.options.slack.updateMessage(copy.channel, copy.ts, content)).catch((error: unknown) => {
+        this.options.logger.warn(`ask ${record.id}: could not update its copy in ${copy.channel}: ${error instanceof Error ? error.message : String(error)}`)
+      })
+    }
+  }
+
+  /** Where escalations posted a copy of the ask (DMs with its controls). */
+  async copiesOf(id: string): Promise<{ channel: string; ts: string }[]> {
+    return (await this.options.store.events(id)).flatMap((event) => {
+      const { channel, ts, copy } = event.detail ?? {}
+      return event.type === 'escalated' && copy === true && typeof channel === 'string' && typeof ts === 'string' ? [{ channel, ts }] : []
+    })
+  }
+
+  /** Appends to the audit trail; a failure is logged, never thrown (the ask's life goes on). */
+  async #record(event: NewAskEvent): Promise<void> {
+    try {
+      await this.options.store.appendEvent(event)
+    } catch (error) {
+      this.options.logger.error(`ask ${event.askId}: could not record its ${event.type} event: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+
+  /** Records an event from outside the lifecycle (the scheduler's reminders and escalations). */
+  recordEvent(event: NewAskEvent): Promise<void> {
+    return this.#record(event)
+  }
+
+  /**
+   * One person approves an ask with a quorum. The same person never counts
+   * twice; the approval that completes the quorum settles the ask with the
+   * seam's ordinary answer; any other approval updates the message's progress.
+   */
+  async approve(id: string, by: Person): Promise<ApproveResult> {
+    const record = await this.options.store.get(id)
+    if (!record) throw new Error(`no ask ${id}`)
+    const required = requiredApprovals(record)
+    const at = this.#now()
+    const added = await this.options.store.addApproval(id, { by, at })
+    if (added.kind === 'closed') return { kind: 'closed', record: added.record }
+    if (added.kind === 'duplicate') return { kind: 'duplicate', given: added.approvals.length, required }
+    await this.#record({ askId: id, type: 'approved', at, by, detail: { given: added.approvals.length, required } })
+    if (added.approvals.length >= required || !hasQuorum(record)) {
+      const result = await this.settle(id, quorumSettlement(record, added.approvals, at))
+      return result.won ? { kind: 'settled', record: result.record } : { kind: 'closed', record: result.record }
+    }
+    await this.#showProgress(id)
+    return { kind: 'counted', given: added.approvals.length, required }
+  }
+
+  /**
+   * Re-renders an open message with the quorum's progress, queued behind
+   * any update already on its way, and only while the ask is still pending
+   * (a settled message must never be overwritten by an open one).
+   */
+  #showProgress(id: string): Promise<boolean> {
+    const previous = this.#updates.get(id) ?? Promise.resolve(true)
+    const next = previous.then(async () => {
+      const record = await this.options.store.get(id)
+      if (!record?.message || record.status !== 'pending') return false
+      const content = renderOpen(record, this.options.settings, await this.options.store.approvals(id)).message
+      try {
+        const { channel, ts } = record.message
+        await this.options.pacer.update(() => this.options.slack.updateMessage(channel, ts, content))
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error)
+        this.options.logger.warn(`ask ${id}: could not show the quorum's progress: ${reason}`)
+        await this.#record({ askId: id, type: 'update-failed', at: this.#now(), detail: { channel: record.message.channel, ts: record.message.ts, error: reason } })
+        return false
+      }
+      await this.#updateCopies(record, content)
+      // Another instance may have settled it and shown that while we drew the
+      // progress (chat.update has no compare-and-swap): show the settlement again.
+      const after = await this.options.store.get(id)
+      if (after?.settlement && after.status !== 'pending') await this.#updateMessage(after, after.settlement.outcome, 'correction')
+      return true
+    })
+    this.#updates.set(id, next)
+    void next.then(() => {
+      if (this.#updates.get(id) === next) this.#updates.delete(id)
+    })
+    return next
   }
 
   /** The agent withdrew the ask. Idempotent: a settled ask keeps its status. */
@@ -450,4 +571,13 @@ function elsewhereOutcome(record: AskRecord, how: CloseHow, at: number): Outcome
   if (typeof how === 'object') return { kind: 'failed', at, reason: how.failed }
   const by = how === 'undelivered' ? personOfOutcome(record.settlement?.outcome) : undefined
   return { kind: 'settled-elsewhere', at, how, ...(by ? { by } : {}) }
+}
+
+/** The reminder and escalation an ask's policy asks for, due relative to when it was asked. */
+function jobsOf(record: AskRecord): ScheduledJob[] {
+  const jobs: ScheduledJob[] = []
+  const policy = record.policy
+  if (policy?.remindAfterMs !== undefined) jobs.push({ askId: record.id, kind: 'remind', dueAt: record.createdAt + policy.remindAfterMs })
+  if (policy?.escalateAfterMs !== undefined && policy.escalateTo !== undefined) jobs.push({ askId: record.id, kind: 'escalate', dueAt: record.createdAt + policy.escalateAfterMs })
+  return jobs
 }

@@ -1,5 +1,7 @@
-import type { ApprovalView, AskView, Locale } from '../../blocks/view.js'
+import type { ApprovalView, AskView, Locale, QuorumView } from '../../blocks/view.js'
 import type { AskRecord } from '../store/ask-record.js'
+import type { Approval } from '../store/team-records.js'
+import { hasQuorum, requiredApprovals } from './quorum.js'
 
 /** What the renderers need beyond the record: the bridge's own settings. */
 export interface ViewSettings {
@@ -7,8 +9,13 @@ export interface ViewSettings {
   mention?: string
 }
 
-/** The renderers' view of a question ask. */
-export function askViewOf(record: AskRecord, settings: ViewSettings): AskView {
+/** A quorum's progress, for asks that have one. */
+function quorumOf(record: AskRecord, approvals: Approval[]): QuorumView | undefined {
+  return hasQuorum(record) ? { required: requiredApprovals(record), approvals: approvals.map((approval) => approval.by) } : undefined
+}
+
+/** The renderers' view of a question ask (with the approvals so far, when it has a quorum). */
+export function askViewOf(record: AskRecord, settings: ViewSettings, approvals: Approval[] = []): AskView {
   const view: AskView = {
     askId: record.id,
     locale: settings.locale,
@@ -17,11 +24,13 @@ export function askViewOf(record: AskRecord, settings: ViewSettings): AskView {
   if (record.agent) view.agent = record.agent
   if (settings.mention) view.mention = settings.mention
   if (record.expiresAt !== undefined) view.expiresAt = record.expiresAt
+  const quorum = quorumOf(record, approvals)
+  if (quorum) view.quorum = quorum
   return view
 }
 
 /** The renderers' view of a tool approval ask. */
-export function approvalViewOf(record: AskRecord, settings: ViewSettings): ApprovalView {
+export function approvalViewOf(record: AskRecord, settings: ViewSettings, approvals: Approval[] = []): ApprovalView {
   const approval = record.approval ?? { toolName: 'unknown tool' }
   const view: ApprovalView = { askId: record.id, locale: settings.locale, toolName: approval.toolName }
   if (approval.reason !== undefined) view.reason = approval.reason
@@ -30,5 +39,7 @@ export function approvalViewOf(record: AskRecord, settings: ViewSettings): Appro
   if (record.agent) view.agent = record.agent
   if (settings.mention) view.mention = settings.mention
   if (record.expiresAt !== undefined) view.expiresAt = record.expiresAt
+  const quorum = quorumOf(record, approvals)
+  if (quorum) view.quorum = quorum
   return view
 }

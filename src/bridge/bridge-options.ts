@@ -3,12 +3,14 @@ import { ConfigError } from '../config/config-error.js'
 import { valueChecks, type Config } from '../config/config.js'
 import { parseDuration, timeoutProblem } from '../config/duration.js'
 import { apiBaseUrl } from '../slack/api-base-url.js'
+import { MAX_APPROVALS, type PolicyDefaults } from './ask-policy.js'
 import type { SlackBridgeOptions } from './types.js'
 
 /** The options after checking: every value well-formed, defaults applied. */
 export type ResolvedOptions = Pick<Config, 'appToken' | 'signingSecret' | 'channel' | 'slackApiUrl' | 'allowedUsers' | 'allowedUserGroups' | 'mention' | 'locale' | 'defaultTimeoutMs'> & {
   botToken: string
   owner: 'service' | 'library'
+  policyDefaults: PolicyDefaults
 }
 
 function check(name: string, value: string | undefined, problemOf: (value: string) => string | null): string | undefined {
@@ -33,6 +35,7 @@ export function resolveOptions(options: SlackBridgeOptions): ResolvedOptions {
     allowedUserGroups: (options.allowedUserGroups ?? []).map((group) => check('allowedUserGroups', group, valueChecks.userGroupId)!),
     locale: (check('locale', options.locale, valueChecks.locale) ?? 'en') as Locale,
     owner: options.owner ?? 'library',
+    policyDefaults: resolvePolicyDefaults(options),
   }
   const appToken = check('appToken', options.appToken, valueChecks.appToken)
   if (appToken) resolved.appToken = appToken
@@ -53,4 +56,30 @@ export function resolveOptions(options: SlackBridgeOptions): ResolvedOptions {
     resolved.defaultTimeoutMs = ms
   }
   return resolved
+}
+
+function durationOption(name: string, value: number | string | undefined): number | undefined {
+  if (value === undefined) return undefined
+  const ms = typeof value === 'number' ? value : parseDuration(value)
+  if (ms === null || !(ms > 0)) throw new ConfigError(name, `${JSON.stringify(value)} is not a duration (expected milliseconds, or text like 90s, 30m or 2h)`)
+  return ms
+}
+
+/** The team defaults (quorum, approvers, reminder, escalation), checked like the environment variables. */
+function resolvePolicyDefaults(options: SlackBridgeOptions): PolicyDefaults {
+  const approvals = options.approvals ?? 1
+  if (!Number.isInteger(approvals) || approvals < 1 || approvals > MAX_APPROVALS) throw new ConfigError('approvals', `${JSON.stringify(approvals)} is not a number of approvals (expected a whole number from 1 to ${MAX_APPROVALS})`)
+  const defaults: PolicyDefaults = { approvals, approvers: (options.approvers ?? []).map((id) => check('approvers', id, valueChecks.userOrGroup)!) }
+  const remindAfterMs = durationOption('remindAfter', options.remindAfter)
+  if (remindAfterMs !== undefined) defaults.remindAfterMs = remindAfterMs
+  const escalateTo = check('escalateTo', options.escalateTo, valueChecks.userOrGroup)
+  const escalateAfterMs = durationOption('escalateAfter', options.escalateAfter)
+  if ((escalateTo === undefined) !== (escalateAfterMs === undefined)) {
+    throw escalateTo === undefined ? new ConfigError('escalateTo', 'is required with escalateAfter (a user id U… or a user-group id S…)') : new ConfigError('escalateAfter', 'is required with escalateTo (how long to wait first, e.g. 1h)')
+  }
+  if (escalateTo !== undefined && escalateAfterMs !== undefined) {
+    defaults.escalateTo = escalateTo
+    defaults.escalateAfterMs = escalateAfterMs
+  }
+  return defaults
 }

@@ -81,9 +81,11 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     owner: resolved.owner,
     logger,
     ...(workspaceUrl !== undefined ? { workspaceUrl } : {}),
+    policyDefaults: resolved.policyDefaults,
+    ...(options.now ? { now: options.now } : {}),
   })
   const policy = new AnswerPolicy(slack, resolved, logger)
-  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now: Date.now })
+  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now: options.now ?? Date.now })
 
   let health: SlackHealth = 'connected'
   let server: Server | undefined

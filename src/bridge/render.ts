@@ -7,6 +7,7 @@ import {
 } from '../../blocks/index.js'
 import type { Outcome } from '../../blocks/view.js'
 import type { AskRecord } from '../store/ask-record.js'
+import type { Approval } from '../store/team-records.js'
 import type { MessageContent } from '../slack/slack-port.js'
 import { approvalViewOf, askViewOf, type ViewSettings } from './ask-view.js'
 
@@ -18,13 +19,13 @@ export interface PostPlan {
 }
 
 /** The first post of an ask, by its kind. */
-export function renderOpen(record: AskRecord, settings: ViewSettings): PostPlan {
+export function renderOpen(record: AskRecord, settings: ViewSettings, approvals: Approval[] = []): PostPlan {
   if (record.kind === 'approval') {
-    const view = approvalViewOf(record, settings)
+    const view = approvalViewOf(record, settings, approvals)
     const overflow = approvalOverflow(view)
     return { message: approvalMessage(view), thread: overflow.thread, ...(overflow.file ? { file: overflow.file } : {}) }
   }
-  const rendered = questionMessage(askViewOf(record, settings))
+  const rendered = questionMessage(askViewOf(record, settings, approvals))
   const plan: PostPlan = { message: rendered.message, thread: rendered.thread }
   if (rendered.file) plan.file = rendered.file
   return plan

@@ -3,6 +3,8 @@ import type { AskUserQuestionRequest, UserInteractionProvider } from '../contrac
 import type { ApprovalRequest, AskRecord } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { Logger } from '../log/logger.js'
+import type { PolicyInput } from './ask-policy.js'
+import type { PolicyAwareProvider } from './waiting.js'
 
 /**
  * Options of `createSlackBridge`: the environment variables of
@@ -39,6 +41,20 @@ export interface SlackBridgeOptions {
    * `false`: do not listen; mount `bridge.slackRequestListener` on your own server.
    */
   listen?: { host?: string; port: number } | false
+  /** Default quorum of plan reviews and tool approvals, 1–10 (default 1: the first approval settles). */
+  approvals?: number
+  /** Who may approve (and veto) plan reviews and tool approvals: user and user-group ids. Absent: `allowedUsers`/`allowedUserGroups`. */
+  approvers?: string[]
+  /** Remind in the question's thread after this long without an answer (ms or text like `15m`). */
+  remindAfter?: number | string
+  /** Bring an unanswered question to this user (a DM) or user group (a mention)… */
+  escalateTo?: string
+  /** …after this long (ms or text like `1h`). */
+  escalateAfter?: number | string
+  /** The clock for reminders, escalations and the audit trail (tests pass a fake). */
+  now?: () => number
+  /** How often due reminders and escalations are looked for, in ms (default 5 s). */
+  schedulerIntervalMs?: number
   /** Whose asks these are: a service keeps them open across restarts; a library's expire with it. */
   owner?: 'service' | 'library'
   logger?: Logger
@@ -52,6 +68,8 @@ export interface OpenAskOptions {
   timeoutMs?: number
   /** Relay: a stable key for the host's request, so a replay finds the same ask. */
   externalKey?: string
+  /** Quorum, approvers, reminder and escalation for this ask, over the bridge's defaults. */
+  policy?: PolicyInput
 }
 
 /** A tool approval to post (relay). */
@@ -71,7 +89,7 @@ export type SlackHealth = 'connected' | 'disconnected'
  */
 export interface SlackBridge {
   /** The seam: `ask()` posts, waits, and settles with the answer or a `UserInteractionError`. */
-  readonly provider: UserInteractionProvider
+  readonly provider: PolicyAwareProvider
   /**
    * Validates and posts an ask, and returns its record (status `pending`,
    * `message` set). Rejects with a `UserInteractionError` (`BAD_REQUEST`,

@@ -4,6 +4,18 @@ import type { AskRecord } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { AskLifecycle } from './ask-lifecycle.js'
 import { answerOrError } from './outcome-error.js'
+import type { PolicyInput } from './ask-policy.js'
+
+/** Per-ask options of the library's `ask()`, beyond the seam's request. */
+export interface AskOptions {
+  /** Quorum, approvers, reminder and escalation for this ask, over the bridge's defaults. */
+  policy?: PolicyInput
+}
+
+/** The seam's provider; its `ask()` also takes a team policy as a second argument. */
+export interface PolicyAwareProvider extends UserInteractionProvider {
+  ask(request: AskUserQuestionRequest, options?: AskOptions): Promise<AskUserQuestionAnswer>
+}
 
 /**
  * Resolves with the record once settled, or the pending record after
@@ -41,11 +53,11 @@ export async function waitForSettlement(store: AskStore, id: string, timeoutMs: 
  * waits until the ask settles, however long that takes. The request's
  * signal withdraws it. It always settles: answered, or a UserInteractionError.
  */
-export function createProvider(lifecycle: AskLifecycle): UserInteractionProvider {
+export function createProvider(lifecycle: AskLifecycle): PolicyAwareProvider {
   return {
-    async ask(request: AskUserQuestionRequest): Promise<AskUserQuestionAnswer> {
+    async ask(request: AskUserQuestionRequest, options: AskOptions = {}): Promise<AskUserQuestionAnswer> {
       const valid = validateRequest(request)
-      const record = await lifecycle.openValid(valid)
+      const record = await lifecycle.openValid(valid, options.policy === undefined ? {} : { policy: options.policy })
       const settled = await untilSettled(lifecycle, record, valid.signal)
       const result = answerOrError(settled)
       if (result instanceof Error) throw result

@@ -52,6 +52,16 @@ export interface Config {
    * `undefined` for a host without one (DSH_HOST_ACCESS_SECRET).
    */
   hostAccessSecrets: (string | undefined)[]
+  /** Default quorum of plan reviews and tool approvals (1: the first approval settles). */
+  approvals: number
+  /** Who may approve plan reviews and tool approvals (user and user-group ids); empty: the allowed users. */
+  approvers: string[]
+  /** Remind in the question's thread after this long without an answer. */
+  remindAfterMs?: number
+  /** Bring an unanswered question to this user or user group… */
+  escalateTo?: string
+  /** …after this long. */
+  escalateAfterMs?: number
 }
 
 export const DEFAULT_STATE_PATH = '.dsh-slack/state.sqlite'
@@ -99,6 +109,8 @@ const checks = {
   mention: (value) =>
     USER_ID.test(value) || USERGROUP_ID.test(value) ? null : `${shown(value)} is not a user or user-group id (expected e.g. U0123ABCDEF or S0123ABCDEF)`,
   locale: (value) => (value === 'en' || value === 'zh-CN' ? null : `${shown(value)} is not a supported locale (expected en or zh-CN)`),
+  approvals: (value) => (/^([1-9]|10)$/.test(value) ? null : `${shown(value)} is not a number of approvals (expected a whole number from 1 to 10, e.g. 2)`),
+  userOrGroup: (value) => (USER_ID.test(value) || USERGROUP_ID.test(value) ? null : `${shown(value)} is not a user or user-group id (expected e.g. U0123ABCDEF or S0123ABCDEF)`),
   duration: (value) => {
     const ms = parseDuration(value)
     return ms !== null && ms > 0 ? null : `${shown(value)} is not a duration (expected e.g. 90s, 30m or 2h)`
@@ -174,6 +186,8 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     sandboxPort: Number(required('DSH_SLACK_SANDBOX_PORT', get('DSH_SLACK_SANDBOX_PORT'), checks.port) ?? DEFAULT_SANDBOX_PORT),
     hostUrls: list('DSH_HOST_URL', get('DSH_HOST_URL'), checks.hostUrl),
     hostAccessSecrets: [],
+    approvals: Number(required('DSH_SLACK_APPROVALS', get('DSH_SLACK_APPROVALS'), checks.approvals) ?? 1),
+    approvers: list('DSH_SLACK_APPROVERS', get('DSH_SLACK_APPROVERS'), checks.userOrGroup),
   }
   config.hostAccessSecrets = hostAccessSecrets(get('DSH_HOST_ACCESS_SECRET'), config.hostUrls.length)
   const allowedHosts = list('DSH_SLACK_ALLOWED_HOSTS', get('DSH_SLACK_ALLOWED_HOSTS'), checks.allowedHost)
@@ -193,6 +207,12 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
   }
   const timeout = required('DSH_SLACK_TIMEOUT', get('DSH_SLACK_TIMEOUT'), checks.timeout)
   if (timeout !== undefined) config.defaultTimeoutMs = parseDuration(timeout)!
+  const remind = required('DSH_SLACK_REMIND_AFTER', get('DSH_SLACK_REMIND_AFTER'), checks.duration)
+  if (remind !== undefined) config.remindAfterMs = parseDuration(remind)!
+  const escalateTo = required('DSH_SLACK_ESCALATE_TO', get('DSH_SLACK_ESCALATE_TO'), checks.userOrGroup)
+  const escalateAfter = required('DSH_SLACK_ESCALATE_AFTER', get('DSH_SLACK_ESCALATE_AFTER'), checks.duration)
+  if (escalateTo !== undefined) config.escalateTo = escalateTo
+  if (escalateAfter !== undefined) config.escalateAfterMs = parseDuration(escalateAfter)!
   if (options.checkCombination !== false) checkCombination(config)
   return config
 }
@@ -207,6 +227,11 @@ export function checkCombination(config: Config): void {
       'SLACK_SIGNING_SECRET',
       'is required in HTTP mode (no SLACK_APP_TOKEN set): copy it from Basic Information → App Credentials, or set SLACK_APP_TOKEN for Socket Mode',
     )
+  }
+  if ((config.escalateTo === undefined) !== (config.escalateAfterMs === undefined)) {
+    throw config.escalateTo === undefined
+      ? new ConfigError('DSH_SLACK_ESCALATE_TO', 'is required with DSH_SLACK_ESCALATE_AFTER: whom to bring an unanswered question to (a user id U… or a user-group id S…)')
+      : new ConfigError('DSH_SLACK_ESCALATE_AFTER', 'is required with DSH_SLACK_ESCALATE_TO: how long to wait first (e.g. 1h)')
   }
   if (!isLoopbackHost(config.host) && !config.apiKey) {
     throw new ConfigError(

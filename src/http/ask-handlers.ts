@@ -29,6 +29,7 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
     record = await context.bridge.open(request, {
       ...(body.channel !== undefined ? { channel: body.channel } : {}),
       ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
+      ...(body.policy !== undefined ? { policy: body.policy } : {}),
     })
   } catch (error) {
     if (!isUserInteractionError(error)) throw error

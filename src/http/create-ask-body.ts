@@ -5,6 +5,7 @@ import type { AgentLike } from '../contract/index.js'
 import { questionsSchema } from '../contract/request-schema.js'
 import { describeUnknownFields, unknownFields } from '../contract/unknown-fields.js'
 import { NO_QUESTIONS_MESSAGE } from '../contract/validate-request.js'
+import { policyInputSchema, type PolicyInput } from '../bridge/ask-policy.js'
 import { ApiError } from './api-error.js'
 
 const agentSchema = z
@@ -19,7 +20,7 @@ const agentSchema = z
 
 /**
  * `POST /v1/asks` (ARCHITECTURE.md, fixed): `{ questions, channel?, agent?:
- * { id, title? }, timeoutMs? }`, documented field by field. A key it does
+ * { id, title? }, timeoutMs?, policy? }`, documented field by field. A key it does
  * not know is refused by name (a misspelt `timeoutMS` would otherwise be
  * dropped and the question never expire).
  */
@@ -43,6 +44,7 @@ export const createAskBodySchema = z
         .max(MAX_TIMEOUT_MS, `timeoutMs must be at most 30 days (${MAX_TIMEOUT_MS})`)
         .optional()
         .meta({ description: 'Expire the question after this many milliseconds (status "expired", the message says so), at most 30 days. Default: DSH_SLACK_TIMEOUT, or never.', examples: [600000] }),
+      policy: policyInputSchema.optional(),
     },
     { error: 'the request body must be a JSON object like {"questions": [...]}' },
   )
@@ -60,6 +62,7 @@ export interface CreateAskBody {
   channel?: string
   agent?: AgentLike
   timeoutMs?: number
+  policy?: PolicyInput
 }
 
 /** Parses the body once, where it arrives; a malformed one is a 400 `BAD_REQUEST`. */
@@ -71,12 +74,13 @@ export function parseCreateAskBody(body: unknown): CreateAskBody {
     if (isObject(body) && body.questions === undefined) throw badRequest(NO_QUESTIONS_MESSAGE)
     throw badRequest(result.error.issues[0]?.message ?? 'the request body is malformed')
   }
-  const { questions, channel, agent, timeoutMs } = result.data
+  const { questions, channel, agent, timeoutMs, policy } = result.data
   if (questions === undefined) throw badRequest(NO_QUESTIONS_MESSAGE)
   const parsed: CreateAskBody = { questions }
   if (channel !== undefined) parsed.channel = channel
   if (agent !== undefined) parsed.agent = agent as AgentLike
   if (timeoutMs !== undefined) parsed.timeoutMs = timeoutMs
+  if (policy !== undefined) parsed.policy = policy
   return parsed
 }
 

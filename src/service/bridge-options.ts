@@ -11,6 +11,8 @@ export function bridgeOptionsFromConfig(config: Config & { botToken: string }, e
     locale: config.locale,
     state: config.statePath,
     owner: extra.owner,
+    approvals: config.approvals,
+    approvers: config.approvers,
     logger: extra.logger,
   }
   if (config.appToken !== undefined) options.appToken = config.appToken
@@ -19,5 +21,8 @@ export function bridgeOptionsFromConfig(config: Config & { botToken: string }, e
   if (config.slackApiUrl !== undefined) options.slackApiUrl = config.slackApiUrl
   if (config.mention !== undefined) options.mention = config.mention
   if (config.defaultTimeoutMs !== undefined) options.timeout = config.defaultTimeoutMs
+  if (config.remindAfterMs !== undefined) options.remindAfter = config.remindAfterMs
+  if (config.escalateTo !== undefined) options.escalateTo = config.escalateTo
+  if (config.escalateAfterMs !== undefined) options.escalateAfter = config.escalateAfterMs
   return options
 }

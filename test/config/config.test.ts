@@ -31,6 +31,8 @@ describe('configFromEnv: defaults', () => {
       sandboxPort: DEFAULT_SANDBOX_PORT,
       hostUrls: [],
       hostAccessSecrets: [],
+      approvals: 1,
+      approvers: [],
     })
   })
 

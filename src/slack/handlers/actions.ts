@@ -4,7 +4,8 @@ import { askViewOf } from '../../bridge/ask-view.js'
 import { labelsOf, messageSelection } from '../../bridge/answers-from-state.js'
 import type { AskRecord } from '../../store/ask-record.js'
 import { personOf, type BlockAction, type BlockActionsPayload } from '../payloads.js'
-import { answersWith, openAskFor, settleAnswer, settleOrTell, tell, type InteractionDeps } from './context.js'
+import { approveLabel, hasQuorum } from '../../bridge/quorum.js'
+import { answersWith, approveOrTell, openAskFor, settleAnswer, settleOrTell, tell, type InteractionDeps } from './context.js'
 import { actionMisfit } from './interaction-fit.js'
 
 /**
@@ -56,6 +57,8 @@ async function perform(deps: InteractionDeps, payload: BlockActionsPayload, acti
     }
     case 'allow':
     case 'reject': {
+      // Allow on an approval with a quorum counts one approval; Reject settles at once (a veto).
+      if (ref.kind === 'allow' && hasQuorum(record)) return approveOrTell(deps, record, payload.user, channel)
       const decision = ref.kind === 'allow' ? 'allowed-once' : 'rejected'
       return settleOrTell(deps, record, payload.user, channel, { status: 'answered', decision, outcome: { kind: 'decided', by: personOf(payload.user), at: deps.now(), decision } })
     }
@@ -84,6 +87,8 @@ async function answerOption(deps: InteractionDeps, payload: BlockActionsPayload,
     deps.logger.warn(`ask ${record.id}: ignored an action naming option(s) ${values.join(',')} of question ${question}, which do not exist`)
     return
   }
+  // Approve on a plan with a quorum counts one approval; every other option settles at once (a veto).
+  if (hasQuorum(record) && labels.length === 1 && labels[0] === approveLabel(record)) return approveOrTell(deps, record, payload.user, channel)
   await settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: target.multiSelect ? labels : labels.slice(0, 1) }), channel)
 }
 

@@ -65,7 +65,7 @@ export async function openAskFor(deps: InteractionDeps, askId: string, user: Sla
     await tell(deps, target, settledNotice(record))
     return null
   }
-  if (!(await deps.policy.mayAnswer(user.id))) {
+  if (!(await deps.policy.mayAnswer(user.id, record.policy?.approvers))) {
     deps.logger.info(`ask ${askId}: ${user.id} is not allowed to answer`)
     await tell(deps, target, { kind: 'not-allowed' })
     return null
@@ -95,6 +95,25 @@ export async function settleOrTell(deps: InteractionDeps, record: AskRecord, use
   } catch (error) {
     deps.logger.error(`ask ${record.id}: could not settle from ${user.id}'s action: ${error instanceof Error ? error.message : String(error)}`)
     await tell(deps, { user: user.id, channel: channel ?? record.message?.channel }, { kind: 'failed' })
+  }
+}
+
+/**
+ * An approval towards a quorum: counted (the person hears how far it is),
+ * refused as a repeat (the same person never counts twice), or too late.
+ * The approval that completes the quorum settles the ask; nobody is told,
+ * the message says it.
+ */
+export async function approveOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: string | undefined): Promise<void> {
+  const target = { user: user.id, channel: channel ?? record.message?.channel }
+  try {
+    const result = await deps.lifecycle.approve(record.id, personOf(user))
+    if (result.kind === 'counted') await tell(deps, target, { kind: 'approval-counted', given: result.given, required: result.required })
+    else if (result.kind === 'duplicate') await tell(deps, target, { kind: 'already-approved', given: result.given, required: result.required })
+    else if (result.kind === 'closed') await tell(deps, target, settledNotice(result.record))
+  } catch (error) {
+    deps.logger.error(`ask ${record.id}: could not count ${user.id}'s approval: ${error instanceof Error ? error.message : String(error)}`)
+    await tell(deps, target, { kind: 'failed' })
   }
 }
 
