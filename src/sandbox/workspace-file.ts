@@ -39,10 +39,11 @@ export function readWorkspaceFile(path: string): WorkspaceData | undefined {
 
 /** Writes `data` to `path` atomically, creating the folder if needed. */
 export function writeWorkspaceFile(path: string, data: WorkspaceData): void {
-  mkdirSync(dirname(path), { recursive: true })
+  // Private like the state file beside it: it holds the messages, typed answers included.
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 })
   const temporary = `${path}.${process.pid}.tmp`
   try {
-    writeFileSync(temporary, JSON.stringify(data))
+    writeFileSync(temporary, JSON.stringify(data), { mode: 0o600 })
     renameSync(temporary, path)
   } catch (error) {
     rmSync(temporary, { force: true })

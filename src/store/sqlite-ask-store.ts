@@ -1,9 +1,8 @@
-import { mkdirSync } from 'node:fs'
-import { dirname } from 'node:path'
 import Database from 'better-sqlite3'
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
+import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
 import { SettleWatchers } from './settle-watchers.js'
 import { SqliteTeamTables } from './sqlite-team-tables.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, ScheduledJob } from './team-records.js'
@@ -62,11 +61,17 @@ export class SqliteAskStore implements AskStore {
   constructor(path: string, options: SqliteAskStoreOptions = {}) {
     this.#pollIntervalMs = options.pollIntervalMs ?? CROSS_PROCESS_POLL_MS
     this.#now = options.now ?? Date.now
-    if (path !== ':memory:' && path !== '') mkdirSync(dirname(path), { recursive: true })
+    const onDisk = path !== ':memory:' && path !== ''
+    if (onDisk) preparePrivateStateFile(path)
     this.#db = new Database(path)
     try {
       this.#db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
-      if (path !== ':memory:' && path !== '') this.#db.pragma('journal_mode = WAL')
+      if (onDisk) {
+        this.#db.pragma('journal_mode = WAL')
+        // The WAL and shared-memory files exist now; ones left by an older
+        // version with looser modes are tightened here.
+        tightenStateFiles(path)
+      }
       this.#migrate()
     } catch (error) {
       this.#db.close()
