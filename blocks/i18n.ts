@@ -45,6 +45,8 @@ export interface Words {
   /** Label of the batch form's Other box; Slack itself appends "(optional)". */
   otherOptional: string
   formHint: string
+  /** Other… on a multi-select with ticks: the ticks are in the box, and typed text replaces them. */
+  tickedCarried: string
   feedbackLabel: string
   feedbackHint: string
   blankAnswer: string
@@ -155,6 +157,8 @@ const en: Words = {
   yourAnswer: 'Your answer',
   otherOptional: 'Or your own answer, instead of a choice above',
   formHint: 'Leave a question empty to skip it. Choose an option or write Other, not both.',
+  tickedCarried:
+    'The options you ticked are written in the box below: a typed answer replaces the ticks, so keep, edit or remove them there. To send only the ticks, cancel and use Submit.',
   feedbackLabel: 'What should change?',
   feedbackHint: 'Your feedback goes back to the agent, which keeps planning.',
   blankAnswer: 'Write an answer: it cannot be blank.',
@@ -268,6 +272,7 @@ const zhCN: Words = {
   yourAnswer: '你的回答',
   otherOptional: '或者填写自己的回答，代替上面的选择',
   formHint: '留空即跳过该问题。选择选项或填写“其他”，二选一。',
+  tickedCarried: '你勾选的选项已写在下面的文本框中：填写的回答会取代勾选，请在框中保留、修改或删除它们。若只想发送勾选，请取消并点“提交”。',
   feedbackLabel: '需要修改什么？',
   feedbackHint: '你的意见会发回给智能体，它会继续规划。',
   blankAnswer: '请填写回答：不能为空。',

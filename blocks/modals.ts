@@ -70,13 +70,19 @@ function detailBlocks(locale: Locale, detail: string | undefined): KnownBlock[] 
   return blocks.length > 1 || source !== detail ? [first.block, contextLine(escapeMrkdwn(wordsFor(locale).shortenedHere))] : [first.block]
 }
 
-function textInput(blockId: string, actionId: string, label: string, optional: boolean, hint?: string): InputBlock {
+function textInput(blockId: string, actionId: string, label: string, optional: boolean, hint?: string, initial?: string): InputBlock {
   const input: InputBlock = {
     type: 'input',
     block_id: blockId,
     label: plain(label, LIMIT.inputLabel),
     optional,
-    element: { type: 'plain_text_input', action_id: actionId, multiline: true, max_length: LIMIT.plainTextInputMax },
+    element: {
+      type: 'plain_text_input',
+      action_id: actionId,
+      multiline: true,
+      max_length: LIMIT.plainTextInputMax,
+      ...(initial !== undefined ? { initial_value: initial } : {}),
+    },
   }
   if (hint !== undefined) input.hint = plain(hint, LIMIT.inputHint)
   return input
@@ -85,14 +91,21 @@ function textInput(blockId: string, actionId: string, label: string, optional: b
 /**
  * Other…: one multiline text box for one question, the question shown above
  * it. The provider trims the text and refuses a blank one (otherTextError).
+ *
+ * `ticked`: the labels the person had ticked on a multi-select message when
+ * they chose Other…. A typed answer replaces the choices (SEAM.md: `custom`
+ * is an override, `selected` is then empty), so the ticks are carried into
+ * the box as text, and a note says so, rather than dropped without a word.
  */
-export function otherModal(view: AskView, question: number, extras?: ModalExtras): ModalView {
+export function otherModal(view: AskView, question: number, extras?: ModalExtras & { ticked?: readonly string[] }): ModalView {
   const words = wordsFor(view.locale)
   const q = view.questions[question]
-  const blocks: KnownBlock[] = [
-    questionBlock(q),
-    textInput(encodeInputBlockId({ kind: 'text' }), encodeActionId({ kind: 'other', askId: view.askId, question }), words.yourAnswer, false),
-  ]
+  const ticked = extras?.ticked ?? []
+  // Prefilled within what the box accepts; shortened visibly if the labels alone are longer.
+  const prefill = ticked.length > 0 ? fitText(wellFormed(ticked.join(', ')), LIMIT.plainTextInputMax) : undefined
+  const blocks: KnownBlock[] = [questionBlock(q)]
+  if (prefill !== undefined) blocks.push(contextLine(escapeMrkdwn(words.tickedCarried)))
+  blocks.push(textInput(encodeInputBlockId({ kind: 'text' }), encodeActionId({ kind: 'other', askId: view.askId, question }), words.yourAnswer, false, undefined, prefill))
   return modal(words.otherTitle, words.send, words.cancel, encodeCallbackId({ kind: 'other-modal', askId: view.askId, question }), blocks, extras)
 }
 

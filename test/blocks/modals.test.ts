@@ -28,6 +28,32 @@ describe('otherModal', () => {
     expect(checkViewPayload(view)).toEqual([])
   })
 
+  it('carries the options ticked on a multi-select into the box, with a note that typed text replaces the ticks', () => {
+    const view = otherModal(ask({ questions: [question({ multiSelect: true })] }), 0, { ticked: ['npm', 'pnpm <!here>'] })
+
+    const input = view.blocks.find((block) => block.type === 'input')
+    expect(input).toMatchObject({ element: { type: 'plain_text_input', initial_value: 'npm, pnpm <!here>' } })
+    expect(JSON.stringify(view.blocks)).toContain('a typed answer replaces the ticks')
+    expect(checkViewPayload(view)).toEqual([])
+  })
+
+  it('prefills nothing and adds no note when nothing was ticked', () => {
+    const view = otherModal(ask({ questions: [question({ multiSelect: true })] }), 0, { ticked: [] })
+
+    expect(view.blocks).toHaveLength(2)
+    expect(JSON.stringify(view.blocks)).not.toContain('initial_value')
+  })
+
+  it('shortens a prefill longer than the box holds, visibly', () => {
+    const long = Array.from({ length: 60 }, (_, i) => `${'option '.repeat(10)}${i}`)
+
+    const view = otherModal(ask({ questions: [question({ multiSelect: true })] }), 0, { ticked: long })
+
+    const prefill = (view.blocks.find((block) => block.type === 'input') as { element: { initial_value: string } }).element.initial_value
+    expect(prefill.length).toBeLessThanOrEqual(LIMIT.plainTextInputMax)
+    expect(prefill).toMatch(/…$/)
+  })
+
   it('carries private_metadata and refuses one longer than Slack keeps', () => {
     expect(otherModal(ask(), 0, { privateMetadata: 'x' }).private_metadata).toBe('x')
     expect(() => otherModal(ask(), 0, { privateMetadata: 'x'.repeat(LIMIT.privateMetadata + 1) })).toThrow(RangeError)

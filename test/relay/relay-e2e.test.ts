@@ -89,6 +89,21 @@ describe('relay end to end: questions', () => {
     expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'langs', selected: [], custom: 'Zig, honestly' }] } })
   })
 
+  it('carries the ticks into the Other… box, so a typed answer keeps them as text instead of dropping them silently', async () => {
+    const { host, slack, channel, alice } = await connected()
+    const { outcome } = host.ask('session-1', [LANGS])
+    const message = await postedMessage(slack, channel)
+    await alice.toggle(message, 'Go')
+    await alice.toggle(message, 'TypeScript')
+
+    await alice.click(message, /Other/)
+    const modal = await slack.waitFor(() => alice.modal())
+    expect(JSON.stringify(modal)).toContain('a typed answer replaces the ticks')
+    await alice.submit()
+
+    expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'langs', selected: [], custom: 'TypeScript, Go' }] } })
+  })
+
   it('sends a dismissal as cancelled', async () => {
     const { host, slack, channel, alice } = await connected()
     const { outcome } = host.ask('session-1', [COLOR])

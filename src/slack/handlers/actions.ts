@@ -62,8 +62,12 @@ async function perform(deps: InteractionDeps, payload: BlockActionsPayload, acti
       const decision = ref.kind === 'allow' ? 'allowed-once' : 'rejected'
       return settleOrTell(deps, record, payload.user, channel, { status: 'answered', decision, outcome: { kind: 'decided', by: personOf(payload.user), at: deps.now(), decision } })
     }
-    case 'other':
-      return openModal(deps, payload, record, () => otherModal(view(), ref.question))
+    case 'other': {
+      // Ticks on a multi-select message would be lost by a typed answer: carry them into the box.
+      const target = record.questions[ref.question]
+      const ticked = target?.multiSelect ? labelsOf(target, messageSelection(payload.state?.values, record.id, ref.question)) : null
+      return openModal(deps, payload, record, () => otherModal(view(), ref.question, ticked && ticked.length > 0 ? { ticked } : undefined))
+    }
     case 'answer':
       return openModal(deps, payload, record, () => batchModal(view(), 0).view)
     case 'request-changes':
