@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net'
 
 import type { SandboxCore } from './core.js'
 import { SandboxError } from './errors.js'
+import { foreignRequest } from './request-checks.js'
 import { handleWebApi, readBody } from './web-api.js'
 
 /** Loopback only: the stand-in holds no secrets but must never be reachable from elsewhere. */
@@ -54,6 +55,13 @@ async function route(core: SandboxCore, req: IncomingMessage, res: ServerRespons
   const url = new URL(req.url ?? '/', `http://${SANDBOX_HOST}`)
   if (hook && (await hook(req, res, url))) return
   const [, area, first, second] = url.pathname.split('/')
+  if (area === 'api' || area === 'upload' || area === 'files') {
+    const refusal = foreignRequest(req)
+    if (refusal) {
+      res.writeHead(403, { 'content-type': 'application/json; charset=utf-8' })
+      return void res.end(JSON.stringify({ ok: false, ...refusal }))
+    }
+  }
   if (area === 'api' && first) return handleWebApi(core, req, res, first, url)
   if (area === 'upload' && first === 'v1' && second) return upload(core, req, res, second)
   if (area === 'files' && first) return download(core, res, first)
@@ -70,8 +78,11 @@ export async function listen(core: SandboxCore, port: number, hook?: RouteHook):
   })
   server.on('upgrade', (req, socket, head) => {
     const url = new URL(req.url ?? '/', `http://${SANDBOX_HOST}`)
-    if (url.pathname.startsWith('/link')) core.socket.handleUpgrade(req, socket, head, url)
-    else socket.destroy()
+    if (!url.pathname.startsWith('/link')) return void socket.destroy()
+    // A page could otherwise open the bot's socket and answer for people.
+    const refusal = foreignRequest(req)
+    if (refusal) return void socket.end(`HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Type: text/plain\r\n\r\n${refusal.message}\n`)
+    core.socket.handleUpgrade(req, socket, head, url)
   })
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) =>

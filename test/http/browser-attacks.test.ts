@@ -15,6 +15,7 @@ import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
+import { startSandbox } from '../../src/sandbox/index.js'
 import { FakeBridge, oneQuestion } from './fake-bridge.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -130,5 +131,21 @@ describe.skipIf(!hasChromium)('a web page attacking the /v1 API in Chromium', ()
 
     expect(status).toBe(403)
     expect((await bridge.get('ask1'))?.status).toBe('pending')
+  })
+})
+
+describe.skipIf(!hasChromium)('a web page attacking the local Slack stand-in in Chromium', () => {
+  it('cannot post as the bot with a no-cors GET carrying the stand-in’s public token', async () => {
+    const slack = await startSandbox()
+    cleanups.push(() => slack.close())
+    const page = await openPage(`http://attacker.example:${await startAttackerSite()}/`)
+    const target = `${slack.apiUrl}chat.postMessage?${new URLSearchParams({ token: slack.botToken, channel: slack.defaultChannel, text: 'pwned' })}`
+
+    await page.evaluate(async (url) => {
+      await fetch(url, { mode: 'no-cors' })
+    }, target)
+
+    expect(slack.messages(slack.defaultChannel)).toHaveLength(0)
+    expect(await (await fetch(target)).json()).toMatchObject({ ok: true })
   })
 })
