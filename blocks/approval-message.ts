@@ -60,5 +60,6 @@ export function approvalMessage(view: ApprovalView): MessagePayload {
 /** A decided (or withdrawn, expired, settled elsewhere…) tool approval. */
 export function settledApprovalMessage(view: ApprovalView, outcome: Outcome): MessagePayload {
   const status = statusLine(view.locale, outcome)
-  return { text: fitEscaped(status, LIMIT.notificationText), blocks: [...approvalHead(view), contextLine(status)] }
+  // Settled: the status line says who and when; the expiry no longer matters.
+  return { text: fitEscaped(status, LIMIT.notificationText), blocks: [...approvalHead({ ...view, expiresAt: undefined }), contextLine(status)] }
 }

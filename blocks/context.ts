@@ -55,9 +55,12 @@ export function askContext(locale: Locale, agent: AgentView | undefined, mention
   const parts: string[] = []
   const who = mentionOf(mention)
   if (who !== undefined) parts.push(who)
-  if (agent?.title?.trim()) parts.push(`*${escapeMrkdwn(words.agent)}* ${fitMrkdwn(agent.title, LIMIT.contextField)}`)
-  else parts.push(`*${escapeMrkdwn(words.agent)}*`)
-  if (agent?.id?.trim()) parts.push(`${words.session} ${code(agent.id)}`)
+  // The agent's title, else its session as the name: a bare "Agent" label
+  // with nothing after it reads as a missing value.
+  const title = agent?.title?.trim()
+  if (title) parts.push(`*${escapeMrkdwn(words.agent)}* ${fitMrkdwn(title, LIMIT.contextField)}`)
+  if (agent?.id?.trim()) parts.push(title ? `${words.session} ${code(agent.id)}` : `*${escapeMrkdwn(words.agent)}* ${code(agent.id)}`)
+  else if (!title) parts.push(`*${escapeMrkdwn(words.anAgent)}*`)
   if (agent?.cwd?.trim()) parts.push(code(agent.cwd))
   if (agent?.model?.trim()) parts.push(code(agent.model))
   if (expiresAt !== undefined) parts.push(words.expires(dateMrkdwn(locale, expiresAt)))

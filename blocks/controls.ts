@@ -50,6 +50,17 @@ export function controlShowsLabels(question: QuestionView, control: MessageContr
   return question.options.every((o) => o.label.length <= max)
 }
 
+/**
+ * Whether the control shows every option whole, labels and descriptions, so
+ * the card needs no list of them above it. Checkboxes show a description
+ * under each label; buttons and menus show labels only.
+ */
+export function controlShowsOptions(question: QuestionView, control: MessageControl): boolean {
+  if (!controlShowsLabels(question, control)) return false
+  if (control === 'checkboxes') return question.options.every((o) => (o.description?.length ?? 0) <= LIMIT.optionDescription)
+  return question.options.every((o) => o.description === undefined || o.description.trim() === '')
+}
+
 /** An option of a menu, checkbox group or radio group: the value is the option's index. */
 export function optionObject(locale: Locale, option: OptionView, index: number, withDescription: boolean): PlainTextOption {
   const object: PlainTextOption = { text: plain(option.label, LIMIT.optionText, wordsFor(locale).blank), value: String(index) }
@@ -83,7 +94,15 @@ type ChoiceElement = StaticSelect | ExternalSelect | Checkboxes | MultiStaticSel
  * The choice element of a question (a select, checkboxes or radio buttons),
  * for a message's actions block or a form's input block.
  */
-export function choiceElement(locale: Locale, askId: string, qi: number, question: QuestionView, control: Exclude<MessageControl | FormControl, 'reply' | 'buttons' | 'text-only'>): ChoiceElement {
+export function choiceElement(
+  locale: Locale,
+  askId: string,
+  qi: number,
+  question: QuestionView,
+  control: Exclude<MessageControl | FormControl, 'reply' | 'buttons' | 'text-only'>,
+  /** Radio buttons and checkboxes: show descriptions (false when a list above already shows them whole). */
+  describe = true,
+): ChoiceElement {
   const words = wordsFor(locale)
   const options = (withDescription: boolean) => question.options.map((o, i) => optionObject(locale, o, i, withDescription))
   const n = question.options.length
@@ -93,9 +112,9 @@ export function choiceElement(locale: Locale, askId: string, qi: number, questio
     case 'external-select':
       return { type: 'external_select', action_id: encodeActionId({ kind: 'external-select', askId, question: qi }), placeholder: plain(words.search(n), LIMIT.placeholderText), min_query_length: 0 }
     case 'radio':
-      return { type: 'radio_buttons', action_id: encodeActionId({ kind: 'select', askId, question: qi }), options: options(true) }
+      return { type: 'radio_buttons', action_id: encodeActionId({ kind: 'select', askId, question: qi }), options: options(describe) }
     case 'checkboxes':
-      return { type: 'checkboxes', action_id: encodeActionId({ kind: 'checkboxes', askId, question: qi }), options: options(true) }
+      return { type: 'checkboxes', action_id: encodeActionId({ kind: 'checkboxes', askId, question: qi }), options: options(describe) }
     case 'multi-select':
       return { type: 'multi_static_select', action_id: encodeActionId({ kind: 'multi-select', askId, question: qi }), placeholder: plain(words.chooseMany, LIMIT.placeholderText), options: options(false) }
     case 'multi-external-select':
@@ -108,8 +127,8 @@ export function choiceElement(locale: Locale, askId: string, qi: number, questio
 }
 
 /** An actions block whose state the provider reads at Submit: its block_id names the question. */
-export function choiceActions(locale: Locale, askId: string, qi: number, question: QuestionView, control: Parameters<typeof choiceElement>[4]): ActionsBlock {
-  return { type: 'actions', block_id: encodeInputBlockId({ kind: 'choice', question: qi }), elements: [choiceElement(locale, askId, qi, question, control)] }
+export function choiceActions(locale: Locale, askId: string, qi: number, question: QuestionView, control: Parameters<typeof choiceElement>[4], describe = true): ActionsBlock {
+  return { type: 'actions', block_id: encodeInputBlockId({ kind: 'choice', question: qi }), elements: [choiceElement(locale, askId, qi, question, control, describe)] }
 }
 
 function normalise(text: string): string {

@@ -28,6 +28,10 @@ export interface Words {
   reject: string
   choose: string
   chooseMany: string
+  /** The form's label for a single-choice input (the question is shown above it). */
+  chooseOne: string
+  /** The form's label for a multiple-choice input. */
+  chooseAny: string
   search(count: number): string
   blank: string
   multiHint: string
@@ -141,6 +145,8 @@ const en: Words = {
   reject: 'Reject',
   choose: 'Choose an answer…',
   chooseMany: 'Choose answers…',
+  chooseOne: 'Choose one',
+  chooseAny: 'Choose any',
   search: (count) => `Type to search ${count} options…`,
   blank: '(blank)',
   multiHint: 'Choose any number, then Submit.',
@@ -256,6 +262,8 @@ const zhCN: Words = {
   reject: '拒绝',
   choose: '选择一个答案…',
   chooseMany: '选择答案…',
+  chooseOne: '选择一项',
+  chooseAny: '可选多项',
   search: (count) => `输入以搜索 ${count} 个选项…`,
   blank: '（空）',
   multiHint: '可多选，选好后点提交。',

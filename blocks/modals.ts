@@ -137,7 +137,9 @@ function formQuestionBlocks(view: AskView, index: number): KnownBlock[] {
   const q = view.questions[index]!
   const blocks: KnownBlock[] = [questionBlock(q, index + 1), ...detailBlocks(view.locale, q.detail)]
   const control = formControl(q)
-  const label = `${index + 1}. ${q.header?.trim() || q.question}`
+  // The numbered question is right above; the inputs' labels say what to do,
+  // not the heading again.
+  const label = q.multiSelect ? words.chooseAny : words.chooseOne
   if (control !== 'text-only') {
     blocks.push({
       type: 'input',
@@ -151,7 +153,7 @@ function formQuestionBlocks(view: AskView, index: number): KnownBlock[] {
     textInput(
       encodeInputBlockId({ kind: 'other-text', question: index }),
       encodeActionId({ kind: 'other', askId: view.askId, question: index }),
-      control === 'text-only' ? fitText(wellFormed(label), LIMIT.optionText) : words.otherOptional,
+      control === 'text-only' ? words.yourAnswer : words.otherOptional,
       true,
     ),
   )

@@ -6,7 +6,7 @@
  */
 import type { ActionsBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types'
 import { askContext } from './context.js'
-import { choiceActions, controlShowsLabels, messageControl, optionButton, wordButton } from './controls.js'
+import { choiceActions, controlShowsOptions, messageControl, optionButton, wordButton } from './controls.js'
 import { fallbackText } from './fallback-text.js'
 import { encodeActionId } from './ids.js'
 import { wordsFor } from './i18n.js'
@@ -101,10 +101,6 @@ function listUnits(items: Inline[][], style: 'ordered' | 'bullet'): RichUnit[] {
   return units
 }
 
-function hasDescriptions(question: QuestionView): boolean {
-  return question.options.some((o) => o.description !== undefined && o.description.trim() !== '')
-}
-
 /** The controls of a single question, by the control its options get. */
 function singleControls(view: AskView, question: QuestionView): KnownBlock[] {
   const words = wordsFor(view.locale)
@@ -125,7 +121,9 @@ function singleControls(view: AskView, question: QuestionView): KnownBlock[] {
     case 'multi-select':
     case 'multi-external-select': {
       const submit = wordButton(encodeActionId({ kind: 'submit', askId: id, question: 0 }), words.submit, 'primary')
-      return [contextLine(escapeMrkdwn(words.multiHint)), choiceActions(view.locale, id, 0, question, control), { type: 'actions', elements: [submit, other, skip, dismiss] }]
+      // Descriptions once: in the checkboxes when they fit there whole, else only in the list above.
+      const describe = controlShowsOptions(question, control)
+      return [contextLine(escapeMrkdwn(words.multiHint)), choiceActions(view.locale, id, 0, question, control, describe), { type: 'actions', elements: [submit, other, skip, dismiss] }]
     }
     default: {
       const unreachable: never = control
@@ -310,7 +308,8 @@ export function askCard(view: AskView): CardParts {
     }
     if (question.options.reduce((n, o) => n + o.label.length + (o.description?.length ?? 0), 0) > BODY_CAP) truncated = true
     const control = messageControl(question)
-    if (shape === 'single' && question.options.length > 0 && (hasDescriptions(question) || !controlShowsLabels(question, control))) units.push(...optionListUnits(question))
+    // The options are listed only when the control cannot show them whole: once is enough.
+    if (shape === 'single' && question.options.length > 0 && !controlShowsOptions(question, control)) units.push(...optionListUnits(question))
     body = packed(units)
     tail = shape === 'plan-review' ? planControls(view, question) : singleControls(view, question)
   }

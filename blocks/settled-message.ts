@@ -107,7 +107,9 @@ export function askStatus(view: AskView, outcome: Outcome): KnownBlock[] {
  * (the thread parts were posted then and stay), the controls replaced by the status.
  */
 export function settledMessage(view: AskView, outcome: Outcome): MessagePayload {
-  const parts = askCard(view)
+  // The status line says who settled it and when; an expiry in the context
+  // line ("expires tomorrow") would read as if the question were still open.
+  const parts = askCard({ ...view, expiresAt: undefined })
   const tail = askStatus(view, outcome)
   const rendered = layoutCard({ ...parts, tail })
   const status = (tail[0] as { elements: { text: string }[] }).elements[0]!.text

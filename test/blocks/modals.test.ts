@@ -84,6 +84,16 @@ describe('feedbackModal', () => {
 })
 
 describe('batchModal', () => {
+  it('shows each question’s number and heading once: the inputs are labelled with what to do', () => {
+    const view = ask({ questions: [question({ header: 'Tooling' }), question({ id: 'q2', header: 'Checks', multiSelect: true }), question({ id: 'q3', options: [] })] })
+
+    const { view: modal } = batchModal(view, 0)
+
+    const labels = modal.blocks.filter((block) => block.type === 'input').map((block) => (block as { label: { text: string } }).label.text)
+    expect(labels).toEqual(['Choose one', 'Or your own answer, instead of a choice above', 'Choose any', 'Or your own answer, instead of a choice above', 'Your answer'])
+    expect(JSON.stringify(modal).match(/Tooling/g)).toHaveLength(1)
+  })
+
   it('has one optional choice and one optional Other text per question, and says empty means skipped', () => {
     const { view, page, pageCount, questions } = batchModal(batch(2), 0)
 

@@ -74,6 +74,25 @@ describe('questionMessage: a single single-select question', () => {
 })
 
 describe('questionMessage: a multi-select question', () => {
+  it('shows short options once, in the checkboxes with their descriptions, and no list above', () => {
+    const q = question({ multiSelect: true, options: [{ label: 'lint' }, { label: 'typecheck', description: 'tsc --noEmit' }] })
+
+    const { message } = questionMessage(ask({ questions: [q] }))
+
+    expect(richText(message)).not.toContain('typecheck')
+    expect(elementsOfType(message, 'checkboxes')[0]).toMatchObject({ options: [{ text: { text: 'lint' } }, { text: { text: 'typecheck' }, description: { text: 'tsc --noEmit' } }] })
+  })
+
+  it('lists options whose descriptions checkboxes would cut, and then leaves the descriptions out of the checkboxes', () => {
+    const long = 'd'.repeat(LIMIT.optionDescription + 1)
+    const q = question({ multiSelect: true, options: [{ label: 'lint', description: long }, { label: 'unit tests' }] })
+
+    const { message } = questionMessage(ask({ questions: [q] }))
+
+    expect(richText(message)).toContain(long)
+    expect(JSON.stringify(elementsOfType(message, 'checkboxes'))).not.toContain('"description"')
+  })
+
   const multi = (n: number) => ask({ questions: [question({ multiSelect: true, options: options(n) })] })
 
   it('uses checkboxes up to LIMIT.checkboxOptions, in a block the provider reads at Submit', () => {
@@ -106,6 +125,16 @@ describe('questionMessage: a multi-select question', () => {
 })
 
 describe('questionMessage: the card around the controls', () => {
+  it('names an agent without a title by its session, never with a bare "Agent" label', () => {
+    const context = mrkdwnTexts(questionMessage(ask({ agent: { id: 'sess-1', cwd: '/repo' } })).message)[0]
+
+    expect(context).toBe('*Agent* `sess-1` · `/repo`')
+  })
+
+  it('says "An agent" when nothing is known about who asks', () => {
+    expect(mrkdwnTexts(questionMessage(ask()).message)[0]).toBe('*An agent*')
+  })
+
   it('starts with a context line naming the mention, agent, session, cwd and expiry', () => {
     const view = ask({ mention: 'U0ABC', expiresAt: Date.UTC(2026, 6, 1, 12, 30), agent: { id: 'sess-1', title: 'Refactor bot', cwd: '/repo' } })
 

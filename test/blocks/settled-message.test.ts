@@ -15,6 +15,16 @@ function status(view: ReturnType<typeof ask>, outcome: Outcome): string {
 }
 
 describe('settledMessage', () => {
+  it('shows who answered and when instead of the expiry', () => {
+    const view = ask({ expiresAt: Date.UTC(2026, 6, 2, 0, 0), agent: { id: 'sess-1', title: 'Refactor' } })
+
+    const message = settledMessage(view, { kind: 'answered', by, at: NOW, answers: [{ id: 'q1', selected: ['Option 1'] }] })
+
+    expect(mrkdwnTexts(message)[0]).toBe('*Agent* Refactor · session `sess-1`')
+    expect(JSON.stringify(message)).not.toContain('expires')
+    expect(mrkdwnTexts(message).at(-1)).toBe(`Answered by <@U0ALICE> · ${WHEN}`)
+  })
+
   it('replaces the controls with who answered which label, and when', () => {
     const message = settledMessage(ask(), { kind: 'answered', by, at: NOW, answers: [{ id: 'q1', selected: ['Option 1'] }] })
 

@@ -127,7 +127,7 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     const id = await postAsk(service, SAMPLE_ASKS.batch)
     await page.locator('.msg', { hasText: '4 questions' }).getByRole('button', { name: 'Answer…' }).click()
     const modal = page.getByRole('dialog')
-    const runtime = modal.locator('.input-block').filter({ hasText: '1. Runtime' })
+    const runtime = modal.locator('.input-block').filter({ hasText: 'Choose one' }).first()
     const runtimeOther = modal.locator('.input-block').filter({ hasText: 'your own answer' }).first()
 
     await runtime.getByText('22 LTS').click()
