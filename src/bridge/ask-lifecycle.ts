@@ -18,7 +18,8 @@ import type { ViewSettings } from './ask-view.js'
 import { setLongTimeout } from './long-timeout.js'
 import { describeOutcome } from './describe-outcome.js'
 import { isProcessAlive } from './process-alive.js'
-import { renderOpen, renderSettled } from './render.js'
+import { createRenderer, type Renderer } from './render-pool.js'
+import type { PostPlan } from './render.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
 import type { MessageContent } from '../slack/slack-port.js'
 import { resolvePolicy, styleOfQuestions, type AskStyle, type PolicyDefaults } from './ask-policy.js'
@@ -49,6 +50,8 @@ export interface LifecycleOptions {
   workspaceUrl?: string
   /** Team defaults: quorum, approvers, reminder, escalation. */
   policyDefaults?: PolicyDefaults
+  /** Renders the messages (default: long asks on a render thread, short ones in place). */
+  renderer?: Renderer
 }
 
 /** What an approval towards a quorum did. */
@@ -95,8 +98,11 @@ export class AskLifecycle {
   #sweepTimer: NodeJS.Timeout | undefined
   readonly #unsubscribe: (() => void) | undefined
 
+  readonly #renderer: Renderer
+
   constructor(private readonly options: LifecycleOptions) {
     this.#now = options.now ?? Date.now
+    this.#renderer = options.renderer ?? createRenderer(options.logger)
     this.#leaseMs = options.leaseMs ?? TIMING.leaseMs
     // Another instance's new ask with an expiry: arm it here too, so it
     // expires even if that instance dies; the settle claim makes it once.
@@ -197,7 +203,7 @@ export class AskLifecycle {
     let channel = record.target
     try {
       channel = await this.#resolveChannel(record.target)
-      const plan = renderOpen(record, settings)
+      const plan = await this.#renderer.open(record, settings)
       const posted = await pacer.run(channel, () => slack.postMessage(channel, plan.message))
       const permalink = messagePermalink(this.options.workspaceUrl, posted.channel, posted.ts) ?? (await slack.permalink(posted.channel, posted.ts).catch(() => undefined))
       await this.options.store.attachMessage(record.id, { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) })
@@ -212,7 +218,7 @@ export class AskLifecycle {
     }
   }
 
-  #continue(id: string, posted: { channel: string; ts: string }, plan: ReturnType<typeof renderOpen>): void {
+  #continue(id: string, posted: { channel: string; ts: string }, plan: PostPlan): void {
     const { slack, pacer, logger } = this.options
     const done = postContinuation({ slack, pacer, logger }, id, posted, plan, () => this.#stopped).finally(() => this.#continuing.delete(id))
     this.#continuing.set(id, done)
@@ -323,12 +329,13 @@ export class AskLifecycle {
       return false
     }
     let shown = false
-    const content = renderSettled(record, outcome, this.options.settings)
+    let content: MessageContent | undefined
     try {
       // Recovering: another instance may have shown it since we listed it.
       if (how === 'recovery' && (await store.get(record.id))?.finalMessageShown) return false
       const { channel, ts } = record.message
-      await this.options.pacer.update(() => slack.updateMessage(channel, ts, content))
+      const settled = (content = await this.#renderer.settled(record, outcome, this.options.settings))
+      await this.options.pacer.update(() => slack.updateMessage(channel, ts, settled))
       shown = true
     } catch (error) {
       const reason = error instanceof Error ? error.message : String(error)
@@ -340,7 +347,7 @@ export class AskLifecycle {
         logger.error(`ask ${record.id}: could not release its message claim: ${error instanceof Error ? error.message : String(error)}`)
       })
     }
-    await this.#updateCopies(record, content)
+    if (content) await this.#updateCopies(record, content)
     return true
   }
 
@@ -421,7 +428,7 @@ export class AskLifecycle {
     const next = previous.then(async () => {
       const record = await this.options.store.get(id)
       if (!record?.message || record.status !== 'pending') return false
-      const content = renderOpen(record, this.options.settings, await this.options.store.approvals(id)).message
+      const content = (await this.#renderer.open(record, this.options.settings, await this.options.store.approvals(id))).message
       try {
         const { channel, ts } = record.message
         await this.options.pacer.update(() => this.options.slack.updateMessage(channel, ts, content))
@@ -545,6 +552,7 @@ export class AskLifecycle {
     for (const cancel of this.#expiryTimers.values()) cancel()
     this.#expiryTimers.clear()
     this.#settledListeners.clear()
+    await this.#renderer.close()
     this.#unsubscribe?.()
     clearInterval(this.#sweepTimer)
     clearInterval(this.#leaseTimer)

@@ -71,6 +71,10 @@ export class SqliteAskStore implements AskStore {
         // The WAL and shared-memory files exist now; ones left by an older
         // version with looser modes are tightened here.
         tightenStateFiles(path)
+        // Every write (insert, attach, settle, shown) runs on the event loop: in WAL mode NORMAL
+        // commits without an fsync each time and still survives a crash of the process; only a
+        // power cut can lose the last commits, and a settled answer has reached its caller by then.
+        this.#db.pragma('synchronous = NORMAL')
       }
       this.#migrate()
     } catch (error) {
