@@ -233,7 +233,7 @@ describe('the dsh-slack cordis plugin with the real bridge on the local stand-in
     } finally {
       await slack.close()
     }
-  })
+  }, shownWithinMs(1) + shownWithinMs(2) + 20_000)
 })
 
 describe('the dsh-slack cordis plugin as a thin client of a running service (serviceUrl)', () => {
