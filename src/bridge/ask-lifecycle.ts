@@ -367,7 +367,8 @@ export class AskLifecycle {
    * Best effort: a copy that cannot be updated only loses its controls later.
    */
   async #updateCopies(record: AskRecord, content: MessageContent): Promise<void> {
-    for (const copy of await this.copiesOf(record.id)) {
+    const copies = await this.copiesOf(record.id).catch(() => [])
+    for (const copy of copies) {
       await this.options.pacer.update(() => this.options.slack.updateMessage(copy.channel, copy.ts, content)).catch((error: unknown) => {
         this.options.logger.warn(`ask ${record.id}: could not update its copy in ${copy.channel}: ${error instanceof Error ? error.message : String(error)}`)
       })
@@ -389,6 +390,11 @@ export class AskLifecycle {
     } catch (error) {
       this.options.logger.error(`ask ${event.askId}: could not record its ${event.type} event: ${error instanceof Error ? error.message : String(error)}`)
     }
+  }
+
+  /** An escalation copy posted after its ask settled: give it the settled state. */
+  async showCopiesSettled(record: AskRecord): Promise<void> {
+    if (record.settlement) await this.#updateCopies(record, renderSettled(record, record.settlement.outcome, this.options.settings))
   }
 
   /** Records an event from outside the lifecycle (the scheduler's reminders and escalations). */

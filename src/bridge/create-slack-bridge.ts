@@ -16,6 +16,7 @@ import { TIMING } from '../slack/timing.js'
 import { webApiPort } from '../slack/web-api-port.js'
 import { AnswerPolicy } from './answer-policy.js'
 import { AskLifecycle } from './ask-lifecycle.js'
+import { Reminders } from './reminders.js'
 import { resolveOptions } from './bridge-options.js'
 import type { SlackBridge, SlackBridgeOptions, SlackHealth } from './types.js'
 import { createProvider, waitForSettlement } from './waiting.js'
@@ -71,10 +72,11 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   const ownsStore = typeof options.state !== 'object'
   const store: AskStore = await openStore(options.state, { logger })
   const settings = { locale: resolved.locale, ...(resolved.mention ? { mention: resolved.mention } : {}) }
+  const pacer = new ChannelPacer()
   const lifecycle = new AskLifecycle({
     store,
     slack,
-    pacer: new ChannelPacer(),
+    pacer,
     settings,
     ...(resolved.channel ? { defaultChannel: resolved.channel } : {}),
     ...(resolved.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: resolved.defaultTimeoutMs } : {}),
@@ -100,6 +102,8 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, host, resolve))
   }
   await lifecycle.recover()
+  const reminders = new Reminders({ lifecycle, slack, pacer, settings, logger, now: options.now ?? Date.now })
+  reminders.start(options.schedulerIntervalMs ?? TIMING.schedulerPollMs)
 
   let stopped: Promise<void> | undefined
   const bridge: SlackBridge = {
@@ -115,6 +119,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     store,
     stop: (stopOptions) =>
       (stopped ??= (async () => {
+        await reminders.stop()
         await lifecycle.stop(stopOptions)
         if (socketMode) await app.stop()
         if (server) await new Promise<void>((resolve) => server!.close(() => resolve()))

@@ -2,6 +2,8 @@
  * Every deadline dsh-slack works against, in one place (shared/SLACK.md).
  */
 export const TIMING = {
+  /** Ours: how often an instance looks for due reminders and escalations (shared state: any instance may send them, once). */
+  schedulerPollMs: 5000,
   /** Slack shows "Operation timed out" when an interaction is not acknowledged in this time. */
   ackDeadlineMs: 3000,
   /** A trigger_id works once, for this long: open modals right after ack(). */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { UserInteractionError } from '../../src/contract/index.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
-import { MODES, startRig } from '../support/e2e.js'
+import { eventually, MODES, startRig } from '../support/e2e.js'
 import { postedMessage, settledMessage, visibleText } from '../support/messages.js'
 
 const ALICE = 'U0SANDBOX01'
@@ -46,7 +46,7 @@ describe.each(MODES)('team approvals with a quorum in %s mode', (mode) => {
     const card = await postedMessage(slack, channel)
 
     await slack.user(ALICE).click(card, 'Approve')
-    await slack.waitFor(async () => ((await bridge.store.approvals(record.id)).length === 1 ? true : undefined))
+    await eventually(async () => (await bridge.store.approvals(record.id)).length === 1)
     await slack.user(BOB).click(card, 'Approve')
     const settled = await bridge.waitForSettlement(record.id, 10_000)
 
@@ -86,7 +86,7 @@ describe.each(MODES)('team approvals with a quorum in %s mode', (mode) => {
     const card = await postedMessage(slack, channel)
 
     await slack.user(ALICE).click(card, 'Allow once')
-    await slack.waitFor(async () => ((await bridge.store.approvals(approved.id)).length === 1 ? true : undefined))
+    await eventually(async () => (await bridge.store.approvals(approved.id)).length === 1)
     expect((await bridge.get(approved.id))?.status).toBe('pending')
     await slack.user(BOB).click(card, 'Allow once')
     const allowed = await bridge.waitForSettlement(approved.id, 10_000)
@@ -97,7 +97,7 @@ describe.each(MODES)('team approvals with a quorum in %s mode', (mode) => {
     const vetoed = await bridge.openApproval({ toolName: 'bash', reason: 'git push --force' })
     const second = await slack.waitFor(() => slack.messages(channel).find((m) => m.ts !== card.ts && m.ts !== undefined && !m.thread_ts))
     await slack.user(ALICE).click(second, 'Allow once')
-    await slack.waitFor(async () => ((await bridge.store.approvals(vetoed.id)).length === 1 ? true : undefined))
+    await eventually(async () => (await bridge.store.approvals(vetoed.id)).length === 1)
     await slack.user(CAROL).click(second, 'Reject')
 
     expect((await bridge.waitForSettlement(vetoed.id, 10_000))?.settlement?.decision).toBe('rejected')

@@ -1,4 +1,4 @@
-import { afterEach } from 'vitest'
+import { afterEach, vi } from 'vitest'
 import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
 import type { SlackBridge, SlackBridgeOptions } from '../../src/bridge/types.js'
 import { silentLogger, type Logger } from '../../src/log/logger.js'
@@ -58,4 +58,19 @@ export async function startRig(mode: Mode, options: Partial<SlackBridgeOptions> 
   }
   const bridge = await start()
   return { slack, bridge, channel: slack.defaultChannel, restartBridge: start }
+}
+
+/**
+ * Waits until an async check (a store read) gives a value; the stand-in's
+ * `waitFor` checks synchronously, on workspace changes.
+ */
+export async function eventually<T>(check: () => Promise<T | undefined | false>, timeoutMs = 10_000): Promise<T> {
+  return vi.waitFor(
+    async () => {
+      const value = await check()
+      if (value === undefined || value === false) throw new Error('not yet')
+      return value
+    },
+    { timeout: timeoutMs, interval: 20 },
+  )
 }
