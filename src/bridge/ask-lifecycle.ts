@@ -394,7 +394,7 @@ export class AskLifecycle {
 
   /** An escalation copy posted after its ask settled: give it the settled state. */
   async showCopiesSettled(record: AskRecord): Promise<void> {
-    if (record.settlement) await this.#updateCopies(record, renderSettled(record, record.settlement.outcome, this.options.settings))
+    if (record.settlement) await this.#updateCopies(record, await this.#renderer.settled(record, record.settlement.outcome, this.options.settings))
   }
 
   /** Records an event from outside the lifecycle (the scheduler's reminders and escalations). */
