@@ -8,7 +8,7 @@ import type { ContextBlock, KnownBlock } from '@slack/types'
 import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
 import type { Locale } from './view.js'
-import { escapeMrkdwn, fitMrkdwn } from './text.js'
+import { escapeMrkdwn, fitEscaped, fitMrkdwn } from './text.js'
 
 /** A message as chat.postMessage / chat.update take it. */
 export interface MessagePayload {
@@ -85,7 +85,7 @@ export interface CardParts {
   reserve: { text: number; blocks: number }
   /** Notification text of the card. */
   text: string
-  /** Notification text of each thread part (`Part i of n` is added). */
+  /** Notification text of each thread part (`Part i of n` is added), already escaped. */
   threadText: string
   /**
    * The whole text, offered as a file when the thread runs long. Made only
@@ -166,7 +166,8 @@ function threadParts(rest: SizedBlock[], parts: CardParts, words: ReturnType<typ
   const payloads = groups.map((blocks, n) => {
     const label = words.part(n + 1, total)
     const tail = n === total - 1 && cut && parts.file !== undefined ? [contextLine(fitMrkdwn(words.restInFile(parts.file.filename), NOTE_RESERVE))] : []
-    return { text: fitMrkdwn(`${label} · ${parts.threadText}`, LIMIT.notificationText), blocks: [contextLine(label), ...blocks, ...tail] }
+    // threadText is escaped already: escaping the whole again showed `R&D` as `R&amp;amp;D`.
+    return { text: fitEscaped(`${escapeMrkdwn(label)} · ${parts.threadText}`, LIMIT.notificationText), blocks: [contextLine(label), ...blocks, ...tail] }
   })
   return { payloads, cut }
 }

@@ -72,3 +72,17 @@ describe('a 200 KB plan', () => {
     expect(total).toBeGreaterThan(0)
   })
 })
+
+describe('a thread part’s notification text', () => {
+  it('escapes agent text once, so "R&D <team>" reads as written in the notification', () => {
+    const { plan } = bigPlan(60_000)
+
+    const rendered = questionMessage(planReview(plan, { header: 'R&D <team>' }))
+
+    expect(rendered.thread.length).toBeGreaterThan(0)
+    for (const part of rendered.thread) {
+      expect(part.text).toContain('R&amp;D &lt;team&gt;')
+      expect(part.text).not.toContain('&amp;amp;')
+    }
+  })
+})
