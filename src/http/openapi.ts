@@ -33,6 +33,7 @@ export function openApiDocument(): Record<string, unknown> {
   const askId = { name: 'id', in: 'path', required: true, description: 'The ask\'s id, as POST /v1/asks gave it.', schema: { type: 'string' } }
   const common = {
     '401': { $ref: '#/components/responses/Unauthorized' },
+    '403': { $ref: '#/components/responses/Forbidden' },
   }
 
   return {
@@ -57,6 +58,7 @@ export function openApiDocument(): Record<string, unknown> {
             '400': refusal('An invalid request: BAD_REQUEST (with the field and the problem), EMPTY_QUESTIONS or BAD_INTENT.'),
             ...common,
             '413': refusal(`The body is over ${HTTP_LIMIT.maxBodyBytes} bytes (PAYLOAD_TOO_LARGE).`),
+            '415': refusal('The body was not sent as `Content-Type: application/json` (UNSUPPORTED_MEDIA_TYPE).'),
             '502': refusal('Slack refused the post (SLACK_API_ERROR); the message names Slack\'s error and the fix.'),
           },
         },
@@ -143,20 +145,24 @@ export function openApiDocument(): Record<string, unknown> {
         get: {
           operationId: 'health',
           summary: 'Whether the service can reach Slack (no key needed, for load balancers)',
-          responses: { '200': json(health, 'Slack is reachable.'), '503': json(health, 'Slack is unreachable right now.') },
+          responses: { '200': json(health, 'Slack is reachable.'), '403': { $ref: '#/components/responses/Forbidden' }, '503': json(health, 'Slack is unreachable right now.') },
         },
       },
       '/metrics': {
         get: {
           operationId: 'metrics',
           summary: 'Prometheus metrics (text format)',
-          responses: { '200': { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } } },
+          responses: { '200': { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } }, '403': { $ref: '#/components/responses/Forbidden' } },
         },
       },
     },
     components: {
       schemas,
       responses: {
+        Forbidden: {
+          description: 'A request from a web page (an `Origin` or `Sec-Fetch-Site` this service does not accept: BAD_ORIGIN) or for a `Host` it does not answer to (BAD_HOST; see DSH_SLACK_ALLOWED_HOSTS).',
+          content: { 'application/json': { schema: error } },
+        },
         Unauthorized: { description: 'The service has an API key and the request did not send it (UNAUTHORIZED).', content: { 'application/json': { schema: error } } },
       },
       securitySchemes: {

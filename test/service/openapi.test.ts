@@ -129,8 +129,10 @@ describe('real requests and responses, checked against the document', () => {
     const intent = await api.call('POST', '/v1/asks', { body: badIntent })
     const unauthorized = await api.call('POST', '/v1/asks', { body: { questions: [pm] }, headers: { authorization: 'Bearer wrong-key-wrong-key' } })
     const tooLarge = await api.call('POST', '/v1/asks', { rawBody: JSON.stringify({ questions: [{ ...pm, detail: 'x'.repeat(1024 * 1024) }] }) })
+    const notJson = await api.call('POST', '/v1/asks', { rawBody: JSON.stringify({ questions: [pm] }), headers: { 'content-type': 'text/plain' } })
+    const fromAPage = await api.call('POST', '/v1/asks', { body: { questions: [pm] }, headers: { origin: 'https://evil.example' } })
 
-    expect([empty.body.error.code, intent.body.error.code, unauthorized.status, tooLarge.status]).toEqual(['EMPTY_QUESTIONS', 'BAD_INTENT', 401, 413])
+    expect([empty.body.error.code, intent.body.error.code, unauthorized.status, tooLarge.status, notJson.status, fromAPage.status]).toEqual(['EMPTY_QUESTIONS', 'BAD_INTENT', 401, 413, 415, 403])
   })
 
   it('describes /healthz', async () => {
