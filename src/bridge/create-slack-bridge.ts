@@ -14,6 +14,7 @@ import { SlackCallError } from '../slack/slack-call-error.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
 import { TIMING } from '../slack/timing.js'
 import { webApiPort } from '../slack/web-api-port.js'
+import { trackInFlight } from '../slack/in-flight-calls.js'
 import { AnswerPolicy } from './answer-policy.js'
 import { AskLifecycle } from './ask-lifecycle.js'
 import { Reminders } from './reminders.js'
@@ -59,7 +60,9 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     : new HTTPReceiver({ signingSecret: resolved.signingSecret!, endpoints: '/slack/events', logger: slackLogger })
   const app = new App({ token: resolved.botToken, receiver, socketMode, clientOptions, logger: slackLogger })
 
-  const slack = webApiPort(app.client)
+  const calls = trackInFlight(webApiPort(app.client, options.observeSlackCalls))
+  const slack = calls.port
+  const pacer = new ChannelPacer()
   let workspaceUrl: string | undefined
   try {
     // Once per start: the workspace URL makes every permalink without a call per ask.
@@ -116,12 +119,16 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     closeElsewhere: (id, how) => lifecycle.closeElsewhere(id, how),
     onSettled: (listener) => lifecycle.onSettled(listener),
     health: () => health,
+    postsWaiting: () => pacer.waiting(),
     store,
     stop: (stopOptions) =>
       (stopped ??= (async () => {
         await reminders.stop()
         await lifecycle.stop(stopOptions)
         if (socketMode) await app.stop()
+        // No new interactions now; let the calls already on their way (a message
+        // update after a click) reach Slack before the store closes.
+        await calls.idle()
         if (server) await new Promise<void>((resolve) => server!.close(() => resolve()))
         if (ownsStore) await store.close()
       })()),

@@ -5,6 +5,7 @@ import type { AskStore } from '../store/ask-store.js'
 import type { Logger } from '../log/logger.js'
 import type { PolicyInput } from './ask-policy.js'
 import type { PolicyAwareProvider } from './waiting.js'
+import type { SlackCallObserver } from '../slack/slack-call-error.js'
 
 /**
  * Options of `createSlackBridge`: the environment variables of
@@ -58,6 +59,8 @@ export interface SlackBridgeOptions {
   /** Whose asks these are: a service keeps them open across restarts; a library's expire with it. */
   owner?: 'service' | 'library'
   logger?: Logger
+  /** Told of every Web API call once it finished, with Slack's error when it failed (the service's `/metrics`). */
+  observeSlackCalls?: SlackCallObserver
 }
 
 /** Options for posting one ask without waiting (the service's `POST /v1/asks`). */
@@ -120,6 +123,8 @@ export interface SlackBridge {
   onSettled(listener: (record: AskRecord) => void): () => void
   /** Whether Slack is reachable now. */
   health(): SlackHealth
+  /** Posts queued or in flight per channel (paced to Slack's rate), for `/metrics`. */
+  postsWaiting?(): ReadonlyMap<string, number>
   /** HTTP mode when the bridge listens itself: the URL to give Slack (interactivity and options-load). */
   readonly slackEventsUrl?: string
   /** HTTP mode with `listen: false`: Slack's requests go here. */

@@ -1,5 +1,5 @@
 import { configFromEnv, DEFAULT_SANDBOX_PORT } from '../config/config.js'
-import { consoleLogger } from '../log/logger.js'
+import { loggerFor } from '../log/logger-for.js'
 import { startService, type ServiceDeps } from '../service/start-service.js'
 import { stopNote } from '../service/stop-note.js'
 import type { CliIo } from './cli-io.js'
@@ -39,7 +39,7 @@ export async function serveCommand(argv: string[], io: CliIo, deps: () => Promis
     return EXIT.ok
   }
   const config = configFromEnv(io.env)
-  const logger = consoleLogger({ debug: io.env.DSH_SLACK_DEBUG === '1' })
+  const logger = loggerFor(config.logFormat, { debug: io.env.DSH_SLACK_DEBUG === '1' })
 
   // Subscribe before starting, so a signal during start-up still stops cleanly.
   let signalled: ((signal: string) => void) | undefined

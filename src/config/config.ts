@@ -62,6 +62,8 @@ export interface Config {
   escalateTo?: string
   /** …after this long. */
   escalateAfterMs?: number
+  /** The service's log: human lines (`text`, default) or one JSON object per line (`json`). */
+  logFormat: 'text' | 'json'
 }
 
 export const DEFAULT_STATE_PATH = '.dsh-slack/state.sqlite'
@@ -111,6 +113,7 @@ const checks = {
   locale: (value) => (value === 'en' || value === 'zh-CN' ? null : `${shown(value)} is not a supported locale (expected en or zh-CN)`),
   approvals: (value) => (/^([1-9]|10)$/.test(value) ? null : `${shown(value)} is not a number of approvals (expected a whole number from 1 to 10, e.g. 2)`),
   userOrGroup: (value) => (USER_ID.test(value) || USERGROUP_ID.test(value) ? null : `${shown(value)} is not a user or user-group id (expected e.g. U0123ABCDEF or S0123ABCDEF)`),
+  logFormat: (value) => (value === 'text' || value === 'json' ? null : `${shown(value)} is not a log format (expected text, the default, or json for one JSON object per line)`),
   duration: (value) => {
     const ms = parseDuration(value)
     return ms !== null && ms > 0 ? null : `${shown(value)} is not a duration (expected e.g. 90s, 30m or 2h)`
@@ -188,6 +191,7 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     hostAccessSecrets: [],
     approvals: Number(required('DSH_SLACK_APPROVALS', get('DSH_SLACK_APPROVALS'), checks.approvals) ?? 1),
     approvers: list('DSH_SLACK_APPROVERS', get('DSH_SLACK_APPROVERS'), checks.userOrGroup),
+    logFormat: (required('DSH_SLACK_LOG_FORMAT', get('DSH_SLACK_LOG_FORMAT'), checks.logFormat) ?? 'text') as Config['logFormat'],
   }
   config.hostAccessSecrets = hostAccessSecrets(get('DSH_HOST_ACCESS_SECRET'), config.hostUrls.length)
   const allowedHosts = list('DSH_SLACK_ALLOWED_HOSTS', get('DSH_SLACK_ALLOWED_HOSTS'), checks.allowedHost)

@@ -9,7 +9,7 @@ import { valueChecks } from '../config/config.js'
  * `createSlackBridge` names them. `state` is a path only: a store object is
  * not configuration.
  */
-export type BridgePluginConfig = Omit<SlackBridgeOptions, 'state' | 'logger' | 'owner'> & {
+export type BridgePluginConfig = Omit<SlackBridgeOptions, 'state' | 'logger' | 'owner' | 'observeSlackCalls'> & {
   /** SQLite file (default `.dsh-slack/state.sqlite`) or `:memory:`. */
   state?: string
 }

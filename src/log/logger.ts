@@ -1,3 +1,5 @@
+import { scrubSecrets } from './scrub.js'
+
 /**
  * The few log calls dsh-slack makes. One line per event; callers never pass
  * secrets (tokens, signing secrets, API keys) into a log line.
@@ -11,7 +13,7 @@ export interface Logger {
 
 /** Writes `level message` lines to stderr, so stdout stays clean for the CLI's JSON output. */
 export function consoleLogger(options: { debug?: boolean } = {}): Logger {
-  const write = (level: string, message: string) => process.stderr.write(`${new Date().toISOString()} ${level} ${message}\n`)
+  const write = (level: string, message: string) => process.stderr.write(`${new Date().toISOString()} ${level} ${scrubSecrets(message)}\n`)
   return {
     info: (message) => write('info ', message),
     warn: (message) => write('warn ', message),

@@ -1,7 +1,8 @@
 import type { SlackBridge } from '../bridge/types.js'
 import { ConfigError } from '../config/config-error.js'
 import { configFromEnv, type Config } from '../config/config.js'
-import { consoleLogger, type Logger } from '../log/logger.js'
+import { loggerFor } from '../log/logger-for.js'
+import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from '../service/bridge-factory.js'
 import { bridgeOptionsFromConfig } from '../service/bridge-options.js'
 import type { LocalSlack, StartLocalSlack } from '../service/local-slack.js'
@@ -95,7 +96,7 @@ export async function runRelayCommand(argv: string[], io: RelayCommandIo): Promi
     io.stderr.write("dsh-slack relay: DSH_HOST_URL: is not set; set it to the harness web host's address, e.g. http://127.0.0.1:4000 (comma-separated for several)\n")
     return EXIT.invalid
   }
-  const logger = io.logger ?? consoleLogger({ debug: io.env.DSH_SLACK_DEBUG === '1' })
+  const logger = io.logger ?? loggerFor(config.logFormat, { debug: io.env.DSH_SLACK_DEBUG === '1' })
   const stack: (() => Promise<void>)[] = []
   try {
     const started = await startBridge(config, io, logger, stack, fresh)

@@ -160,6 +160,16 @@ export class ChannelPacer {
     lane.shift()
   }
 
+  /** Posts queued or in flight per channel (the service's `/metrics`); idle channels are absent. */
+  waiting(): ReadonlyMap<string, number> {
+    const counts = new Map<string, number>()
+    for (const [channel, queue] of this.#channels) {
+      const count = queue.messages.length + queue.thread.length
+      if (count > 0) counts.set(channel, count)
+    }
+    return counts
+  }
+
   /** Channels with posts queued or in flight, or a bucket still refilling (for leak checks). */
   get busyChannels(): number {
     return this.#channels.size

@@ -47,11 +47,18 @@ export function toSlackCallError(method: string, error: unknown): SlackCallError
   return new SlackCallError(method, 'request_failed', message, { cause: error })
 }
 
+/** Told of every Web API call once it finished: Slack's error (`ratelimited`, `channel_not_found`, …) when it failed. */
+export type SlackCallObserver = (method: string, slackError: string | undefined) => void
+
 /** Runs one Web API call; whatever it throws comes out as a `SlackCallError` naming `method`. */
-export async function callSlack<T>(method: string, run: () => Promise<T>): Promise<T> {
+export async function callSlack<T>(method: string, run: () => Promise<T>, observe?: SlackCallObserver): Promise<T> {
   try {
-    return await run()
+    const result = await run()
+    observe?.(method, undefined)
+    return result
   } catch (error) {
-    throw toSlackCallError(method, error)
+    const failure = toSlackCallError(method, error)
+    observe?.(method, failure.slackError)
+    throw failure
   }
 }

@@ -1,7 +1,7 @@
 import type { WebClient } from '@slack/web-api'
 import { z } from 'zod'
 import type { MessageContent, SlackPort } from './slack-port.js'
-import { callSlack as call } from './slack-call-error.js'
+import { callSlack, type SlackCallObserver } from './slack-call-error.js'
 
 const postResult = z.object({ channel: z.string(), ts: z.string() })
 const authResult = z.object({ user_id: z.string(), bot_id: z.string().optional(), team_id: z.string().optional(), team: z.string().optional(), user: z.string().optional(), url: z.string().optional() })
@@ -9,8 +9,9 @@ const openResult = z.object({ channel: z.object({ id: z.string() }) })
 const permalinkResult = z.object({ permalink: z.string().optional() })
 const usersResult = z.object({ users: z.array(z.string()).optional() })
 
-/** The port over the official Web API client. Responses are parsed, never trusted. */
-export function webApiPort(client: WebClient): SlackPort {
+/** The port over the official Web API client. Responses are parsed, never trusted; `observe` sees every call (metrics). */
+export function webApiPort(client: WebClient, observe?: SlackCallObserver): SlackPort {
+  const call = <T>(method: string, run: () => Promise<T>) => callSlack(method, run, observe)
   return {
     authTest: () =>
       call('auth.test', async () => {

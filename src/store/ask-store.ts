@@ -11,7 +11,14 @@ import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery,
  * (several instances sharing one Slack app) settles with a conditional
  * `UPDATE … RETURNING` and announces settlements with NOTIFY.
  */
+/** What `/healthz` calls the store. */
+export type StoreKind = 'sqlite' | 'postgres' | 'memory'
+
 export interface AskStore {
+  /** What kind of store this is (`/healthz` says it). */
+  readonly kind: StoreKind
+  /** Whether the store answers now; `/healthz` is 503 while it does not. Never rejects. */
+  ping(): Promise<boolean>
   /**
    * True when every process on the Slack app sees the same asks (a shared
    * database). A local store that does not know an ask cannot tell "closed"

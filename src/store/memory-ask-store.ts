@@ -166,6 +166,12 @@ export class MemoryAskStore implements AskStore {
     return page
   }
 
+  readonly kind = 'memory'
+
+  async ping(): Promise<boolean> {
+    return true
+  }
+
   async close(): Promise<void> {
     this.#records.clear()
     this.#byExternalKey.clear()

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
-import type { AskStore } from './ask-store.js'
+import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
 import { SettleWatchers } from './settle-watchers.js'
@@ -57,8 +57,11 @@ export class SqliteAskStore implements AskStore {
   readonly #statements
   readonly #team: SqliteTeamTables
 
+  readonly kind: StoreKind
+
   /** `path` is a file (parent directories are created) or `':memory:'`. */
   constructor(path: string, options: SqliteAskStoreOptions = {}) {
+    this.kind = path === ':memory:' || path === '' ? 'memory' : 'sqlite'
     this.#pollIntervalMs = options.pollIntervalMs ?? CROSS_PROCESS_POLL_MS
     this.#now = options.now ?? Date.now
     const onDisk = path !== ':memory:' && path !== ''
@@ -296,6 +299,14 @@ export class SqliteAskStore implements AskStore {
 
   async listAsks(query: AskQuery): Promise<AskPage> {
     return this.#team.listAsks(query)
+  }
+
+  async ping(): Promise<boolean> {
+    try {
+      return this.#db.open && this.#db.prepare('SELECT 1 AS one').get() !== undefined
+    } catch {
+      return false
+    }
   }
 
   async close(): Promise<void> {

@@ -51,6 +51,7 @@ export interface PostgresAskStoreOptions {
  */
 export class PostgresAskStore implements AskStore {
   readonly shared = true
+  readonly kind = 'postgres'
   readonly watchers = new SettleWatchers()
   readonly #pool: pg.Pool
   readonly #listener: SettleListener
