@@ -11,6 +11,7 @@ export const API_ERROR_CODES = [
   'BAD_ORIGIN',
   'UNSUPPORTED_MEDIA_TYPE',
   'REQUEST_TIMEOUT',
+  'UNAVAILABLE',
 ] as const
 
 export type ApiErrorCode = UserInteractionCode | (typeof API_ERROR_CODES)[number]

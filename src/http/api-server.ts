@@ -8,6 +8,7 @@ import { createAsk, deleteAsk, getAsk, type AskHandlerContext } from './ask-hand
 import { checkBearer } from './check-bearer.js'
 import { checkFrontDoor, createFrontDoor, type FrontDoor } from './front-door.js'
 import { openApiDocument } from './openapi.js'
+import { healthOf } from './health.js'
 import { sendJson } from './send-json.js'
 
 export interface ApiServerOptions {
@@ -21,13 +22,21 @@ export interface ApiServerOptions {
   onOpened?: (record: AskRecord) => void
   /** `DSH_SLACK_ALLOWED_HOSTS`: `Host` names answered besides loopback, IP literals and the bound address. */
   allowedHosts?: readonly string[]
+  /** `GET /metrics` (Prometheus text); absent: no such route. Behind `apiKey` like `/v1`. */
+  metrics?: { contentType: string; render(): Promise<string> }
 }
 
 export interface ApiServer {
   readonly server: Server
   /** Resolves with the address once listening; port 0 picks a free one. */
   listen(host: string, port: number): Promise<{ host: string; port: number; url: string }>
-  /** Ends long-polls in flight (they answer with the pending state), stops listening, closes connections. */
+  /**
+   * Stops taking new asks (`POST` → 503, `/healthz` → 503) and resolves once
+   * the requests already being handled (a POST waiting for its Slack post)
+   * have answered. Everything else keeps working.
+   */
+  drain(): Promise<void>
+  /** Drains, ends long-polls in flight (they answer with the pending state), stops listening, closes connections. */
   close(): Promise<void>
 }
 
@@ -56,6 +65,13 @@ const LOGGED_HOSTS_MAX = 20
  */
 export function createApiServer(options: ApiServerOptions): ApiServer {
   const closing = new AbortController()
+  let draining = false
+  /** POSTs and DELETEs being handled: drain() lets them answer. */
+  const handling = new Set<Promise<void>>()
+  const tracked = (work: Promise<void>): Promise<void> => {
+    handling.add(work)
+    return work.finally(() => handling.delete(work))
+  }
   const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}) }
 
   let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
@@ -96,9 +112,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (path === '/healthz') {
       allow(method, ['GET', 'HEAD'])
-      const health = options.bridge.health()
-      if (health === 'connected') sendJson(res, 200, { ok: true, slack: options.local ? 'local' : 'connected' })
-      else sendJson(res, 503, { ok: false, slack: health })
+      const health = await healthOf(options.bridge, { local: options.local === true, draining })
+      sendJson(res, health.status, health.body)
+      return
+    }
+    if (path === '/metrics' && options.metrics) {
+      checkBearer(req, options.apiKey)
+      allow(method, ['GET'])
+      const text = await options.metrics.render()
+      res.writeHead(200, { 'content-type': options.metrics.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })
+      res.end(text)
       return
     }
     if (path === '/v1/openapi.json') {
@@ -110,7 +133,9 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     if (path === '/v1/asks') {
       checkBearer(req, options.apiKey)
       allow(method, ['POST'])
-      await createAsk(context, req, res)
+      // Behind a load balancer the client retries on another instance; a thin client waits and retries.
+      if (draining) throw new ApiError(503, 'UNAVAILABLE', 'the service is stopping and takes no new asks; ask again in a moment (another instance, or this one once restarted)', { 'retry-after': '5' })
+      await tracked(createAsk(context, req, res))
       return
     }
     const match = /^\/v1\/asks\/([^/]+)$/.exec(path)
@@ -118,11 +143,16 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       checkBearer(req, options.apiKey)
       allow(method, ['GET', 'DELETE'])
       const id = decodePathPart(match[1]!)
-      if (method === 'DELETE') await deleteAsk(context, id, res)
+      if (method === 'DELETE') await tracked(deleteAsk(context, id, res))
       else await getAsk(context, id, url, req, res)
       return
     }
-    throw new ApiError(404, 'NOT_FOUND', `no route ${path}: the API is POST /v1/asks, GET and DELETE /v1/asks/:id, GET /healthz; GET /v1/openapi.json describes it`)
+    throw new ApiError(404, 'NOT_FOUND', `no route ${path}: the API is POST /v1/asks, GET and DELETE /v1/asks/:id, GET /healthz, GET /metrics; GET /v1/openapi.json describes it`)
+  }
+
+  async function drain(): Promise<void> {
+    draining = true
+    while (handling.size > 0) await Promise.allSettled([...handling])
   }
 
   return {
@@ -138,8 +168,10 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           resolve({ host: address.address, port: address.port, url: `http://${shownHost}:${address.port}` })
         })
       }),
-    close: () =>
-      new Promise<void>((resolve) => {
+    drain,
+    close: async () => {
+      await drain()
+      await new Promise<void>((resolve) => {
         closing.abort()
         if (!server.listening) {
           resolve()
@@ -151,7 +183,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
           resolve()
         })
         server.closeIdleConnections()
-      }),
+      })
+    },
   }
 }
 

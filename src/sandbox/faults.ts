@@ -35,6 +35,11 @@ export class Faults {
     else this.armed.delete(method)
   }
 
+  /** How many calls of `method` still meet an armed fault (a test waits for 0: the call has arrived). */
+  armedFor(method: string): number {
+    return (this.armed.get(method) ?? []).reduce((sum, entry) => sum + entry.remaining, 0)
+  }
+
   /** The fault for this call of `method`, if one is armed (used up as it is taken). */
   take(method: string): Fault | undefined {
     const list = this.armed.get(method)

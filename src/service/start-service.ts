@@ -2,6 +2,7 @@ import type { SlackBridge } from '../bridge/types.js'
 import type { Config } from '../config/config.js'
 import { checkCombination } from '../config/config.js'
 import { createApiServer, type ApiServer } from '../http/api-server.js'
+import { ServiceMetrics } from '../metrics/service-metrics.js'
 import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from './bridge-factory.js'
 import { bridgeOptionsFromConfig } from './bridge-options.js'
@@ -83,7 +84,15 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
 
     // The bridge logs one line per ask event (posted, answered by, withdrawn,
     // expired, dismissed) with this logger, so the service adds none of its own.
-    const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), listen: false })
+    const metrics = new ServiceMetrics()
+    const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), listen: false, observeSlackCalls: metrics.slackCall })
+    metrics.attach({
+      openAsks: async () => (await bridge.store.listPending()).length,
+      postsWaiting: () => bridge.postsWaiting?.() ?? new Map(),
+      storeUp: () => bridge.store.ping(),
+    })
+    const unwatchSettled = bridge.onSettled((record) => metrics.settled({ status: record.status, createdAt: record.createdAt, settledAt: record.settlement?.outcome.at }))
+    stack.push(async () => void unwatchSettled())
     // Asks kept in memory die with the process: withdraw them, so nobody answers a question nobody will read.
     const withdrawOpen = effective.statePath === ':memory:'
     stack.push(() => bridge.stop({ withdrawOpen }))
@@ -93,6 +102,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       logger,
       local: local !== undefined,
       ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
+      metrics,
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     })
     const { url } = await api.listen(config.host, config.port)

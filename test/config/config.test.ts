@@ -33,6 +33,7 @@ describe('configFromEnv: defaults', () => {
       hostAccessSecrets: [],
       approvals: 1,
       approvers: [],
+      logFormat: 'text',
     })
   })
 
@@ -134,6 +135,19 @@ describe('configFromEnv: each variable', () => {
 
   it.each(['en', 'zh-CN'])('accepts %s as DSH_SLACK_LOCALE', (locale) => {
     expect(configFromEnv({ DSH_SLACK_LOCALE: locale }).locale).toBe(locale)
+  })
+
+  it('logs human lines unless DSH_SLACK_LOG_FORMAT says json', () => {
+    expect(configFromEnv({}).logFormat).toBe('text')
+    expect(configFromEnv({ DSH_SLACK_LOG_FORMAT: 'json' }).logFormat).toBe('json')
+    expect(configFromEnv({ DSH_SLACK_LOG_FORMAT: 'text' }).logFormat).toBe('text')
+  })
+
+  it.each(['JSON', 'jsonl', 'pretty'])('rejects %s as DSH_SLACK_LOG_FORMAT, naming both formats', (format) => {
+    expect(configRejection(() => configFromEnv({ DSH_SLACK_LOG_FORMAT: format }))).toMatchObject({
+      variable: 'DSH_SLACK_LOG_FORMAT',
+      message: `DSH_SLACK_LOG_FORMAT: ${JSON.stringify(format)} is not a log format (expected text, the default, or json for one JSON object per line)`,
+    })
   })
 
   it.each(['fr', 'zh', 'EN'])('rejects %s as DSH_SLACK_LOCALE', (locale) => {

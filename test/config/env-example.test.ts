@@ -24,6 +24,7 @@ const VARIABLES = [
   'DSH_SLACK_ALLOWED_HOSTS',
   'DSH_HOST_URL',
   'DSH_HOST_ACCESS_SECRET',
+  'DSH_SLACK_LOG_FORMAT',
 ]
 
 const text = await readFile(new URL('../../.env.example', import.meta.url), 'utf8')

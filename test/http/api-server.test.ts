@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
 import type { AskRecord } from '../../src/store/ask-record.js'
+import { ServiceMetrics } from '../../src/metrics/service-metrics.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { FakeBridge, oneQuestion } from './fake-bridge.js'
 
@@ -13,7 +14,7 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 
-async function start(options: { apiKey?: string; local?: boolean; bridge?: FakeBridge; onOpened?: (record: AskRecord) => void } = {}) {
+async function start(options: { apiKey?: string; local?: boolean; bridge?: FakeBridge; onOpened?: (record: AskRecord) => void; metrics?: ServiceMetrics } = {}) {
   const bridge = options.bridge ?? new FakeBridge()
   const server = createApiServer({ bridge, logger: silentLogger, ...options })
   servers.push(server)
@@ -354,13 +355,13 @@ describe('GET /healthz', () => {
   it('says Slack is connected', async () => {
     const { call } = await start()
 
-    expect(await call('GET', '/healthz')).toMatchObject({ status: 200, body: { ok: true, slack: 'connected' } })
+    expect(await call('GET', '/healthz')).toMatchObject({ status: 200, body: { ok: true, slack: 'connected', store: 'memory' } })
   })
 
   it('says local when the bridge talks to the built-in stand-in', async () => {
     const { call } = await start({ local: true })
 
-    expect((await call('GET', '/healthz')).body).toEqual({ ok: true, slack: 'local' })
+    expect((await call('GET', '/healthz')).body).toEqual({ ok: true, slack: 'local', store: 'memory' })
   })
 
   it('answers 503 while Slack is unreachable', async () => {
@@ -368,6 +369,91 @@ describe('GET /healthz', () => {
     bridge.healthState = 'disconnected'
 
     expect(await call('GET', '/healthz')).toMatchObject({ status: 503, body: { ok: false } })
+  })
+
+  it('answers 503 naming the store while the store does not answer, and 200 once it does again', async () => {
+    const { bridge, call } = await start()
+    let up = false
+    bridge.store.ping = async () => up
+
+    const down = await call('GET', '/healthz')
+    up = true
+    const back = await call('GET', '/healthz')
+
+    expect(down).toMatchObject({ status: 503, body: { ok: false, slack: 'connected', store: 'memory', problem: 'the memory store does not answer' } })
+    expect(back).toMatchObject({ status: 200, body: { ok: true, store: 'memory' } })
+  })
+})
+
+describe('GET /metrics', () => {
+  it('answers Prometheus text with the ask, Slack call and event-loop metrics', async () => {
+    const metrics = new ServiceMetrics()
+    const { bridge, call, url } = await start({ metrics })
+    metrics.attach({ openAsks: async () => (await bridge.store.listPending()).length, postsWaiting: () => new Map([['C0DEFAULT', 2]]), storeUp: () => bridge.store.ping() })
+    await call('POST', '/v1/asks', oneQuestion)
+    metrics.slackCall('chat.postMessage', undefined)
+    metrics.slackCall('chat.update', 'ratelimited')
+    metrics.settled({ status: 'answered', createdAt: 0, settledAt: 4_000 })
+
+    const response = await fetch(`${url}/metrics`)
+    const text = await response.text()
+
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/)
+    expect(text).toMatch(/^dsh_slack_asks_open 1$/m)
+    expect(text).toMatch(/^dsh_slack_asks_settled_total\{status="answered"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_time_to_answer_seconds_bucket\{le="5"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_time_to_answer_seconds_bucket\{le="1"\} 0$/m)
+    expect(text).toMatch(/^dsh_slack_slack_api_calls_total\{method="chat.update"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_slack_api_errors_total\{method="chat.update",error="ratelimited"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_slack_rate_limited_total\{method="chat.update"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_channel_posts_waiting\{channel="C0DEFAULT"\} 2$/m)
+    expect(text).toMatch(/^dsh_slack_store_up 1$/m)
+    expect(text).toMatch(/^nodejs_eventloop_lag_p99_seconds /m)
+  })
+
+  it('needs the API key when one is set', async () => {
+    const { call, url } = await start({ apiKey: API_KEY, metrics: new ServiceMetrics() })
+
+    expect((await call('GET', '/metrics')).status).toBe(401)
+    expect((await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${API_KEY}` } })).status).toBe(200)
+  })
+
+  it('is not a route when the server has no metrics', async () => {
+    const { call } = await start()
+
+    expect((await call('GET', '/metrics')).status).toBe(404)
+  })
+})
+
+describe('draining (SIGTERM)', () => {
+  it('refuses new asks with 503 while a POST already being handled finishes with 201', async () => {
+    const { bridge, server, call } = await start()
+    let release!: () => void
+    bridge.postGate = new Promise((resolve) => (release = resolve))
+    const first = call('POST', '/v1/asks', oneQuestion)
+    await vi.waitFor(() => expect(bridge.opened).toHaveLength(1))
+
+    const drained = server.drain()
+    const refused = await call('POST', '/v1/asks', oneQuestion)
+    const health = await call('GET', '/healthz')
+    release()
+
+    expect(refused).toMatchObject({ status: 503, body: { error: { code: 'UNAVAILABLE' } } })
+    expect(refused.headers.get('retry-after')).toBe('5')
+    expect(health).toMatchObject({ status: 503, body: { ok: false, problem: expect.stringMatching(/stopping/) } })
+    expect((await first).status).toBe(201)
+    await drained
+    expect(bridge.opened).toHaveLength(1)
+  })
+
+  it('keeps answering GET and DELETE while draining', async () => {
+    const { server, call } = await start()
+    const created = await call('POST', '/v1/asks', oneQuestion)
+
+    await server.drain()
+
+    expect((await call('GET', `/v1/asks/${created.body!.id}`)).status).toBe(200)
+    expect((await call('DELETE', `/v1/asks/${created.body!.id}`)).body).toMatchObject({ status: 'aborted' })
   })
 })
 

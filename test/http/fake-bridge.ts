@@ -18,6 +18,8 @@ export class FakeBridge implements SlackBridge {
   /** The Slack error the next post fails with (`SLACK_API_ERROR`). */
   failNextPost: string | undefined
   stopped: { withdrawOpen?: boolean } | undefined
+  /** When set, posting waits for it (a slow Slack), after the request was accepted. */
+  postGate: Promise<void> | undefined
   slackRequestListener?: (req: IncomingMessage, res: ServerResponse) => void
   readonly #listeners = new Set<(record: AskRecord) => void>()
   #posts = 0
@@ -45,6 +47,7 @@ export class FakeBridge implements SlackBridge {
   async open(request: AskUserQuestionRequest, options?: OpenAskOptions): Promise<AskRecord> {
     const valid = validateRequest(request)
     this.opened.push({ request, options })
+    if (this.postGate) await this.postGate
     if (this.failNextPost) {
       const error = this.failNextPost
       this.failNextPost = undefined

@@ -32,7 +32,7 @@ describe('dsh-slack serve (the process)', () => {
     run.child.kill('SIGTERM')
 
     expect(run.stdout()).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/\S* to try it/m)
-    expect(health).toEqual({ ok: true, slack: 'local' })
+    expect(health).toEqual({ ok: true, slack: 'local', store: 'sqlite' })
     expect(created.status).toBe(201)
     expect(await run.exited).toBe(0)
   })
@@ -131,4 +131,44 @@ describe('dsh-slack serve (the process)', () => {
     expect(expiredAt).toBeGreaterThanOrEqual(postedAt + timeoutMs)
     expect(interactiveElements(message)).toEqual([])
   }, 120_000)
+
+  it('drains on SIGTERM: a POST already posting finishes with 201, a new one gets 503, then the process exits 0', async () => {
+    const slack: Sandbox = await startSandbox()
+    closers.push(() => slack.close())
+    const run = serve({ SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: join(cwd, 'drain', 'state.sqlite') })
+    const url = await apiUrlOf(run)
+    slack.faults.inject('chat.postMessage', { delayMs: 1500 })
+    const first = fetch(`${url}/v1/asks`, { method: 'POST', body: JSON.stringify(question) })
+    await slack.waitFor(() => slack.faults.armedFor('chat.postMessage') === 0)
+
+    run.child.kill('SIGTERM')
+    await run.waitForOutput('SIGTERM: stopping')
+    const refused = await fetch(`${url}/v1/asks`, { method: 'POST', body: JSON.stringify(question) })
+    const created = (await (await first).json()) as { ts: string }
+
+    expect(refused.status).toBe(503)
+    expect(await refused.json()).toMatchObject({ error: { code: 'UNAVAILABLE' } })
+    expect(await run.exited).toBe(0)
+    expect(slack.messages(slack.defaultChannel).map((message) => message.ts)).toEqual([created.ts])
+  })
+
+  it('with DSH_SLACK_LOG_FORMAT=json writes one JSON object per line, with no token and no question text', async () => {
+    const slack: Sandbox = await startSandbox()
+    closers.push(() => slack.close())
+    const secretQuestion = { questions: [{ id: 'zebra', question: 'Ship the quarterly zebra migration?', detail: 'Moves the zebra tables', options: [{ label: 'Ship zebra' }, { label: 'Hold zebra' }] }] }
+    const run = serve({ SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: ':memory:', DSH_SLACK_LOG_FORMAT: 'json' })
+    const url = await apiUrlOf(run)
+    const created = (await (await fetch(`${url}/v1/asks`, { method: 'POST', body: JSON.stringify(secretQuestion) })).json()) as { id: string; ts: string }
+    const message = await slack.waitFor(() => slack.messages(slack.defaultChannel).find((m) => m.ts === created.ts))
+    await slack.user(ALICE).click(message, 'Ship zebra')
+    await fetch(`${url}/v1/asks/${created.id}?wait=30`)
+    run.child.kill('SIGTERM')
+    expect(await run.exited).toBe(0)
+
+    const lines = run.stderr().trim().split('\n')
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(entries.map((entry) => entry.msg)).toEqual(expect.arrayContaining([expect.stringMatching(`^ask ${created.id} posted to `), expect.stringMatching(`^ask ${created.id} answered by `), 'stopped']))
+    for (const entry of entries) expect(entry).toMatchObject({ level: expect.stringMatching(/^(info|warn|error)$/), time: expect.any(String), name: 'dsh-slack', msg: expect.any(String) })
+    expect(run.stderr()).not.toMatch(/zebra|xox[bp]-|xapp-/i)
+  })
 })

@@ -116,4 +116,43 @@ describe('the service on the local stand-in (real bridge)', () => {
     expect(lines).toEqual([expect.stringMatching(/^info ask \S+ posted to C0SANDBOX01/), expect.stringMatching(/^info ask \S+ answered by /)])
     expect(logger.lines.join('\n')).not.toMatch(/xox[bp]-|xapp-/)
   })
+
+  it('counts a real ask in /metrics: the Web API calls it took, its answer and time to answer, and no open ask left', async () => {
+    const { slack, service } = await serviceOnSandbox()
+    const created = await api(service, 'POST', '/v1/asks', question)
+    const message = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel))
+    await slack.user(ALICE).click(message, 'npm')
+    await api(service, 'GET', `/v1/asks/${created.body.id}?wait=30`)
+
+    const text = await (await fetch(`${service.url}/metrics`)).text()
+
+    expect(text).toMatch(/^dsh_slack_slack_api_calls_total\{method="chat.postMessage"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_slack_api_calls_total\{method="chat.update"\} [1-9]/m)
+    expect(text).toMatch(/^dsh_slack_asks_settled_total\{status="answered"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_time_to_answer_seconds_count 1$/m)
+    expect(text).toMatch(/^dsh_slack_asks_open 0$/m)
+    expect(text).not.toMatch(/Which package manager|U0SANDBOX01/)
+  })
+
+  it('counts Slack’s refusals and 429s by method in /metrics', async () => {
+    const { slack, service } = await serviceOnSandbox()
+    slack.faults.inject('chat.postMessage', { error: 'channel_not_found' })
+    await api(service, 'POST', '/v1/asks', question)
+    slack.faults.inject('chat.postMessage', { status: 429, retryAfter: 1 })
+    const created = await api(service, 'POST', '/v1/asks', question)
+
+    const text = await (await fetch(`${service.url}/metrics`)).text()
+
+    expect(created.status).toBe(201)
+    expect(text).toMatch(/^dsh_slack_slack_api_errors_total\{method="chat.postMessage",error="channel_not_found"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_slack_rate_limited_total\{method="chat.postMessage"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_asks_settled_total\{status="failed"\} 1$/m)
+    expect(text).toMatch(/^dsh_slack_asks_open 1$/m)
+  })
+
+  it('reports its store in /healthz', async () => {
+    const { service } = await serviceOnSandbox()
+
+    expect(await api(service, 'GET', '/healthz')).toEqual({ status: 200, body: { ok: true, slack: 'connected', store: 'memory' } })
+  })
 })
