@@ -44,7 +44,7 @@ const checked = (variable: string, check: (value: string) => string | null, miss
   })
 
 const schema = z.object({
-  botToken: checked('botToken', valueChecks.botToken, 'botToken is required (or serviceUrl, to ask through a running dsh-slack serve)'),
+  botToken: checked('botToken', valueChecks.botToken, 'is required (or serviceUrl, to ask through a running dsh-slack serve)'),
   appToken: checked('appToken', valueChecks.appToken).optional(),
   signingSecret: checked('signingSecret', valueChecks.signingSecret).optional(),
   channel: checked('channel', valueChecks.channel).optional(),

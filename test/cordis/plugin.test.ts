@@ -248,7 +248,8 @@ describe('the dsh-slack cordis plugin as a thin client of a running service (ser
       await ctx.events.flush()
 
       const answered = ctx.userInteraction.ask(oneQuestion)
-      const first = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel))
+      // Through the service's HTTP API and its pacer: allow for a busy machine.
+      const first = await slack.waitFor(() => slack.latestMessage(slack.defaultChannel), { timeoutMs: 20_000 })
       await slack.user('U0SANDBOX01').click(first, 'npm')
       expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
 

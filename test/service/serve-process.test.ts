@@ -138,12 +138,12 @@ describe('dsh-slack serve (the process)', () => {
     const run = serve({ SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: join(cwd, 'drain', 'state.sqlite') })
     const url = await apiUrlOf(run)
     slack.faults.inject('chat.postMessage', { delayMs: 1500 })
-    const first = fetch(`${url}/v1/asks`, { method: 'POST', body: JSON.stringify(question) })
+    const first = fetch(`${url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question) })
     await slack.waitFor(() => slack.faults.armedFor('chat.postMessage') === 0)
 
     run.child.kill('SIGTERM')
     await run.waitForOutput('SIGTERM: stopping')
-    const refused = await fetch(`${url}/v1/asks`, { method: 'POST', body: JSON.stringify(question) })
+    const refused = await fetch(`${url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question) })
     const created = (await (await first).json()) as { ts: string }
 
     expect(refused.status).toBe(503)
@@ -158,7 +158,7 @@ describe('dsh-slack serve (the process)', () => {
     const secretQuestion = { questions: [{ id: 'zebra', question: 'Ship the quarterly zebra migration?', detail: 'Moves the zebra tables', options: [{ label: 'Ship zebra' }, { label: 'Hold zebra' }] }] }
     const run = serve({ SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: ':memory:', DSH_SLACK_LOG_FORMAT: 'json' })
     const url = await apiUrlOf(run)
-    const created = (await (await fetch(`${url}/v1/asks`, { method: 'POST', body: JSON.stringify(secretQuestion) })).json()) as { id: string; ts: string }
+    const created = (await (await fetch(`${url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(secretQuestion) })).json()) as { id: string; ts: string }
     const message = await slack.waitFor(() => slack.messages(slack.defaultChannel).find((m) => m.ts === created.ts))
     await slack.user(ALICE).click(message, 'Ship zebra')
     await fetch(`${url}/v1/asks/${created.id}?wait=30`)
