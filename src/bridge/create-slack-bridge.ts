@@ -62,7 +62,6 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
 
   const calls = trackInFlight(webApiPort(app.client, options.observeSlackCalls))
   const slack = calls.port
-  const pacer = new ChannelPacer()
   let workspaceUrl: string | undefined
   try {
     // Once per start: the workspace URL makes every permalink without a call per ask.
