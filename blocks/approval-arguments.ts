@@ -49,7 +49,13 @@ type Overflow = 'none' | 'thread' | 'file'
 
 /** The start of `text` within `lines` lines and `max` characters, cut at a line break when one is near. */
 function excerpt(text: string, lines: number, max: number): string {
-  const byLines = text.split('\n').slice(0, lines).join('\n')
+  // Only the start matters: find the end of line `lines` without splitting the whole text.
+  let end = -1
+  for (let line = 0; line < lines; line++) {
+    end = text.indexOf('\n', end + 1)
+    if (end === -1) break
+  }
+  const byLines = end === -1 ? text : text.slice(0, end)
   const limited = byLines.length < text.length ? `${byLines}\n…` : byLines
   if (limited.length <= max) return limited
   const cut = fitText(byLines, max)
