@@ -9,6 +9,10 @@
  * the one-way socket (any client message closes it with 1008), replay of every
  * pending request on every connect, strict answer checks and first-valid-wins.
  *
+ * An approval given `arguments` is preceded by the model's tool call, a
+ * `session/event` of type `tool/call` (`{ callId, name, arguments }`), as
+ * harness web clients read it; session events are not replayed on reconnect.
+ *
  * A host started without a secret has no login: `POST /__dsh/access` answers
  * 405 there, as a real one does.
  *
