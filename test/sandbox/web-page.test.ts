@@ -48,14 +48,15 @@ async function settled(service: RunningService, id: string): Promise<Record<stri
 }
 
 /** A page on the stand-in, live (its event stream open); any alert() fails the test. */
-async function openPage(url: string, user = ALICE, viewport = { width: 1280, height: 900 }): Promise<Page> {
+/** `user: null` opens the page as a newcomer would, without `?user=` (it then acts as the first person, alice). */
+async function openPage(url: string, user: string | null = ALICE, viewport = { width: 1280, height: 900 }): Promise<Page> {
   const context = await browser.newContext({ viewport })
   cleanups.push(() => context.close())
   const page = await context.newPage()
   page.on('dialog', (dialog) => {
     throw new Error(`the page opened a dialog: ${dialog.message()}`)
   })
-  await page.goto(`${url}?user=${user}`)
+  await page.goto(user === null ? url : `${url}?user=${user}`)
   await page.locator('body[data-live="on"][data-ready="true"]').waitFor()
   // Set once; still there afterwards proves the page updated without a reload.
   await page.evaluate(() => ((window as unknown as { marker: string }).marker = 'loaded once'))
@@ -233,7 +234,7 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     await first.locator('.msg', { hasText: 'Which package manager' }).getByRole('button', { name: 'Other…' }).click()
     await first.getByRole('dialog').waitFor()
 
-    const page = await openPage(service.webUrl)
+    const page = await openPage(service.webUrl, null)
     await page.locator('.msg', { hasText: 'Which package manager' }).getByRole('button', { name: 'npm', exact: true }).click()
     const result = await settled(service, id)
 

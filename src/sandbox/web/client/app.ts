@@ -11,8 +11,11 @@ import { renderModal } from './modal.js'
 import { cache, cached, S } from './state.js'
 
 export function render(snap: PageSnapshot): void {
+  S.user = snap.me.id
+  S.channel = snap.channel
   // A fresh load starts clean, as a reloaded Slack client does: a form left
-  // open in an earlier session is closed, not shown over the channel.
+  // open in an earlier session is closed, not shown over the channel. (After
+  // S.user is known: a first load without ?user= learns it from this snapshot.)
   if (!S.loaded) {
     S.loaded = true
     if (snap.modal) {
@@ -21,8 +24,6 @@ export function render(snap: PageSnapshot): void {
     }
   }
   S.snap = snap
-  S.user = snap.me.id
-  S.channel = snap.channel
   const query = new URLSearchParams({ user: S.user })
   if (S.channel) query.set('channel', S.channel)
   history.replaceState(null, '', `?${query.toString()}`)
