@@ -20,8 +20,8 @@ click after the restart still answers them. With DSH_SLACK_STATE=:memory:
 nothing is kept: open questions are withdrawn when the service stops.
 
 Without SLACK_BOT_TOKEN it starts a local Slack stand-in on
-127.0.0.1:${DEFAULT_SANDBOX_PORT} (DSH_SLACK_SANDBOX_PORT) and prints the address of its
-web page, where you can answer the questions yourself. The stand-in keeps
+127.0.0.1:${DEFAULT_SANDBOX_PORT} (DSH_SLACK_SANDBOX_PORT) and prints the address of
+its web page, where you can answer the questions yourself. The stand-in keeps
 its workspace (channels, messages, threads, files, open forms) in
 sandbox.json and its questions in sandbox.sqlite, beside DSH_SLACK_STATE
 (default .dsh-slack/), so a restart finds them where they were, at the same
