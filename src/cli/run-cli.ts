@@ -21,6 +21,7 @@ Commands:
   relay            answer a harness web host's questions and approvals in Slack (DSH_HOST_URL)
   sandbox          run the local Slack stand-in alone
   doctor           check the configuration against Slack and say what to fix
+  audit            export every ask's events (--since 7d, --format jsonl|csv)
 
 Options:
   -h, --help       show this help (also: dsh-slack <command> --help)
@@ -50,6 +51,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await askCommand(rest, io, { createBridge: loadCreateSlackBridge })
       case 'doctor':
         return await doctorCommand(rest, io)
+      case 'audit':
+        return await (await import('./audit.js')).auditCommand(rest, io)
       // These two live with their features and are loaded only when run.
       case 'relay':
         return await (await import('../relay/command.js')).relayCommand(rest)
@@ -58,7 +61,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         // It reports a failure the Node way, through process.exitCode.
         return Number(process.exitCode ?? EXIT.ok)
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are serve, ask, relay, sandbox, doctor`)
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are serve, ask, relay, sandbox, doctor, audit`)
     }
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -66,7 +69,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return EXIT.invalid
     }
     if (error instanceof UsageError) {
-      const where = command && ['serve', 'ask', 'doctor', 'relay', 'sandbox'].includes(command) ? ` ${command}` : ''
+      const where = command && ['serve', 'ask', 'doctor', 'relay', 'sandbox', 'audit'].includes(command) ? ` ${command}` : ''
       io.stderr.write(`dsh-slack${where}: ${error.message} (see dsh-slack${where} --help)\n`)
       return EXIT.invalid
     }

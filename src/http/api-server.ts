@@ -5,6 +5,7 @@ import type { Logger } from '../log/logger.js'
 import type { AskRecord } from '../store/ask-record.js'
 import { ApiError } from './api-error.js'
 import { createAsk, deleteAsk, getAsk, type AskHandlerContext } from './ask-handlers.js'
+import { askEvents, listAsks } from './audit-handlers.js'
 import { checkBearer } from './check-bearer.js'
 import { checkFrontDoor, createFrontDoor, type FrontDoor } from './front-door.js'
 import { openApiDocument } from './openapi.js'
@@ -132,10 +133,21 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (path === '/v1/asks') {
       checkBearer(req, options.apiKey)
-      allow(method, ['POST'])
+      allow(method, ['POST', 'GET'])
+      if (method === 'GET') {
+        await listAsks(options.bridge.store, url, res, Date.now())
+        return
+      }
       // Behind a load balancer the client retries on another instance; a thin client waits and retries.
       if (draining) throw new ApiError(503, 'UNAVAILABLE', 'the service is stopping and takes no new asks; ask again in a moment (another instance, or this one once restarted)', { 'retry-after': '5' })
       await tracked(createAsk(context, req, res))
+      return
+    }
+    const events = /^\/v1\/asks\/([^/]+)\/events$/.exec(path)
+    if (events) {
+      checkBearer(req, options.apiKey)
+      allow(method, ['GET'])
+      await askEvents(options.bridge.store, decodePathPart(events[1]!), res)
       return
     }
     const match = /^\/v1\/asks\/([^/]+)$/.exec(path)
@@ -147,7 +159,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       else await getAsk(context, id, url, req, res)
       return
     }
-    throw new ApiError(404, 'NOT_FOUND', `no route ${path}: the API is POST /v1/asks, GET and DELETE /v1/asks/:id, GET /healthz, GET /metrics; GET /v1/openapi.json describes it`)
+    throw new ApiError(404, 'NOT_FOUND', `no route ${path}: the API is POST and GET /v1/asks, GET and DELETE /v1/asks/:id, GET /v1/asks/:id/events, GET /healthz, GET /metrics; GET /v1/openapi.json describes it`)
   }
 
   async function drain(): Promise<void> {

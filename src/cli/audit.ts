@@ -1,0 +1,65 @@
+import { configFromEnv } from '../config/config.js'
+import { openStore } from '../store/open-store.js'
+import type { AskEvent } from '../store/team-records.js'
+import { parseSince } from '../http/audit-handlers.js'
+import type { CliIo } from './cli-io.js'
+import { EXIT } from './exit-codes.js'
+import { parseCommandArgs } from './parse-command-args.js'
+import { UsageError } from './usage-error.js'
+
+export const AUDIT_HELP = `Usage: dsh-slack audit [--since 7d] [--format jsonl|csv]
+
+Exports the audit trail of every ask from the state (DSH_SLACK_STATE: the
+SQLite file or the postgres:// database the service uses): posted (where),
+each approval, reminder and escalation, the answer or decision (who, what,
+when), withdrawal, expiry, and message updates that failed. Question text and
+answers are in this output: keep it where the questions may be read.
+
+Options:
+  --since AGE|DATE    only events since then: an age like 7d or 12h, or an
+                      ISO date (default 7d)
+  --format jsonl|csv  one JSON object per line (default), or CSV with a header
+  -h, --help          show this help`
+
+const PAGE = 1000
+const CSV_COLUMNS = ['seq', 'at', 'askId', 'type', 'byId', 'byName', 'detail'] as const
+
+function csvCell(value: string): string {
+  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
+}
+
+function csvLine(event: AskEvent): string {
+  const cells = [String(event.seq), new Date(event.at).toISOString(), event.askId, event.type, event.by?.id ?? '', event.by?.name ?? '', event.detail ? JSON.stringify(event.detail) : '']
+  return cells.map(csvCell).join(',')
+}
+
+/** `dsh-slack audit`: every event since `--since`, oldest first, in pages so a long trail streams. */
+export async function auditCommand(argv: string[], io: CliIo, now: () => number = Date.now): Promise<number> {
+  const { values } = parseCommandArgs({
+    args: argv,
+    options: { help: { type: 'boolean', short: 'h' }, since: { type: 'string' }, format: { type: 'string' } },
+  })
+  if (values.help) {
+    io.stdout.write(`${AUDIT_HELP}\n`)
+    return EXIT.ok
+  }
+  const format = values.format ?? 'jsonl'
+  if (format !== 'jsonl' && format !== 'csv') throw new UsageError(`--format ${JSON.stringify(format)} is not jsonl or csv`)
+  const since = parseSince(values.since ?? '7d', now())
+  if (since === null) throw new UsageError(`--since ${JSON.stringify(values.since)} is not an age like 7d or an ISO date like 2026-01-31`)
+  const config = configFromEnv(io.env, { checkCombination: false })
+  const store = await openStore(config.statePath)
+  try {
+    if (format === 'csv') io.stdout.write(`${CSV_COLUMNS.join(',')}\n`)
+    let afterSeq = 0
+    for (;;) {
+      const events = await store.listEvents({ since, afterSeq, limit: PAGE })
+      for (const event of events) io.stdout.write(format === 'csv' ? `${csvLine(event)}\n` : `${JSON.stringify({ ...event, at: new Date(event.at).toISOString() })}\n`)
+      if (events.length < PAGE) break
+      afterSeq = events.at(-1)!.seq
+    }
+  } finally {
+    await store.close()
+  }
+  return EXIT.ok
+}

@@ -1,0 +1,84 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { PassThrough } from 'node:stream'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { auditCommand } from '../../src/cli/audit.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
+import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
+import { silentLogger } from '../../src/log/logger.js'
+import { eventually, startRig } from '../support/e2e.js'
+import { postedMessage } from '../support/messages.js'
+
+const ALICE = 'U0SANDBOX01'
+const BOB = 'U0SANDBOX02'
+const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-audit-'))
+const servers: ApiServer[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => server.close()))
+})
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+function cliIo(env: Record<string, string>) {
+  let out = ''
+  return {
+    io: { env, stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true }, stdin: new PassThrough(), onSignal: () => () => undefined },
+    output: () => out,
+  }
+}
+
+describe('the audit trail', () => {
+  it('lists asks and gives each ask’s events over the HTTP API, and exports them with dsh-slack audit', async () => {
+    const state = join(dir, 'audit.sqlite')
+    const { slack, bridge, channel } = await startRig('socket', { state, owner: 'service' })
+    const plan = await bridge.open({ questions: [planReviewQuestion('# Plan\n\nDrop the table.')] }, { policy: { approvals: 2 } })
+    const card = await postedMessage(slack, channel)
+    await slack.user(ALICE).click(card, 'Approve')
+    await eventually(async () => (await bridge.store.approvals(plan.id)).length === 1)
+    await slack.user(BOB).click(card, 'Approve')
+    await bridge.waitForSettlement(plan.id, 10_000)
+    const open = await bridge.open({ questions: [{ id: 'pm', question: 'Which package manager?', options: [{ label: 'npm' }, { label: 'pnpm' }] }] })
+    const api = createApiServer({ bridge, logger: silentLogger })
+    servers.push(api)
+    const { url } = await api.listen('127.0.0.1', 0)
+
+    const all = (await (await fetch(`${url}/v1/asks`)).json()) as { asks: { id: string; status: string }[] }
+    const pending = (await (await fetch(`${url}/v1/asks?status=pending&since=1h`)).json()) as { asks: { id: string }[] }
+    const firstPage = (await (await fetch(`${url}/v1/asks?limit=1`)).json()) as { asks: { id: string }[]; nextCursor: string }
+    const secondPage = (await (await fetch(`${url}/v1/asks?limit=1&cursor=${firstPage.nextCursor}`)).json()) as { asks: { id: string }[]; nextCursor?: string }
+    const events = (await (await fetch(`${url}/v1/asks/${plan.id}/events`)).json()) as { events: { type: string; by?: { id: string }; detail?: Record<string, unknown> }[] }
+    const badStatus = await fetch(`${url}/v1/asks?status=done`)
+    const unknown = await fetch(`${url}/v1/asks/no-such-ask/events`)
+
+    expect(all.asks.map((ask) => [ask.id, ask.status])).toEqual([
+      [open.id, 'pending'],
+      [plan.id, 'answered'],
+    ])
+    expect(pending.asks.map((ask) => ask.id)).toEqual([open.id])
+    expect([...firstPage.asks, ...secondPage.asks].map((ask) => ask.id)).toEqual([open.id, plan.id])
+    expect(secondPage.nextCursor).toBeUndefined()
+    expect(events.events.map((event) => [event.type, event.by?.id])).toEqual([
+      ['posted', undefined],
+      ['approved', ALICE],
+      ['approved', BOB],
+      ['answered', BOB],
+    ])
+    expect(events.events[0]!.detail).toMatchObject({ channel, ts: card.ts })
+    expect(events.events[3]!.detail).toMatchObject({ answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] }, approvedBy: [{ id: ALICE }, { id: BOB }] })
+    expect(badStatus.status).toBe(400)
+    expect(unknown.status).toBe(404)
+
+    const jsonl = cliIo({ DSH_SLACK_STATE: state })
+    const csv = cliIo({ DSH_SLACK_STATE: state })
+    expect(await auditCommand(['--since', '7d'], jsonl.io)).toBe(0)
+    expect(await auditCommand(['--format', 'csv'], csv.io)).toBe(0)
+
+    const lines = jsonl.output().trim().split('\n').map((line) => JSON.parse(line) as { askId: string; type: string })
+    expect(lines.map((line) => line.type)).toEqual(['posted', 'approved', 'approved', 'answered', 'posted'])
+    expect(lines.at(-1)!.askId).toBe(open.id)
+    const rows = csv.output().trim().split('\n')
+    expect(rows[0]).toBe('seq,at,askId,type,byId,byName,detail')
+    expect(rows).toHaveLength(6)
+    expect(rows[4]).toContain(`,answered,${BOB},`)
+  })
+})
