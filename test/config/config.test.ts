@@ -436,3 +436,16 @@ describe('configFromEnv: secrets never appear in errors', () => {
     expect(messages({ SLACK_CHANNEL: 'C\nnext line' })[0]).not.toContain('\n')
   })
 })
+
+describe('configFromEnv: team approvals', () => {
+  it('reads the default quorum, approvers, reminder and escalation', () => {
+    const config = configFromEnv({ DSH_SLACK_APPROVALS: '2', DSH_SLACK_APPROVERS: 'U0ALICE, S0LEADS', DSH_SLACK_REMIND_AFTER: '15m', DSH_SLACK_ESCALATE_TO: 'U0BOB', DSH_SLACK_ESCALATE_AFTER: '1h' })
+
+    expect(config).toMatchObject({ approvals: 2, approvers: ['U0ALICE', 'S0LEADS'], remindAfterMs: 900_000, escalateTo: 'U0BOB', escalateAfterMs: 3_600_000 })
+  })
+
+  it('rejects 11 approvals and an escalation target without a delay, naming the variable', () => {
+    expect(() => configFromEnv({ DSH_SLACK_APPROVALS: '11' })).toThrow(/DSH_SLACK_APPROVALS/)
+    expect(() => configFromEnv({ DSH_SLACK_ESCALATE_TO: 'U0BOB' })).toThrow(/DSH_SLACK_ESCALATE_AFTER/)
+  })
+})

@@ -25,6 +25,11 @@ const VARIABLES = [
   'DSH_HOST_URL',
   'DSH_HOST_ACCESS_SECRET',
   'DSH_SLACK_LOG_FORMAT',
+  'DSH_SLACK_APPROVALS',
+  'DSH_SLACK_APPROVERS',
+  'DSH_SLACK_REMIND_AFTER',
+  'DSH_SLACK_ESCALATE_TO',
+  'DSH_SLACK_ESCALATE_AFTER',
 ]
 
 const text = await readFile(new URL('../../.env.example', import.meta.url), 'utf8')
