@@ -33,6 +33,8 @@ interface Ctx {
   /** Characters of text in all blocks: Slack refuses a message past about 12k. */
   textTotal: number
   markdownTotal: number
+  /** `table` blocks seen in this message (Slack takes one). */
+  tables: number
 }
 
 type Obj = Record<string, unknown>
@@ -292,8 +294,43 @@ function block(ctx: Ctx, b: Obj, path: string): void {
       }
       return
     }
+    case 'table':
+      return table(ctx, b, path)
     default:
       fail(ctx, `${path}/type`, `unsupported type: ${type}`)
+  }
+}
+
+const TABLE_ALIGN = new Set(['left', 'center', 'right'])
+
+/** A `table` block: messages only, one per message, rows of raw_text or rich_text cells (Block Kit reference). */
+function table(ctx: Ctx, b: Obj, path: string): void {
+  if (ctx.surface !== 'message') return fail(ctx, `${path}/type`, 'unsupported type: table (table blocks are only allowed in messages)')
+  ctx.tables += 1
+  if (ctx.tables > LIMIT.tablesPerMessage) fail(ctx, `${path}/type`, `no more than ${LIMIT.tablesPerMessage} table block allowed per message`)
+  const rows = b.rows
+  if (!Array.isArray(rows)) return fail(ctx, rows === undefined ? path : `${path}/rows`, rows === undefined ? 'missing required field: rows' : 'must be an array')
+  if (rows.length === 0) fail(ctx, `${path}/rows`, 'must have at least 1 item')
+  if (rows.length > LIMIT.tableRows) fail(ctx, `${path}/rows`, `no more than ${LIMIT.tableRows} items allowed`)
+  rows.forEach((row, r) => {
+    const at = `${path}/rows/${r}`
+    if (!Array.isArray(row)) return fail(ctx, at, 'must be an array')
+    if (row.length === 0) fail(ctx, at, 'must have at least 1 item')
+    if (row.length > LIMIT.tableCells) fail(ctx, at, `no more than ${LIMIT.tableCells} items allowed`)
+    row.forEach((cell, c) => {
+      const cellAt = `${at}/${c}`
+      if (!isObj(cell)) return fail(ctx, cellAt, 'must be an object')
+      if (cell.type === 'raw_text') {
+        const s = str(ctx, cell, 'text', cellAt, Number.MAX_SAFE_INTEGER)
+        if (s !== undefined) ctx.textTotal += chars(s)
+      } else if (cell.type === 'rich_text') {
+        for (const [el, elAt] of list(ctx, cell, 'elements', cellAt, Number.MAX_SAFE_INTEGER)) richElement(ctx, el, elAt)
+      } else fail(ctx, `${cellAt}/type`, 'must be one of: raw_text, rich_text')
+    })
+  })
+  for (const [setting, at] of list(ctx, b, 'column_settings', path, LIMIT.tableColumnSettings, true)) {
+    if (setting.align !== undefined && !TABLE_ALIGN.has(String(setting.align))) fail(ctx, `${at}/align`, 'must be one of: left, center, right')
+    if (setting.is_wrapped !== undefined && typeof setting.is_wrapped !== 'boolean') fail(ctx, `${at}/is_wrapped`, 'must be a boolean')
   }
 }
 
@@ -304,7 +341,7 @@ function blocks(ctx: Ctx, value: unknown, path: string, max: number): void {
 }
 
 function context(surface: Surface): Ctx {
-  return { surface, code: surface === 'message' ? 'invalid_blocks' : 'invalid_arguments', problems: [], actionIds: new Set(), blockIds: new Set(), textTotal: 0, markdownTotal: 0 }
+  return { surface, code: surface === 'message' ? 'invalid_blocks' : 'invalid_arguments', problems: [], actionIds: new Set(), blockIds: new Set(), textTotal: 0, markdownTotal: 0, tables: 0 }
 }
 
 /**

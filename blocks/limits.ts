@@ -118,6 +118,17 @@ export const LIMIT = {
   selectOptions: 100,
   /** Options an external select may return for one block_suggestion. */
   externalSelectOptions: 100,
+  /** Cells in one row of a `table` block (its columns). */
+  tableCells: 20,
+  /** `column_settings` items of a `table` block. */
+  tableColumnSettings: 20,
+  /** Rows of a `table` block, its header row included. */
+  tableRows: 100,
+  /**
+   * `table` blocks in one message: a second is refused (`invalid_attachments`,
+   * seen in practice; the reference states only the row and cell limits).
+   */
+  tablesPerMessage: 1,
   /**
    * Ours, not Slack's: at most this many continuation messages go into a
    * card's thread; beyond it the thread says the rest is in the attached file.

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { checkMessagePayload, checkViewPayload, type PayloadProblem } from '../../blocks/check.js'
+import { LIMIT } from '../../blocks/limits.js'
 
 type Obj = Record<string, unknown>
 
@@ -222,5 +223,36 @@ describe('checkViewPayload', () => {
     const view = modal([input({ type: 'plain_text_input', action_id: 't' }, { block_id: 'a' }), input({ type: 'plain_text_input', action_id: 't' }, { block_id: 'b' })])
 
     expect(checkViewPayload(view).map((p) => p.code)).toEqual(['invalid_arguments'])
+  })
+})
+
+describe('checkMessagePayload: the table block', () => {
+  const cell = (text: string) => ({ type: 'raw_text', text })
+  const tableOf = (rows: number, cells: number) => ({ type: 'table', rows: Array.from({ length: rows }, (_, r) => Array.from({ length: cells }, (_, c) => cell(`${r}.${c}`))) })
+
+  it(`takes ${LIMIT.tableRows} rows of ${LIMIT.tableCells} cells and refuses one row or one cell more`, () => {
+    expect(checkMessagePayload({ blocks: [tableOf(LIMIT.tableRows, LIMIT.tableCells)] })).toEqual([])
+    expect(checkMessagePayload({ blocks: [tableOf(LIMIT.tableRows + 1, 2)] })).toHaveLength(1)
+    expect(checkMessagePayload({ blocks: [tableOf(2, LIMIT.tableCells + 1)] })).toHaveLength(2)
+  })
+
+  it('takes rich_text cells and refuses other cell types', () => {
+    const rich = { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'low', style: { bold: true } }] }] }
+
+    expect(checkMessagePayload({ blocks: [{ type: 'table', rows: [[cell('risk')], [rich]] }] })).toEqual([])
+    expect(checkMessagePayload({ blocks: [{ type: 'table', rows: [[{ type: 'mrkdwn', text: '*x*' }]] }] })[0]?.message).toContain('must be one of: raw_text, rich_text')
+  })
+
+  it('refuses a second table in one message, and a table in a modal', () => {
+    expect(checkMessagePayload({ blocks: [tableOf(2, 2), tableOf(2, 2)] })[0]?.message).toContain('no more than 1 table block')
+    expect(checkViewPayload({ type: 'modal', title: { type: 'plain_text', text: 'T' }, blocks: [tableOf(2, 2)] }).map((p) => p.message).join()).toContain('only allowed in messages')
+  })
+
+  it('checks column settings: at most one per column, known alignments', () => {
+    const settings = (n: number, align = 'left') => ({ ...tableOf(2, 2), column_settings: Array.from({ length: n }, () => ({ align, is_wrapped: true })) })
+
+    expect(checkMessagePayload({ blocks: [settings(LIMIT.tableColumnSettings)] })).toEqual([])
+    expect(checkMessagePayload({ blocks: [settings(LIMIT.tableColumnSettings + 1)] })).toHaveLength(1)
+    expect(checkMessagePayload({ blocks: [settings(1, 'middle')] })).toHaveLength(1)
   })
 })
