@@ -135,6 +135,17 @@ describe('real requests and responses, checked against the document', () => {
     expect([empty.body.error.code, intent.body.error.code, unauthorized.status, tooLarge.status, notJson.status, fromAPage.status]).toEqual(['EMPTY_QUESTIONS', 'BAD_INTENT', 401, 413, 415, 403])
   })
 
+  it('describes the ask list and an ask\'s events', async () => {
+    const { api } = await serviceOnSandbox()
+    const created = await api.call('POST', '/v1/asks', { body: { questions: [pm] } })
+
+    const listed = await api.call('GET', '/v1/asks', { query: 'status=pending&limit=10' })
+    const events = await api.call('GET', '/v1/asks/{id}/events', { params: { id: created.body.id } })
+
+    expect(listed.body.asks.map((ask: { id: string }) => ask.id)).toContain(created.body.id)
+    expect(events.body.events.map((event: { type: string }) => event.type)).toContain('posted')
+  })
+
   it('describes /healthz', async () => {
     const { api } = await serviceOnSandbox()
 
