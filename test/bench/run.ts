@@ -19,6 +19,8 @@ async function main(): Promise<void> {
   await section('Provider on the local Slack stand-in (Socket Mode)', () =>
     benchProvider(quick ? { sets: 2, rounds: 10, burst: 10, openAsks: 1000, plans: 2, trials: 3 } : { sets: 5, rounds: 30, burst: 100, openAsks: 10_000, plans: 5, trials: 10 }),
   )
+  const { benchInstances } = await import('./instances.js')
+  await section('Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
 }
 
 main().then(
