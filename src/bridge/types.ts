@@ -34,7 +34,9 @@ export interface SlackBridgeOptions {
   timeout?: number | string
   /**
    * Where asks are kept: a SQLite file path (default `.dsh-slack/state.sqlite`),
-   * `':memory:'`, or a store object (e.g. a Redis-backed one).
+   * `':memory:'`, a `postgres://…` / `postgresql://…` URL shared by every
+   * process on one Slack app (any of them can then take any click), or a
+   * store object.
    */
   state?: string | AskStore
   /**

@@ -18,6 +18,8 @@ Open questions are kept in DSH_SLACK_STATE (default .dsh-slack/state.sqlite):
 stopping (Ctrl-C, SIGTERM) or restarting the service leaves them open, and a
 click after the restart still answers them. With DSH_SLACK_STATE=:memory:
 nothing is kept: open questions are withdrawn when the service stops.
+Several processes on one Slack app share DSH_SLACK_STATE=postgres://…, so
+any of them can take any click.
 
 Without SLACK_BOT_TOKEN it starts a local Slack stand-in on
 127.0.0.1:${DEFAULT_SANDBOX_PORT} (DSH_SLACK_SANDBOX_PORT) and prints the address of
