@@ -18,11 +18,16 @@ import { percentile, summary } from './stats.js'
 const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
 
 /** Counts Web API calls on their way to the stand-in (Socket Mode itself goes straight to it). */
-async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () => number; close: () => Promise<void> }> {
+async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () => number; byMethod: Map<string, number>; close: () => Promise<void> }> {
   let calls = 0
+  const byMethod = new Map<string, number>()
   const target = new URL(slack.apiUrl)
   const server: Server = createServer((req, res) => {
-    if (req.url?.includes('/api/') && !req.url.includes('apps.connections.open')) calls += 1
+    const method = /\/api\/([\w.]+)/.exec(req.url ?? '')?.[1]
+    if (method && method !== 'apps.connections.open') {
+      calls += 1
+      byMethod.set(method, (byMethod.get(method) ?? 0) + 1)
+    }
     const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(res)
@@ -31,13 +36,15 @@ async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () =
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
-  return { url: `http://127.0.0.1:${port}/api/`, calls: () => calls, close: () => new Promise((resolve) => server.close(() => resolve())) }
+  return { url: `http://127.0.0.1:${port}/api/`, calls: () => calls, byMethod, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
 interface Round {
   latencies: number[]
   queriesPerAsk: number
   slackCallsPerAsk: number
+  /** Calls per ask by method, e.g. `chat.postMessage 1.0, chat.update 1.0`. */
+  methods: string
 }
 
 /**
@@ -61,6 +68,7 @@ async function run(instances: number, rounds: number, url: string): Promise<Roun
   const latencies: number[] = []
   const queriesBefore = stores.reduce((sum, store) => sum + store.queries, 0)
   const callsBefore = proxy.calls()
+  const methodsBefore = new Map(proxy.byMethod)
   for (const channel of channels) {
     // open + waitForSettlement is ask() without its validation: the same store.watch the
     // provider's ask() and the HTTP long-poll wait on; each round gets its own channel so
@@ -78,7 +86,12 @@ async function run(instances: number, rounds: number, url: string): Promise<Roun
   for (const bridge of bridges) await bridge.stop({ withdrawOpen: false })
   await proxy.close()
   await slack.close()
-  return { latencies, queriesPerAsk: queries / rounds, slackCallsPerAsk: calls / rounds }
+  const methods = [...proxy.byMethod]
+    .map(([method, count]) => [method, (count - (methodsBefore.get(method) ?? 0)) / rounds] as const)
+    .filter(([, perAsk]) => perAsk > 0)
+    .map(([method, perAsk]) => `${method} ${perAsk.toFixed(2)}`)
+    .join(', ')
+  return { latencies, queriesPerAsk: queries / rounds, slackCallsPerAsk: calls / rounds, methods }
 }
 
 export async function benchInstances(options: { rounds: number }): Promise<string[]> {
@@ -101,7 +114,8 @@ export async function benchInstances(options: { rounds: number }): Promise<strin
       `    ratio across instances / one instance:                      p50 ${ratio(50)}×, p99 ${ratio(99)}×`,
       `    same with three instances (clicks on B or C):               ${summary(three.latencies)}`,
       `(g) PostgreSQL queries per ask round trip (all instances):      ${one.queriesPerAsk.toFixed(1)} (one), ${two.queriesPerAsk.toFixed(1)} (two), ${three.queriesPerAsk.toFixed(1)} (three)`,
-      `(h) Slack Web API calls per ask round trip:                     ${one.slackCallsPerAsk.toFixed(1)} (one), ${two.slackCallsPerAsk.toFixed(1)} (two), ${three.slackCallsPerAsk.toFixed(1)} (three)`,
+      `(h) Slack Web API calls per ask round trip:                     ${one.slackCallsPerAsk.toFixed(2)} (one), ${two.slackCallsPerAsk.toFixed(2)} (two), ${three.slackCallsPerAsk.toFixed(2)} (three)`,
+      `    by method: one: ${one.methods}; two: ${two.methods}; three: ${three.methods}`,
     ]
   } finally {
     await database.drop()

@@ -2,6 +2,7 @@
  * `npm run bench`: speed figures as percentiles and ratios. Timing lives
  * here, never in test assertions. `--quick` runs smaller rounds.
  */
+import { benchInstances } from './instances.js'
 import { benchProvider } from './provider.js'
 import { benchRender } from './render.js'
 
@@ -19,7 +20,6 @@ async function main(): Promise<void> {
   await section('Provider on the local Slack stand-in (Socket Mode)', () =>
     benchProvider(quick ? { sets: 2, rounds: 10, burst: 10, openAsks: 1000, plans: 2, trials: 3 } : { sets: 5, rounds: 30, burst: 100, openAsks: 10_000, plans: 5, trials: 10 }),
   )
-  const { benchInstances } = await import('./instances.js')
   await section('Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
 }
 
