@@ -57,8 +57,9 @@ export const askWithdrawnSchema = z
 
 export const healthSchema = z
   .object({
-    ok: z.boolean().meta({ description: 'true while Slack is reachable (200); false with 503.' }),
-    slack: z.string().meta({ description: '"connected", "local" (the built-in stand-in), or why not (503).' }),
+    ok: z.boolean().meta({ description: 'true while Slack and the store are reachable and the service is not stopping (200); false with 503.' }),
+    slack: z.string().meta({ description: '"connected", "local" (the built-in stand-in), or "disconnected" (503).' }),
     store: z.string().optional().meta({ description: 'Where asks are kept: "sqlite", "postgres" or "memory".' }),
+    problem: z.string().optional().meta({ description: 'With 503: why (Slack unreachable, the store does not answer, or stopping).' }),
   })
-  .meta({ id: 'Health', description: 'Whether the service can reach Slack.' })
+  .meta({ id: 'Health', description: 'Whether the service can take asks: Slack connected, store answering, not draining.' })

@@ -60,6 +60,7 @@ export function openApiDocument(): Record<string, unknown> {
             '413': refusal(`The body is over ${HTTP_LIMIT.maxBodyBytes} bytes (PAYLOAD_TOO_LARGE).`),
             '415': refusal('The body was not sent as `Content-Type: application/json` (UNSUPPORTED_MEDIA_TYPE).'),
             '502': refusal('Slack refused the post (SLACK_API_ERROR); the message names Slack\'s error and the fix.'),
+            '503': refusal('The service is stopping and takes no new asks (UNAVAILABLE); ask again after Retry-After, on another instance or this one once restarted.'),
           },
         },
         get: {
@@ -144,15 +145,16 @@ export function openApiDocument(): Record<string, unknown> {
       '/healthz': {
         get: {
           operationId: 'health',
-          summary: 'Whether the service can reach Slack (no key needed, for load balancers)',
-          responses: { '200': json(health, 'Slack is reachable.'), '403': { $ref: '#/components/responses/Forbidden' }, '503': json(health, 'Slack is unreachable right now.') },
+          summary: 'Whether the service can take asks (no key needed, for load balancers)',
+          responses: { '200': json(health, 'Slack is reachable and the store answers.'), '403': { $ref: '#/components/responses/Forbidden' }, '503': json(health, 'Slack or the store is unreachable, or the service is stopping.') },
         },
       },
       '/metrics': {
         get: {
           operationId: 'metrics',
-          summary: 'Prometheus metrics (text format)',
-          responses: { '200': { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } }, '403': { $ref: '#/components/responses/Forbidden' } },
+          summary: 'Prometheus metrics (text format): asks by status, time to answer, Slack calls and errors by method, 429s, posts waiting per channel, open asks, event-loop delay',
+          security: [{ bearer: [] }, {}],
+          responses: { '200': { description: 'Prometheus text exposition format.', content: { 'text/plain': { schema: { type: 'string' } } } }, '401': refusal('The API key is missing or wrong (UNAUTHORIZED).'), '403': { $ref: '#/components/responses/Forbidden' } },
         },
       },
     },
