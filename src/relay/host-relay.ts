@@ -178,7 +178,7 @@ export class HostRelay {
           return record
         })
         .catch((error: unknown) => {
-          const what = isUserInteractionError(error) ? `${error.code}: ${error.message}` : String(error)
+          const what = isUserInteractionError(error) ? `${error.code}: ${withoutAgentText(error.code, error.message)}` : String(error)
           this.#log('error', `request ${rpcId} cannot be shown in Slack: ${what}; it stays open on the host (answer it there)`)
           return undefined
         })
@@ -311,4 +311,14 @@ export class HostRelay {
   #log(level: keyof Logger, message: string): void {
     this.#options.logger[level](`relay ${this.endpoints.base}: ${message}`)
   }
+}
+
+/**
+ * A validation message with the agent's own words taken out: it quotes
+ * labels and ids (`option label "…" appears twice`), and the log promises
+ * never to hold question text. Slack's errors quote only Slack's codes.
+ */
+function withoutAgentText(code: string, message: string): string {
+  if (code === 'SLACK_API_ERROR') return message
+  return message.replace(/"(?:[^"\\]|\\.)*"/g, '"…"')
 }

@@ -108,6 +108,20 @@ describe('relay: questions', () => {
     expect(bridge.posted).toHaveLength(0)
     expect(host.pending()).toEqual([rpcId])
   })
+
+  it('logs why a request cannot be shown without quoting its option labels or question ids', async () => {
+    const { host, logger } = await setup()
+    const leaky: AskUserQuestionItem = { id: 'secret-id-1', question: 'Which?', options: [{ label: 'my password is hunter2' }, { label: 'my password is hunter2' }] }
+
+    const { rpcId } = host.ask('session-1', [leaky])
+
+    await vi.waitFor(() => expect(logger.text('error').some((line) => line.includes(rpcId))).toBe(true))
+    const line = logger.text('error').find((entry) => entry.includes(rpcId))!
+    expect(line).toContain('BAD_REQUEST')
+    expect(line).toContain('appears twice')
+    expect(line).not.toContain('hunter2')
+    expect(line).not.toContain('secret-id-1')
+  })
 })
 
 describe('relay: approvals', () => {
