@@ -113,6 +113,7 @@ const checks = {
   locale: (value) => (value === 'en' || value === 'zh-CN' ? null : `${shown(value)} is not a supported locale (expected en or zh-CN)`),
   approvals: (value) => (/^([1-9]|10)$/.test(value) ? null : `${shown(value)} is not a number of approvals (expected a whole number from 1 to 10, e.g. 2)`),
   userOrGroup: (value) => (USER_ID.test(value) || USERGROUP_ID.test(value) ? null : `${shown(value)} is not a user or user-group id (expected e.g. U0123ABCDEF or S0123ABCDEF)`),
+  flag: (value) => (value === 'true' || value === 'false' ? null : `${shown(value)} is not true or false`),
   logFormat: (value) => (value === 'text' || value === 'json' ? null : `${shown(value)} is not a log format (expected text, the default, or json for one JSON object per line)`),
   duration: (value) => {
     const ms = parseDuration(value)
@@ -164,6 +165,12 @@ function read(env: Record<string, string | undefined>, name: string): string | u
   return value === undefined || value === '' ? undefined : value
 }
 
+/** An `http://` URL to a host other than this machine: what it sends can be read on the way. */
+function plainHttpOffMachine(url: string): boolean {
+  const parsed = new URL(url)
+  return parsed.protocol === 'http:' && !isLoopbackHost(parsed.hostname)
+}
+
 /** Loopback addresses: the only ones where the HTTP API may run without a key. */
 export function isLoopbackHost(host: string): boolean {
   const bare = host.replace(/^\[|\]$/g, '')
@@ -194,6 +201,16 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     logFormat: (required('DSH_SLACK_LOG_FORMAT', get('DSH_SLACK_LOG_FORMAT'), checks.logFormat) ?? 'text') as Config['logFormat'],
   }
   config.hostAccessSecrets = hostAccessSecrets(get('DSH_HOST_ACCESS_SECRET'), config.hostUrls.length)
+  const allowPlainHttp = required('DSH_HOST_ALLOW_PLAIN_HTTP', get('DSH_HOST_ALLOW_PLAIN_HTTP'), checks.flag) === 'true'
+  if (!allowPlainHttp) {
+    const inClear = config.hostUrls.find((url) => plainHttpOffMachine(url))
+    if (inClear !== undefined) {
+      throw new ConfigError(
+        'DSH_HOST_URL',
+        `${shown(inClear)} is plain http to another machine: the host's access secret and session cookie would cross the network unencrypted. Use https://, or set DSH_HOST_ALLOW_PLAIN_HTTP=true to accept that (e.g. on a private network you trust)`,
+      )
+    }
+  }
   const allowedHosts = list('DSH_SLACK_ALLOWED_HOSTS', get('DSH_SLACK_ALLOWED_HOSTS'), checks.allowedHost)
   if (allowedHosts.length > 0) config.allowedHosts = allowedHosts
   const optional: [keyof Config, string, Check][] = [

@@ -250,6 +250,15 @@ describe('configFromEnv: each variable', () => {
     expect(configRejection(() => configFromEnv({ DSH_HOST_URL: url })).message).toBe(message)
   })
 
+  it('refuses plain http to a harness host on another machine, which would send its secret and cookie in clear, unless told to accept it', () => {
+    expect(configRejection(() => configFromEnv({ DSH_HOST_URL: 'http://127.0.0.1:4000,http://build-box.internal:4000' })).message).toMatch(
+      /^DSH_HOST_URL: "http:\/\/build-box\.internal:4000" is plain http to another machine: .*unencrypted\. Use https:\/\/, or set DSH_HOST_ALLOW_PLAIN_HTTP=true/,
+    )
+    expect(configFromEnv({ DSH_HOST_URL: 'http://build-box.internal:4000', DSH_HOST_ALLOW_PLAIN_HTTP: 'true' }).hostUrls).toEqual(['http://build-box.internal:4000'])
+    expect(configFromEnv({ DSH_HOST_URL: 'http://localhost:4000,http://[::1]:4001,https://build-box.internal:4443' }).hostUrls).toHaveLength(3)
+    expect(configRejection(() => configFromEnv({ DSH_HOST_ALLOW_PLAIN_HTTP: 'yes' })).message).toBe('DSH_HOST_ALLOW_PLAIN_HTTP: "yes" is not true or false')
+  })
+
   it('reads DSH_HOST_ACCESS_SECRET for one host whole, commas included, and rejects a short one', () => {
     expect(configFromEnv({ DSH_HOST_URL: 'http://127.0.0.1:4000', DSH_HOST_ACCESS_SECRET: ACCESS }).hostAccessSecrets).toEqual([ACCESS])
     expect(configFromEnv({ DSH_HOST_URL: 'http://127.0.0.1:4000', DSH_HOST_ACCESS_SECRET: 'has,a,comma,in,it,0123' }).hostAccessSecrets).toEqual(['has,a,comma,in,it,0123'])

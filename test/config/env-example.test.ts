@@ -24,6 +24,8 @@ const VARIABLES = [
   'DSH_SLACK_ALLOWED_HOSTS',
   'DSH_HOST_URL',
   'DSH_HOST_ACCESS_SECRET',
+  // Not in ARCHITECTURE.md's table: opting in to plain http to a remote host (issue 12).
+  'DSH_HOST_ALLOW_PLAIN_HTTP',
   'DSH_SLACK_LOG_FORMAT',
   'DSH_SLACK_APPROVALS',
   'DSH_SLACK_APPROVERS',
