@@ -5,8 +5,7 @@
 import type { ContextBlock } from '@slack/types'
 import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
-import { contextLine } from './layout.js'
-import { escapeMrkdwn, fitMrkdwn } from './text.js'
+import { escapeMrkdwn, fitMrkdwn, fitText } from './text.js'
 import type { AgentView, Locale, Person } from './view.js'
 
 /** A user (U…/W…) or user-group (S…) id as Slack issues them. */
@@ -49,20 +48,52 @@ function code(text: string): string {
   return `\`${fitMrkdwn(text.replace(/`/g, 'ˋ'), LIMIT.contextField)}\``
 }
 
-/** The card's first line: mention, agent, session, working directory, model, expiry. */
+/**
+ * The card's first line: mention, agent, session, working directory, model,
+ * expiry. The agent's title is a `plain_text` element of its own: mrkdwn has
+ * no escape for `*`, `_` and `~`, so a title like `*t* _i_` would otherwise
+ * render bold and italic. Session, cwd and model are in code spans, which
+ * show their text literally.
+ */
 export function askContext(locale: Locale, agent: AgentView | undefined, mention: string | undefined, expiresAt: number | undefined): ContextBlock {
   const words = wordsFor(locale)
-  const parts: string[] = []
+  const line = new ContextLineBuilder()
   const who = mentionOf(mention)
-  if (who !== undefined) parts.push(who)
+  if (who !== undefined) line.mrkdwn(who)
   // The agent's title, else its session as the name: a bare "Agent" label
   // with nothing after it reads as a missing value.
   const title = agent?.title?.trim()
-  if (title) parts.push(`*${escapeMrkdwn(words.agent)}* ${fitMrkdwn(title, LIMIT.contextField)}`)
-  if (agent?.id?.trim()) parts.push(title ? `${words.session} ${code(agent.id)}` : `*${escapeMrkdwn(words.agent)}* ${code(agent.id)}`)
-  else if (!title) parts.push(`*${escapeMrkdwn(words.anAgent)}*`)
-  if (agent?.cwd?.trim()) parts.push(code(agent.cwd))
-  if (agent?.model?.trim()) parts.push(code(agent.model))
-  if (expiresAt !== undefined) parts.push(words.expires(dateMrkdwn(locale, expiresAt)))
-  return contextLine(parts.join(' · '))
+  if (title) line.mrkdwn(`*${escapeMrkdwn(words.agent)}*`, fitText(title, LIMIT.contextField))
+  if (agent?.id?.trim()) line.mrkdwn(title ? `${words.session} ${code(agent.id)}` : `*${escapeMrkdwn(words.agent)}* ${code(agent.id)}`)
+  else if (!title) line.mrkdwn(`*${escapeMrkdwn(words.anAgent)}*`)
+  if (agent?.cwd?.trim()) line.mrkdwn(code(agent.cwd))
+  if (agent?.model?.trim()) line.mrkdwn(code(agent.model))
+  if (expiresAt !== undefined) line.mrkdwn(words.expires(dateMrkdwn(locale, expiresAt)))
+  return { type: 'context', elements: line.elements() }
+}
+
+/** Parts joined with ` · `, as few elements as possible: agent text as literal plain_text, the rest as one mrkdwn run. */
+class ContextLineBuilder {
+  readonly #elements: ContextBlock['elements'] = []
+  #pending: string[] = []
+  #first = true
+
+  /** A trusted mrkdwn part, optionally followed by untrusted text shown literally. */
+  mrkdwn(part: string, literal?: string): void {
+    this.#pending.push(this.#first ? part : `· ${part}`)
+    this.#first = false
+    if (literal === undefined) return
+    this.#flush()
+    this.#elements.push({ type: 'plain_text', text: literal, emoji: false })
+  }
+
+  elements(): ContextBlock['elements'] {
+    this.#flush()
+    return this.#elements
+  }
+
+  #flush(): void {
+    if (this.#pending.length > 0) this.#elements.push({ type: 'mrkdwn', text: this.#pending.join(' ') })
+    this.#pending = []
+  }
 }

@@ -138,9 +138,25 @@ describe('questionMessage: the card around the controls', () => {
   it('starts with a context line naming the mention, agent, session, cwd and expiry', () => {
     const view = ask({ mention: 'U0ABC', expiresAt: Date.UTC(2026, 6, 1, 12, 30), agent: { id: 'sess-1', title: 'Refactor bot', cwd: '/repo' } })
 
-    const [context] = mrkdwnTexts(questionMessage(view).message)
+    const context = questionMessage(view).message.blocks[0]
 
-    expect(context).toBe('<@U0ABC> · *Agent* Refactor bot · session `sess-1` · `/repo` · expires <!date^1782909000^{date_short_pretty} at {time}|2026-07-01 12:30 UTC>')
+    expect(context).toEqual({
+      type: 'context',
+      elements: [
+        { type: 'mrkdwn', text: '<@U0ABC> · *Agent*' },
+        { type: 'plain_text', text: 'Refactor bot', emoji: false },
+        { type: 'mrkdwn', text: '· session `sess-1` · `/repo` · expires <!date^1782909000^{date_short_pretty} at {time}|2026-07-01 12:30 UTC>' },
+      ],
+    })
+  })
+
+  it('shows the agent title literally: Slack formatting in it is not applied', () => {
+    const view = ask({ agent: { id: 'sess-1', title: '*t* _i_ ~s~ `c`' } })
+
+    const context = questionMessage(view).message.blocks[0] as { elements: { type: string; text: string }[] }
+
+    expect(context.elements.filter((e) => e.type === 'plain_text').map((e) => e.text)).toEqual(['*t* _i_ ~s~ `c`'])
+    expect(mrkdwnTexts(context).join(' ')).not.toContain('*t*')
   })
 
   it('notifies a user group in the top-level text and escapes the agent text there', () => {

@@ -20,7 +20,7 @@ describe('settledMessage', () => {
 
     const message = settledMessage(view, { kind: 'answered', by, at: NOW, answers: [{ id: 'q1', selected: ['Option 1'] }] })
 
-    expect(mrkdwnTexts(message)[0]).toBe('*Agent* Refactor · session `sess-1`')
+    expect(message.blocks[0]).toEqual({ type: 'context', elements: [{ type: 'mrkdwn', text: '*Agent*' }, { type: 'plain_text', text: 'Refactor', emoji: false }, { type: 'mrkdwn', text: '· session `sess-1`' }] })
     expect(JSON.stringify(message)).not.toContain('expires')
     expect(mrkdwnTexts(message).at(-1)).toBe(`Answered by <@U0ALICE> · ${WHEN}`)
   })
