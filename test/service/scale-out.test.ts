@@ -134,7 +134,11 @@ function settledMessage(on: Sandbox, channel: string, ts: string) {
 beforeAll(async () => {
   db = await freshDatabase()
   const channels = Array.from({ length: ASK_CHANNELS + 2 }, (_, index) => ({ id: `C0SCALE${String(index).padStart(4, '0')}`, name: `scale-${index}`, botIsMember: true }))
-  slack = await startSandbox({ clock, channels })
+  // Each instance paces its own posts (Slack's limits are not shared across
+  // instances), so three instances posting 300 asks would outrun one
+  // workspace-wide budget: this suite is about sharing state, so the
+  // stand-in's workspace budget is lifted here (the per-channel rate stays).
+  slack = await startSandbox({ clock, channels, workspacePost: { perMinute: 60_000, burst: 1_000 } })
   slack.workspace.on('change', countUpdates)
 }, 60_000)
 
