@@ -6,6 +6,7 @@
 import { questionMessage, settledMessage } from '../../blocks/index.js'
 import type { AskView } from '../../blocks/view.js'
 import { TIMING } from '../../src/slack/timing.js'
+import { benchPlan } from './plan.js'
 import { percentile, since, summary } from './stats.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 
@@ -13,22 +14,9 @@ const PLAN_BYTES = 100_000
 const COLD_RUNS = 8
 const WARM_RUNS = 30
 
-/** A realistic plan: headings, prose with links, nested lists, code blocks, tables, quotes. */
+/** A realistic plan of PLAN_BYTES: headings, prose with links, nested lists, code blocks, tables, quotes. */
 function plan(seed: number): string {
-  const parts = [`# Plan ${seed}`]
-  let size = 0
-  for (let i = 0; size < PLAN_BYTES; i++) {
-    const part = [
-      `## Step ${i}\n\nChange \`module${i}.ts\` so that **every** caller uses the [new API](https://example.com/api/${i}); keep the old one until step ${i + 3}.`,
-      `- update the callers\n  - in \`src/\`\n  - in \`test/\`\n- run the suite`,
-      `\`\`\`ts\nexport function step${i}(input: string): string {\n  return input.trim()\n}\n\`\`\``,
-      `| file | change |\n|---|---|\n| module${i}.ts | rename |\n| index.ts | re-export |`,
-      `> Risk: step ${i} touches shared code.`,
-    ][i % 5]!
-    parts.push(part)
-    size += part.length + 2
-  }
-  return parts.join('\n\n')
+  return benchPlan(seed, PLAN_BYTES)
 }
 
 /** A plan written as one paragraph: every rich_text element is cut from it between graphemes (chunkText). */

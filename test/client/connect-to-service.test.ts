@@ -12,6 +12,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { startService, type RunningService } from '../../src/service/start-service.js'
 import type { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { postedMessage, settledMessage, visibleText } from '../support/messages.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 
 const ALICE = 'U0SANDBOX01'
 const KEY = 'k'.repeat(32)
@@ -25,10 +26,7 @@ afterEach(async () => {
 /** A real `serve` (real bridge, real Bolt, Socket Mode) on a stand-in the test can click in. */
 async function serveOn(slack: Sandbox, env: Record<string, string> = {}): Promise<RunningService> {
   const config = configFromEnv({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_APP_TOKEN: slack.appToken,
-    SLACK_API_URL: slack.apiUrl,
-    SLACK_CHANNEL: slack.defaultChannel,
+    ...sandboxEnv(slack),
     DSH_SLACK_STATE: ':memory:',
     DSH_SLACK_API_KEY: KEY,
     PORT: '0',

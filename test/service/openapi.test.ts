@@ -7,6 +7,7 @@ import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { startService, type RunningService } from '../../src/service/start-service.js'
 import { openApiClient } from '../support/openapi-client.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 
 const ALICE = 'U0SANDBOX01'
 const API_KEY = 'k'.repeat(32)
@@ -24,10 +25,7 @@ async function serviceOnSandbox(): Promise<{ slack: Sandbox; service: RunningSer
   const slack = await startSandbox()
   cleanups.push(() => slack.close())
   const config = configFromEnv({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_APP_TOKEN: slack.appToken,
-    SLACK_API_URL: slack.apiUrl,
-    SLACK_CHANNEL: slack.defaultChannel,
+    ...sandboxEnv(slack),
     DSH_SLACK_STATE: ':memory:',
     DSH_SLACK_API_KEY: API_KEY,
     PORT: '0',

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 
 const ALICE = 'U0SANDBOX01'
 const question = { questions: [{ id: 'deploy', question: 'Deploy to production now?', options: [{ label: 'Deploy' }, { label: 'Wait' }] }] }
@@ -20,6 +21,14 @@ function serve(env: Record<string, string>, args: string[] = []): CliRun {
 async function apiUrlOf(run: CliRun): Promise<string> {
   const output = await run.waitForOutput(/API: (http:\/\/\S+)\/v1\/asks/)
   return /API: (http:\/\/\S+)\/v1\/asks/.exec(output)![1]!
+}
+
+/** A stand-in of the test's own (it outlives the serve processes) and the env that points serve at it, with a state file in `folder`. */
+async function externalSlack(folder: string): Promise<{ slack: Sandbox; env: Record<string, string> }> {
+  const slack = await startSandbox()
+  closers.push(() => slack.close())
+  const env = { ...sandboxEnv(slack), DSH_SLACK_STATE: join(cwd, folder, 'state.sqlite') }
+  return { slack, env }
 }
 
 describe('dsh-slack serve (the process)', () => {
@@ -69,15 +78,7 @@ describe('dsh-slack serve (the process)', () => {
   })
 
   it('survives SIGKILL: after a restart, a click on the earlier message answers the ask and GET returns it', async () => {
-    const slack: Sandbox = await startSandbox()
-    closers.push(() => slack.close())
-    const env = {
-      SLACK_BOT_TOKEN: slack.botToken,
-      SLACK_APP_TOKEN: slack.appToken,
-      SLACK_API_URL: slack.apiUrl,
-      SLACK_CHANNEL: slack.defaultChannel,
-      DSH_SLACK_STATE: join(cwd, 'restart', 'state.sqlite'),
-    }
+    const { slack, env } = await externalSlack('restart')
     const first = serve(env)
     const firstUrl = await apiUrlOf(first)
     const created = (await (await fetch(`${firstUrl}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question) })).json()) as { id: string; ts: string }
@@ -96,15 +97,7 @@ describe('dsh-slack serve (the process)', () => {
   }, 60_000)
 
   it('expires an ask on time after a SIGKILL and a restart, and the message says it expired', async () => {
-    const slack: Sandbox = await startSandbox()
-    closers.push(() => slack.close())
-    const env = {
-      SLACK_BOT_TOKEN: slack.botToken,
-      SLACK_APP_TOKEN: slack.appToken,
-      SLACK_API_URL: slack.apiUrl,
-      SLACK_CHANNEL: slack.defaultChannel,
-      DSH_SLACK_STATE: join(cwd, 'expiry-restart', 'state.sqlite'),
-    }
+    const { slack, env } = await externalSlack('expiry-restart')
     const startedAt = Date.now()
     const first = serve(env)
     const firstUrl = await apiUrlOf(first)

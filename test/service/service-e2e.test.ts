@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { startService, type RunningService } from '../../src/service/start-service.js'
 import type { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { recordingLogger } from '../support/e2e.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 
 const ALICE = 'U0SANDBOX01'
 const question = { questions: [{ id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }] }
@@ -20,10 +21,7 @@ async function serviceOnSandbox(env: Record<string, string> = {}): Promise<{ sla
   const slack = await startSandbox()
   cleanups.push(() => slack.close())
   const config = configFromEnv({
-    SLACK_BOT_TOKEN: slack.botToken,
-    SLACK_APP_TOKEN: slack.appToken,
-    SLACK_API_URL: slack.apiUrl,
-    SLACK_CHANNEL: slack.defaultChannel,
+    ...sandboxEnv(slack),
     DSH_SLACK_STATE: ':memory:',
     PORT: '0',
     ...env,
