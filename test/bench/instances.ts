@@ -28,7 +28,8 @@ async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () =
       calls += 1
       byMethod.set(method, (byMethod.get(method) ?? 0) + 1)
     }
-    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: req.headers }, (answer) => {
+    // As a reverse proxy does: the stand-in answers only to its own Host.
+    const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(res)
     })
