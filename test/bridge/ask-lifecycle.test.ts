@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { AskLifecycle } from '../../src/bridge/ask-lifecycle.js'
 import { createProvider } from '../../src/bridge/waiting.js'
-import { silentLogger } from '../../src/log/logger.js'
-import { ChannelPacer } from '../../src/slack/channel-pacer.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { FakeSlackPort } from '../support/fake-slack-port.js'
+import { testLifecycle } from '../support/test-lifecycle.js'
 
 const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
 const by = { id: 'U1', name: 'ada' }
@@ -12,16 +10,7 @@ const by = { id: 'U1', name: 'ada' }
 function setup(options: { owner?: 'service' | 'library'; defaultTimeoutMs?: number } = {}) {
   const slack = new FakeSlackPort()
   const store = new MemoryAskStore()
-  const lifecycle = new AskLifecycle({
-    store,
-    slack,
-    pacer: new ChannelPacer({ intervalMs: 0 }),
-    settings: { locale: 'en' },
-    defaultChannel: 'C0AGENTS',
-    owner: options.owner ?? 'library',
-    logger: silentLogger,
-    ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}),
-  })
+  const lifecycle = testLifecycle({ store, slack, owner: options.owner ?? 'library', ...(options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: options.defaultTimeoutMs } : {}) })
   return { slack, store, lifecycle, provider: createProvider(lifecycle) }
 }
 

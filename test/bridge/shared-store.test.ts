@@ -1,12 +1,11 @@
 import pg from 'pg'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { AskLifecycle } from '../../src/bridge/ask-lifecycle.js'
+import type { AskLifecycle } from '../../src/bridge/ask-lifecycle.js'
 import { createProvider } from '../../src/bridge/waiting.js'
-import { silentLogger } from '../../src/log/logger.js'
-import { ChannelPacer } from '../../src/slack/channel-pacer.js'
 import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
 import { FakeSlackPort } from '../support/fake-slack-port.js'
 import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+import { testLifecycle } from '../support/test-lifecycle.js'
 
 const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
 const answer = { answers: [{ id: 'pm', selected: ['npm'] }] }
@@ -37,16 +36,7 @@ afterAll(async () => {
 /** One process on the shared database: its own store connection and lifecycle, the same Slack workspace. */
 async function instance(slack: FakeSlackPort, owner: 'service' | 'library', leaseMs?: number) {
   const store = await PostgresAskStore.open(db.url)
-  const lifecycle = new AskLifecycle({
-    store,
-    slack,
-    pacer: new ChannelPacer({ intervalMs: 0 }),
-    settings: { locale: 'en' },
-    defaultChannel: 'C0AGENTS',
-    owner,
-    logger: silentLogger,
-    ...(leaseMs !== undefined ? { leaseMs } : {}),
-  })
+  const lifecycle = testLifecycle({ store, slack, owner, ...(leaseMs !== undefined ? { leaseMs } : {}) })
   await lifecycle.recover()
   running.push({ lifecycle, store })
   return { store, lifecycle, provider: createProvider(lifecycle) }
