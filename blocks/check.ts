@@ -303,7 +303,11 @@ function block(ctx: Ctx, b: Obj, path: string): void {
 
 const TABLE_ALIGN = new Set(['left', 'center', 'right'])
 
-/** A `table` block: messages only, one per message, rows of raw_text or rich_text cells (Block Kit reference). */
+/**
+ * A `table` block: messages only, one per message, rows of raw_text or
+ * rich_text cells (Block Kit reference), at most LIMIT.tableText characters
+ * of cell text (undocumented; see the limits table).
+ */
 function table(ctx: Ctx, b: Obj, path: string): void {
   if (ctx.surface !== 'message') return fail(ctx, `${path}/type`, 'unsupported type: table (table blocks are only allowed in messages)')
   ctx.tables += 1
@@ -312,6 +316,7 @@ function table(ctx: Ctx, b: Obj, path: string): void {
   if (!Array.isArray(rows)) return fail(ctx, rows === undefined ? path : `${path}/rows`, rows === undefined ? 'missing required field: rows' : 'must be an array')
   if (rows.length === 0) fail(ctx, `${path}/rows`, 'must have at least 1 item')
   if (rows.length > LIMIT.tableRows) fail(ctx, `${path}/rows`, `no more than ${LIMIT.tableRows} items allowed`)
+  const textBefore = ctx.textTotal
   rows.forEach((row, r) => {
     const at = `${path}/rows/${r}`
     if (!Array.isArray(row)) return fail(ctx, at, 'must be an array')
@@ -328,6 +333,8 @@ function table(ctx: Ctx, b: Obj, path: string): void {
       } else fail(ctx, `${cellAt}/type`, 'must be one of: raw_text, rich_text')
     })
   })
+  const cellText = ctx.textTotal - textBefore
+  if (cellText > LIMIT.tableText) fail(ctx, `${path}/rows`, `table cells must be less than ${LIMIT.tableText + 1} characters in total`)
   for (const [setting, at] of list(ctx, b, 'column_settings', path, LIMIT.tableColumnSettings, true)) {
     if (setting.align !== undefined && !TABLE_ALIGN.has(String(setting.align))) fail(ctx, `${at}/align`, 'must be one of: left, center, right')
     if (setting.is_wrapped !== undefined && typeof setting.is_wrapped !== 'boolean') fail(ctx, `${at}/is_wrapped`, 'must be a boolean')

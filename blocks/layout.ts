@@ -39,6 +39,20 @@ export interface SizedBlock {
   size: number
   /** Which question the block belongs to (batch listings count questions left for the thread). */
   question?: number
+  /**
+   * For a table block: what replaces it in a message that holds
+   * LIMIT.tablesPerMessage tables already (the table as monospace text).
+   */
+  fallback?: SizedBlock[]
+}
+
+/**
+ * Whether a message holding `tables` table blocks can take `piece`: any
+ * piece but a table past LIMIT.tablesPerMessage, which its caller replaces
+ * by its fallback (the table as monospace text) in place.
+ */
+function takes(piece: SizedBlock, tables: number): boolean {
+  return piece.block.type !== 'table' || tables < LIMIT.tablesPerMessage
 }
 
 /** Characters of text in a payload, counted the way the total-size limit counts (and urls, to be safe). */
@@ -110,19 +124,28 @@ export function layoutCard(parts: CardParts): RenderedMessage {
   let room = LIMIT.messageTextBudget - textSize(parts.head) - tailText - NOTE_RESERVE
   let slots = LIMIT.messageBlocks - parts.head.length - tailBlocks - 1
   const card: KnownBlock[] = []
+  // A copy: a second table on the card is replaced by its fallback in place.
+  const body = [...parts.body]
+  let tables = 0
   let i = 0
-  for (; i < parts.body.length; i++) {
-    const piece = parts.body[i]!
+  while (i < body.length) {
+    const piece = body[i]!
     if (piece.size > room || slots < 1) break
+    if (!takes(piece, tables)) {
+      body.splice(i, 1, ...(piece.fallback ?? []))
+      continue
+    }
+    if (piece.block.type === 'table') tables++
     card.push(piece.block)
     room -= piece.size
     slots -= 1
+    i++
   }
-  const rest = parts.body.slice(i)
+  const rest = body.slice(i)
   const thread = threadParts(rest, parts, words)
   const notes: string[] = []
   if (parts.moreQuestions !== undefined && rest.length > 0) {
-    const shown = new Set(parts.body.slice(0, i).map((p) => p.question))
+    const shown = new Set(body.slice(0, i).map((p) => p.question))
     const left = new Set(rest.map((p) => p.question).filter((q) => q !== undefined && !shown.has(q)))
     if (left.size > 0) notes.push(parts.moreQuestions(left.size))
   }
@@ -146,10 +169,15 @@ function threadParts(rest: SizedBlock[], parts: CardParts, words: ReturnType<typ
   let group: KnownBlock[] = []
   let room = LIMIT.messageTextBudget - NOTE_RESERVE
   let cut = parts.truncated === true
-  for (const piece of rest) {
+  let tables = 0
+  const pieces = [...rest]
+  let i = 0
+  while (i < pieces.length) {
+    const piece = pieces[i]!
     if (group.length > 0 && (piece.size > room || group.length >= LIMIT.messageBlocks - 2)) {
       groups.push(group)
       group = []
+      tables = 0
       room = LIMIT.messageTextBudget - NOTE_RESERVE
       // With a file to hold the rest, the thread stops at LIMIT.threadParts and says where the rest is.
       if (groups.length === LIMIT.threadParts && parts.file !== undefined) {
@@ -157,8 +185,15 @@ function threadParts(rest: SizedBlock[], parts: CardParts, words: ReturnType<typ
         break
       }
     }
+    // A second table in this part: its fallback takes its place, and is placed like any piece.
+    if (!takes(piece, tables)) {
+      pieces.splice(i, 1, ...(piece.fallback ?? []))
+      continue
+    }
+    if (piece.block.type === 'table') tables++
     group.push(piece.block)
     room -= piece.size
+    i++
   }
   if (group.length > 0 && groups.length < LIMIT.threadParts) groups.push(group)
   else if (group.length > 0 && parts.file === undefined) groups.push(group)

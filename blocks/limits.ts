@@ -118,15 +118,36 @@ export const LIMIT = {
   selectOptions: 100,
   /** Options an external select may return for one block_suggestion. */
   externalSelectOptions: 100,
-  /** Cells in one row of a `table` block (its columns). */
+  /**
+   * Cells in one row of a `table` block (its columns). Block Kit reference,
+   * "Table block" (`rows`: "each row object is an array with a max of 20
+   * table cells"), and the TableBlock doc comment in @slack/types 3.2.
+   */
   tableCells: 20,
-  /** `column_settings` items of a `table` block. */
+  /** `column_settings` items of a `table` block ("Maximum 20 items", same sources). */
   tableColumnSettings: 20,
-  /** Rows of a `table` block, its header row included. */
+  /** Rows of a `table` block, its header row included ("Maximum 100 rows", same sources). */
   tableRows: 100,
   /**
+   * Undocumented: characters of text in all the cells of one `table` block.
+   * Slack refuses a table past about 10,000 (reported by several Slack apps
+   * that render tables, e.g. vercel/chat's `tableChars`, and hermes-agent's
+   * and vellum-assistant's table renderers); the reference states no limit,
+   * and @slack/types dropped its per-cell note after a 3,000+ character cell
+   * was accepted (node-slack-sdk#2440).
+   */
+  tableText: 10000,
+  /**
+   * Ours, not Slack's: a table column whose widest cell is wider than this
+   * many monospace columns is wrapped (`is_wrapped`), so a sentence in a cell
+   * reads on a phone (about 40 columns at 390 px) instead of running off
+   * the side; narrower columns (names, numbers, statuses) stay on one line.
+   */
+  tableWrapWidth: 24,
+  /**
    * `table` blocks in one message: a second is refused (`invalid_attachments`,
-   * seen in practice; the reference states only the row and cell limits).
+   * seen in practice, as vercel/chat and openclaw report; the reference
+   * states only the row and cell limits).
    */
   tablesPerMessage: 1,
   /**

@@ -13,7 +13,7 @@ import { wordsFor } from './i18n.js'
 import { BODY_CAP, contextLine, layoutCard, textSize, type CardParts, type FileAttachment, type RenderedMessage, type SizedBlock } from './layout.js'
 import { LIMIT } from './limits.js'
 import { quorumLine } from './quorum.js'
-import { markdownUnits, packUnits, textUnits, type Inline, type RichUnit } from './markdown/index.js'
+import { markdownUnits, packUnits, textUnits, type Inline, type PackedBlock, type RichUnit } from './markdown/index.js'
 import { escapeMrkdwn, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
 import type { AskView, QuestionView } from './view.js'
 
@@ -48,8 +48,14 @@ function questionPreview(question: string): { block: KnownBlock; full: RichUnit[
   return { block, full: preview === text ? [] : textUnits(text.slice(0, BODY_CAP), { bold: true }) }
 }
 
+function sizedPiece({ block, size, fallback }: PackedBlock, question?: number): SizedBlock {
+  const piece: SizedBlock = question === undefined ? { block, size } : { block, size, question }
+  if (fallback !== undefined) piece.fallback = fallback.map((f) => sizedPiece(f, question))
+  return piece
+}
+
 function packed(units: RichUnit[], question?: number): SizedBlock[] {
-  return packUnits(units).map(({ block, size }) => (question === undefined ? { block, size } : { block, size, question }))
+  return packUnits(units).map((p) => sizedPiece(p, question))
 }
 
 /** The options as a numbered list: label in bold, then its description. */
@@ -188,14 +194,14 @@ function batchQuestionUnits(question: QuestionView, index: number, room: number)
   // One section for the title line, however it was split.
   const merged = mergeSections(units)
   const enough = room + 2 * LIMIT.richTextElementText
-  if (question.detail !== undefined && question.detail.trim() !== '' && unitsSize(merged) <= enough) merged.push(...markdownUnits(question.detail))
+  if (question.detail !== undefined && question.detail.trim() !== '' && unitsSize(merged) <= enough) merged.push(...markdownUnits(question.detail, { tables: 'block' }))
   if (question.options.length > 0 && unitsSize(merged) <= enough) merged.push(...optionListUnits(question))
   return merged
 }
 
 function unitsSize(units: RichUnit[]): number {
   let size = 0
-  for (const unit of units) if (unit.kind === 'element') size += unit.size
+  for (const unit of units) if (unit.kind !== 'divider') size += unit.size
   return size
 }
 
@@ -304,7 +310,7 @@ export function askCard(view: AskView): CardParts {
       // Source past twice BODY_CAP renders past what the thread shows: the file carries it.
       const source = question.detail.length > 2 * BODY_CAP ? question.detail.slice(0, 2 * BODY_CAP) : question.detail
       truncated = source !== question.detail
-      units.push(...markdownUnits(source))
+      units.push(...markdownUnits(source, { tables: 'block' }))
     }
     if (question.options.reduce((n, o) => n + o.label.length + (o.description?.length ?? 0), 0) > BODY_CAP) truncated = true
     const control = messageControl(question)

@@ -16,11 +16,20 @@ import { wellFormed } from '../text.js'
 import { type Inline, type InlineCtx, inlines, isClickable, nonEmpty, plainText, pushLink, pushText, sizeOf, splitInline, type Style } from './inline.js'
 import { parseMarkdown } from './parse.js'
 import { pushTable, tableText } from './table.js'
+import { tableBlock } from './table-block.js'
 import { pushPreformatted, pushSection, type RichUnit, section } from './units.js'
+
+/**
+ * How tables render: `block` as a `table` block where one fits (messages),
+ * `text` always as aligned monospace text (modals, which take no table block).
+ */
+export type TableMode = 'block' | 'text'
 
 interface Ctx extends InlineCtx {
   /** The most text one block-level element may carry. */
   budget: number
+  /** Whether a table here may become a table block: not in a modal, not inside a list. */
+  tableBlocks: boolean
 }
 
 /** A paragraph's or heading's inline elements: a heading is a bold line (rich_text has no heading). */
@@ -124,7 +133,8 @@ function list(out: RichUnit[], node: List, indent: number, ctx: Ctx): void {
       pending = false
       flush()
       if (child.type === 'list') list(out, child, indent + 1, ctx)
-      else block(out, child, ctx)
+      // A table block would break the list in two: inside a list a table is monospace text.
+      else block(out, child, { ...ctx, tableBlocks: false })
       first = next
     }
     if (pending || !emitted) emit(current)
@@ -146,8 +156,14 @@ function block(out: RichUnit[], node: RootContent, ctx: Ctx): void {
       return quote(out, node, ctx)
     case 'list':
       return list(out, node, 0, ctx)
-    case 'table':
-      return pushTable(out, node, ctx, ctx.budget)
+    case 'table': {
+      const fallback: RichUnit[] = []
+      pushTable(fallback, node, ctx, ctx.budget)
+      const table = ctx.tableBlocks ? tableBlock(node, ctx) : undefined
+      if (table === undefined) out.push(...fallback)
+      else out.push({ kind: 'table', block: table.block, size: table.size, fallback })
+      return
+    }
     case 'thematicBreak':
       out.push({ kind: 'divider' })
       return
@@ -189,9 +205,19 @@ function collectDefinitions(root: Root): Map<string, Definition> {
 const recent = new Map<string, RichUnit[]>()
 const RECENT_SIZE = 4
 
-/** Markdown as block-level rich text units, each within `budget` characters. */
-export function markdownUnits(markdown: string, budget: number = LIMIT.richTextElementText): RichUnit[] {
-  const key = `${budget}:${markdown}`
+/** How markdownUnits renders. */
+export interface MarkdownOptions {
+  /** The most text one block-level element may carry (default LIMIT.richTextElementText). */
+  budget?: number
+  /** Tables as table blocks where they fit, or always as monospace text (the default: any surface takes it). */
+  tables?: TableMode
+}
+
+/** Markdown as block-level rich text units, each within the budget. */
+export function markdownUnits(markdown: string, options: MarkdownOptions = {}): RichUnit[] {
+  const budget = options.budget ?? LIMIT.richTextElementText
+  const tables = options.tables ?? 'text'
+  const key = `${budget}:${tables}:${markdown}`
   const hit = recent.get(key)
   if (hit !== undefined) {
     recent.delete(key)
@@ -199,7 +225,7 @@ export function markdownUnits(markdown: string, budget: number = LIMIT.richTextE
     return structuredClone(hit)
   }
   const root = parseMarkdown(wellFormed(markdown))
-  const ctx: Ctx = { definitions: collectDefinitions(root), budget }
+  const ctx: Ctx = { definitions: collectDefinitions(root), budget, tableBlocks: tables === 'block' }
   const out: RichUnit[] = []
   for (const node of root.children) block(out, node, ctx)
   recent.set(key, structuredClone(out))

@@ -4,16 +4,30 @@
  * Whatever is too long for one element is split here at element boundaries
  * (inline runs, code lines), never cut.
  */
-import type { DividerBlock, RichTextBlock, RichTextBlockElement, RichTextSection } from '@slack/types'
+import type { DividerBlock, RichTextBlock, RichTextBlockElement, RichTextSection, TableBlock } from '@slack/types'
 import { LIMIT } from '../limits.js'
 import { chunkText } from '../text.js'
 import { type Inline, nonEmpty, sizeOf, splitInline } from './inline.js'
 
-/** One block-level piece of rendered Markdown, within the block budget. */
-export type RichUnit = { kind: 'element'; element: RichTextBlockElement; size: number } | { kind: 'divider' }
+/**
+ * One block-level piece of rendered Markdown, within the block budget: a
+ * rich text element, a divider, or a table block with its monospace
+ * rendering as the fallback (for a message that holds a table already).
+ */
+export type RichUnit =
+  | { kind: 'element'; element: RichTextBlockElement; size: number }
+  | { kind: 'divider' }
+  | { kind: 'table'; block: TableBlock; size: number; fallback: RichUnit[] }
 
-/** A block rendered from Markdown: a rich_text block or a divider (thematic break). */
-export type ProseBlock = RichTextBlock | DividerBlock
+/** A block rendered from Markdown: a rich_text block, a divider (thematic break) or a table. */
+export type ProseBlock = RichTextBlock | DividerBlock | TableBlock
+
+/** A packed block, its text size, and for a table the blocks that replace it where a table cannot go. */
+export interface PackedBlock {
+  block: ProseBlock
+  size: number
+  fallback?: PackedBlock[]
+}
 
 export function section(elements: Inline[]): RichTextSection {
   return { type: 'rich_text_section', elements }
@@ -72,11 +86,12 @@ export function inlineUnits(elements: Inline[], budget: number = LIMIT.richTextE
 
 /**
  * Packs units into as few blocks as fit `budget` characters each: consecutive
- * elements share a rich_text block, a thematic break is a divider block.
+ * elements share a rich_text block, a thematic break is a divider block, a
+ * table is a block of its own (carrying its packed fallback).
  * Adjacent sections are separated by a line break so paragraphs never run together.
  */
-export function packUnits(units: RichUnit[], budget: number = LIMIT.richTextElementText): { block: ProseBlock; size: number }[] {
-  const blocks: { block: ProseBlock; size: number }[] = []
+export function packUnits(units: RichUnit[], budget: number = LIMIT.richTextElementText): PackedBlock[] {
+  const blocks: PackedBlock[] = []
   let elements: RichTextBlockElement[] = []
   let size = 0
   const close = () => {
@@ -88,6 +103,11 @@ export function packUnits(units: RichUnit[], budget: number = LIMIT.richTextElem
     if (unit.kind === 'divider') {
       close()
       blocks.push({ block: { type: 'divider' }, size: 0 })
+      continue
+    }
+    if (unit.kind === 'table') {
+      close()
+      blocks.push({ block: unit.block, size: unit.size, fallback: packUnits(unit.fallback, budget) })
       continue
     }
     const previous = elements[elements.length - 1]

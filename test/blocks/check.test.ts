@@ -248,6 +248,20 @@ describe('checkMessagePayload: the table block', () => {
     expect(checkViewPayload({ type: 'modal', title: { type: 'plain_text', text: 'T' }, blocks: [tableOf(2, 2)] }).map((p) => p.message).join()).toContain('only allowed in messages')
   })
 
+  it(`takes ${LIMIT.tableText} characters of cell text in one table and refuses one more`, () => {
+    const ofText = (n: number) => ({ type: 'table', rows: [[cell('x'.repeat(n - 1))], [{ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'y' }] }] }]] })
+
+    expect(checkMessagePayload({ blocks: [ofText(LIMIT.tableText)] })).toEqual([])
+    expect(checkMessagePayload({ blocks: [ofText(LIMIT.tableText + 1)] }).map((p) => p.message)).toEqual([
+      `[ERROR] table cells must be less than ${LIMIT.tableText + 1} characters in total [json-pointer:/blocks/0/rows]`,
+    ])
+  })
+
+  it('refuses an empty cell text and a null column setting (the reference says null skips a column; Slack refuses it)', () => {
+    expect(checkMessagePayload({ blocks: [{ type: 'table', rows: [[cell('')]] }] }).map((p) => p.message)).toEqual(['[ERROR] must be more than 0 characters [json-pointer:/blocks/0/rows/0/0/text]'])
+    expect(checkMessagePayload({ blocks: [{ ...tableOf(2, 2), column_settings: [null, { align: 'right' }] }] }).map((p) => p.message)).toEqual(['[ERROR] must be an object [json-pointer:/blocks/0/column_settings/0]'])
+  })
+
   it('checks column settings: at most one per column, known alignments', () => {
     const settings = (n: number, align = 'left') => ({ ...tableOf(2, 2), column_settings: Array.from({ length: n }, () => ({ align, is_wrapped: true })) })
 

@@ -51,10 +51,21 @@ const text = fc.oneof(
   { weight: 1, arbitrary: fc.string({ unit: 'grapheme', minLength: 1, maxLength: 3 }).map((s) => s.repeat(5000)) },
 )
 
+/** A GFM table of agent text (cells with injections, emoji and empties), sometimes past Slack's table limits, in a list or a quote. */
+const table = fc
+  .tuple(fc.integer({ min: 1, max: LIMIT.tableCells + 2 }), fc.integer({ min: 0, max: 12 }), fc.array(text, { minLength: 1, maxLength: 30 }), fc.constantFrom('', '  ', '> '))
+  .map(([columns, rows, words, indent]) => {
+    const line = (r: number) => `${indent}| ${Array.from({ length: columns }, (_, c) => words[(r * columns + c) % words.length]!.replace(/[\r\n|]/g, ' ')).join(' | ')} |`
+    const lines = [line(0), `${indent}|${' :-: |'.repeat(columns)}`, ...Array.from({ length: rows }, (_, r) => line(r + 1))].join('\n')
+    // Indented by two spaces, the table belongs to a list item.
+    return indent === '  ' ? `- item\n\n${lines}` : lines
+  })
+
 const markdown = fc
   .array(
     fc.oneof(
       text,
+      table,
       fc.constantFrom('# Heading', '- a\n- b\n  - c', '1. x\n2. y', '```\ncode <!here>\n```', '> quote', '| a | b |\n|---|---|\n| 1 | 2 |', '---', '![i](https://x.example/i.png)', '[^1]\n\n[^1]: note', '[ref]\n\n[ref]: javascript:alert(1)'),
     ),
     { maxLength: 12 },
