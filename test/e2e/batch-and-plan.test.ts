@@ -30,6 +30,10 @@ function planReview(plan = PLAN) {
   return planReviewQuestion(plan)
 }
 
+const cell = (text: string, style?: { bold: true }) => ({ type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [style ? { type: 'text', text, style } : { type: 'text', text }] }] })
+/** The table blocks of a message, without the block_id the stand-in gives every block (as Slack does). */
+const tablesIn = (message: { blocks?: Record<string, unknown>[] }) => (message.blocks ?? []).filter((b) => b.type === 'table').map(({ block_id: _, ...b }) => b)
+
 describe.each(MODES)('batches and plan reviews in %s mode', (mode) => {
   it('answers a batch through the form: a skipped question, and an inline error fixed before submitting', async () => {
     const { slack, bridge, channel } = await startRig(mode)
@@ -76,6 +80,40 @@ describe.each(MODES)('batches and plan reviews in %s mode', (mode) => {
 
     expect(await answer).toEqual({ answers: [{ id: 'plan-review', selected: ['Approve'] }] })
     expect(visibleText(await settledMessage(slack, channel, card.ts))).toMatch(/Approved by/)
+  })
+
+  it("posts a plan's table as a table block the stand-in accepts, a second table as monospace text, and keeps both once approved", async () => {
+    const { slack, bridge, channel } = await startRig(mode)
+    const plan = `${PLAN}\n## Rollout\n\n| env | day |\n|:--|--:|\n| staging | Monday |\n| production | Tuesday |\n`
+    const answer = bridge.provider.ask({ questions: [planReview(plan)] })
+    const card = await postedMessage(slack, channel)
+
+    expect(tablesIn(card)).toEqual([{ type: 'table', rows: [[cell('step', { bold: true }), cell('risk', { bold: true })], [cell('1'), cell('low')]] }])
+    expect(visibleText(card)).toContain('| production | Tuesday |')
+
+    await slack.user(ALICE).click(card, 'Approve')
+
+    expect(await answer).toEqual({ answers: [{ id: 'plan-review', selected: ['Approve'] }] })
+    const settled = await settledMessage(slack, channel, card.ts)
+    expect(tablesIn(settled)).toEqual(tablesIn(card))
+    expect(visibleText(settled)).toContain('| production | Tuesday |')
+  })
+
+  it('posts a long plan full of tables with at most one table block in the card and in each thread part', async () => {
+    const { slack, bridge, channel } = await startRig(mode)
+    const table = (i: number) => `| item | owner | note |\n|---|:-:|---|\n${Array.from({ length: 12 }, (_, r) => `| item ${i}.${r} | ops | ${'keep the old path working until the switch; '.repeat(2)} |`).join('\n')}`
+    const plan = `# Many tables\n\n${Array.from({ length: 16 }, (_, i) => `## Table ${i}\n\n${table(i)}\n\nend${i}marker`).join('\n\n')}`
+
+    void bridge.provider.ask({ questions: [planReview(plan)] }).catch(() => undefined)
+    const card = await postedMessage(slack, channel)
+    await slack.waitFor(() => (JSON.stringify(slack.messages(channel)).includes('end15marker') ? true : undefined), { timeoutMs: 15_000 })
+
+    const messages = slack.messages(channel).filter((m) => m.ts === card.ts || m.thread_ts === card.ts)
+    expect(messages.length).toBeGreaterThan(1)
+    for (const m of messages) expect(tablesIn(m).length).toBeLessThanOrEqual(1)
+    expect(messages.filter((m) => tablesIn(m).length === 1).length).toBeGreaterThan(1)
+    const all = messages.map((m) => visibleText(m)).join('\n')
+    for (let i = 0; i < 16; i++) expect(all).toContain(`item ${i}.11`)
   })
 
   it('sends requested changes back as custom feedback', async () => {
