@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { checkMessagePayload, checkViewPayload } from '../../blocks/check.js'
-import { batchModal, feedbackModal, LIMIT, questionMessage, settledMessage } from '../../blocks/index.js'
+import { batchModal, fallbackText, feedbackModal, LIMIT, questionMessage, settledMessage } from '../../blocks/index.js'
 import { markdownBlocks } from '../../blocks/markdown/index.js'
 import { ask, elementsOfType, planReview, question, richText } from './fixtures.js'
 
@@ -160,5 +160,16 @@ describe('tables on a plan card and in its thread', () => {
     expect(elementsOfType(form, 'table')).toEqual([])
     expect(checkViewPayload(form)).toEqual([])
     expect(checkViewPayload(feedbackModal(plan(gfm(2, 2))))).toEqual([])
+  })
+
+  it('names the plan in the notification text, and keeps every table as written in the attached file', () => {
+    const tables = Array.from({ length: 24 }, (_, n) => `## Part ${n}\n\n${'Prose. '.repeat(300)}\n\n${gfm(20, 3, (r, c) => `cell ${n}.${r}.${c}`)}`).join('\n\n')
+    const view = plan(`# Move to pnpm\n\n${tables}`)
+
+    const rendered = questionMessage(view)
+
+    expect(fallbackText(view)).toBe('An agent asks for a plan review: Move to pnpm')
+    expect(rendered.message.text).toBe(fallbackText(view))
+    expect(rendered.file?.content).toContain(gfm(20, 3, (r, c) => `cell 23.${r}.${c}`))
   })
 })
