@@ -274,4 +274,32 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     expect(overflow).toBe(0)
     expect(box!.x + box!.width).toBeLessThanOrEqual(390)
   })
+
+  it("draws a plan's table block as a grid at phone width: a header row, narrow columns on one line, wide ones wrapped between words, in its own box", async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })
+    await postAsk(service, SAMPLE_ASKS['plan-review'])
+    const table = page.locator('.b-table')
+    await table.waitFor()
+
+    const headers = await table.locator('th').allTextContents()
+    // Lines a cell's text takes on screen: the distinct tops of its text's boxes.
+    const lines = (text: string) => table.locator('td', { hasText: text }).first().evaluate((td) => {
+      const tops = new Set<number>()
+      const walker = document.createTreeWalker(td, NodeFilter.SHOW_TEXT)
+      for (let node = walker.nextNode(); node !== null; node = walker.nextNode()) {
+        const range = document.createRange()
+        range.selectNodeContents(node)
+        for (const rect of range.getClientRects()) tops.add(Math.round(rect.top))
+      }
+      return tops.size
+    })
+    const wrap = await table.locator('xpath=..').evaluate((box) => ({ box: box.getBoundingClientRect().right, page: document.documentElement.scrollWidth - document.documentElement.clientWidth }))
+
+    expect(headers).toEqual(['risk', 'likelihood', 'mitigation'])
+    expect(await lines('medium')).toBe(1)
+    expect(await lines('Docker builds copy the wrong folder')).toBeGreaterThan(1)
+    expect(wrap.box).toBeLessThanOrEqual(390)
+    expect(wrap.page).toBe(0)
+  })
 })

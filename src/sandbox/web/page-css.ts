@@ -100,7 +100,10 @@ a:hover { text-decoration: underline; }
 .b-table { border-collapse: collapse; font-size: 13px; }
 .b-table td, .b-table th { border: 1px solid var(--line); padding: 4px 8px; white-space: nowrap; vertical-align: top; }
 .b-table th { background: var(--hover, #f8f8f8); text-align: left; }
+/* A cell's rich text keeps its column's wrapping: one line unless is_wrapped, then between words within a readable width. */
+.b-table .rt { white-space: inherit; overflow-wrap: normal; }
 .b-table .wrap { white-space: normal; }
+.b-table .wrap .rt { white-space: pre-wrap; overflow-wrap: break-word; min-width: 7em; max-width: 22em; }
 .b-table .align-center { text-align: center; }
 .b-table .align-right { text-align: right; }
 
