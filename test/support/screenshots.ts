@@ -9,12 +9,14 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Page } from 'playwright-core'
+import { chromium, type Locator, type Page } from 'playwright-core'
 
 import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
+import type { SlackBridge } from '../../src/bridge/types.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox } from '../../src/sandbox/index.js'
-import { sampleAskHook } from '../../src/service/sample-asks.js'
+import { SAMPLE_ASKS, sampleAskHook } from '../../src/service/sample-asks.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const DESKTOP = { width: 1280, height: 860 }
@@ -39,10 +41,128 @@ async function shoot(page: Page, file: string): Promise<void> {
   console.log(`wrote ${file} (${Math.round(statSync(file).size / 1024)} KB)`)
 }
 
-/** Sends a sample through the page's panel and waits until its message is on the page. */
+/** Sends a sample through the page's panel and waits until its new message is on the page (an earlier one may show the same text). */
 async function sendSample(page: Page, label: string, shows: string): Promise<void> {
+  const messages = page.locator('.msg', { hasText: shows })
+  const before = await messages.count()
   await page.getByRole('button', { name: label, exact: true }).click()
-  await page.locator('.msg', { hasText: shows }).last().waitFor()
+  await messages.nth(before).waitFor()
+}
+
+/** The page, the bridge behind it, and where the pictures go: what every shot below takes. */
+interface Studio {
+  page: Page
+  bridge: SlackBridge
+  docs: string
+}
+
+/** The newest message on the page that shows `text`. */
+function newest(page: Page, text: string): Locator {
+  return page.locator('.msg', { hasText: text }).last()
+}
+
+/** Scrolls the channel to its end, where the newest message is. */
+async function scrollToEnd(page: Page): Promise<void> {
+  await page.locator('#messages').evaluate((box) => box.scrollTo(0, box.scrollHeight))
+}
+
+/** A question with buttons, as it arrives. */
+async function questionShot({ page, docs }: Studio): Promise<void> {
+  await sendSample(page, 'Question', 'Which package manager')
+  await shoot(page, join(docs, 'sandbox-question.png'))
+}
+
+/** A multi-select question at phone width, one box ticked: the options are listed once, in the checkboxes. */
+async function multiSelectShot({ page, docs }: Studio): Promise<void> {
+  await page.setViewportSize(PHONE)
+  try {
+    await sendSample(page, 'Multi select', 'Which checks must pass before a pull request')
+    await newest(page, 'Which checks must pass before a pull request').locator('.choice', { hasText: 'typecheck' }).click()
+    await page.locator('body:not([data-busy])').waitFor()
+    await scrollToEnd(page)
+    await shoot(page, join(docs, 'sandbox-multi-select.png'))
+  } finally {
+    await page.setViewportSize(DESKTOP)
+  }
+}
+
+/** The sample plan review on a desktop: headings, lists, code, its risk table as a table block, the controls. */
+async function planReviewShot({ page, docs }: Studio): Promise<void> {
+  await sendSample(page, 'Plan review', 'Approve this plan')
+  await scrollToEnd(page)
+  await shoot(page, join(docs, 'sandbox-plan-review.png'))
+}
+
+/** The sample plan at phone width, scrolled to its table: it scrolls sideways in its own box, its long column wrapped. */
+async function planPhoneShot({ page, docs }: Studio): Promise<void> {
+  await page.setViewportSize(PHONE)
+  try {
+    await sendSample(page, 'Plan review', 'Approve this plan')
+    await scrollToEnd(page)
+    await newest(page, 'Approve this plan').locator('.b-table-wrap').evaluate((table) => table.scrollIntoView({ block: 'center' }))
+    await shoot(page, join(docs, 'sandbox-plan-phone.png'))
+  } finally {
+    await page.setViewportSize(DESKTOP)
+  }
+}
+
+/** A plan review that needs two approvals, after the first: "1 of 2 approvals: @alice — waiting for one more". */
+async function quorumShot({ page, bridge, docs }: Studio): Promise<void> {
+  const plan = { ...SAMPLE_ASKS['plan-review'], questions: [planReviewQuestion(QUORUM_PLAN)] }
+  await bridge.open(plan, { policy: { approvals: 2 } })
+  const card = newest(page, 'Drop the legacy orders table')
+  await card.getByText('Needs 2 approvals').waitFor()
+  await card.getByRole('button', { name: 'Approve', exact: true }).click()
+  await card.getByText('1 of 2 approvals').waitFor()
+  await page.locator('body:not([data-busy])').waitFor()
+  await scrollToEnd(page)
+  await shoot(page, join(docs, 'sandbox-quorum.png'))
+}
+
+const QUORUM_PLAN = `# Drop the legacy orders table
+
+Nothing has read \`orders_v1\` since the March migration; it holds 40 GB.
+
+1. Take a snapshot of \`orders_v1\` (kept 30 days).
+2. Revoke the app's grants on it and watch the errors for a day.
+3. Drop it.
+
+| step | reversible | owner |
+|:-----|:----------:|:------|
+| snapshot | yes | ops |
+| revoke grants | yes, re-grant | ops |
+| drop | from the snapshot only | db team |
+`
+
+/** The batch form with the inline error a person gets for an option and an Other text; then fixed and sent. */
+async function batchFormShot({ page, docs }: Studio): Promise<void> {
+  await sendSample(page, 'Batch', 'Anything else the agent should know')
+  await newest(page, 'Anything else the agent should know').getByRole('button', { name: 'Answer…' }).click()
+  const modal = page.getByRole('dialog')
+  await modal.waitFor()
+  // An option and an Other text for one question: the bridge answers with an inline error.
+  await modal.getByText('22 LTS', { exact: true }).click()
+  await modal.locator('.input-block', { hasText: 'your own answer' }).first().locator('textarea').fill('whatever CI already uses')
+  await modal.getByRole('button', { name: 'Submit' }).click()
+  await modal.locator('.input-error').first().waitFor()
+  await shoot(page, join(docs, 'sandbox-batch-modal.png'))
+  // Fixed: only the option, plus a second answer; the batch settles.
+  await modal.locator('.input-block', { hasText: 'your own answer' }).first().locator('textarea').fill('')
+  await modal.getByText('eu-west-1', { exact: true }).click()
+  await page.locator('body:not([data-busy])').waitFor()
+  await modal.getByRole('button', { name: 'Submit' }).click()
+  await modal.waitFor({ state: 'detached' })
+  await newest(page, 'Anything else the agent should know').getByText(/Answered by/).waitFor()
+}
+
+/** A question answered with one tap: the controls replaced by who answered what, and when. */
+async function answeredShot({ page, docs }: Studio): Promise<void> {
+  await sendSample(page, 'Question', 'Which package manager')
+  await newest(page, 'Which package manager').getByRole('button', { name: 'pnpm (Recommended)' }).click()
+  await newest(page, 'Which package manager').getByText(/Answered by/).waitFor()
+  await page.locator('body:not([data-busy])').waitFor()
+  await scrollToEnd(page)
+  await shoot(page, join(docs, 'sandbox-answered.png'))
 }
 
 async function main(): Promise<void> {
@@ -61,42 +181,9 @@ async function main(): Promise<void> {
     const page = await browser.newPage({ viewport: DESKTOP, deviceScaleFactor: 1, timezoneId: 'UTC', locale: 'en-US' })
     await page.goto(slack.webUrl)
     await page.locator('body[data-live="on"][data-ready="true"]').waitFor()
-
-    await sendSample(page, 'Question', 'Which package manager')
-    await shoot(page, join(docs, 'sandbox-question.png'))
-
-    await sendSample(page, 'Plan review', 'Approve this plan')
-    await shoot(page, join(docs, 'sandbox-plan-review.png'))
-
-    await sendSample(page, 'Batch', 'Anything else the agent should know')
-    await page.locator('.msg', { hasText: 'Anything else the agent should know' }).getByRole('button', { name: 'Answer…' }).click()
-    const modal = page.getByRole('dialog')
-    await modal.waitFor()
-    // An option and an Other text for one question: the bridge answers with an inline error.
-    await modal.getByText('22 LTS', { exact: true }).click()
-    await modal.locator('.input-block', { hasText: 'your own answer' }).first().locator('textarea').fill('whatever CI already uses')
-    await modal.getByRole('button', { name: 'Submit' }).click()
-    await modal.locator('.input-error').first().waitFor()
-    await shoot(page, join(docs, 'sandbox-batch-modal.png'))
-    // Fixed: only the option, plus a second answer; the batch settles.
-    await modal.locator('.input-block', { hasText: 'your own answer' }).first().locator('textarea').fill('')
-    await modal.getByText('eu-west-1', { exact: true }).click()
-    await page.locator('body:not([data-busy])').waitFor()
-    await modal.getByRole('button', { name: 'Submit' }).click()
-    await modal.waitFor({ state: 'detached' })
-
-    await page.locator('.msg', { hasText: 'Which package manager' }).getByRole('button', { name: 'pnpm (Recommended)' }).click()
-    await page.locator('.msg', { hasText: 'Approve this plan' }).getByRole('button', { name: 'Approve', exact: true }).click()
-    await page.locator('.msg', { hasText: 'Approve this plan' }).getByText(/Approved by/).waitFor()
-    await page.locator('.msg', { hasText: 'Anything else the agent should know' }).getByText(/Answered by/).waitFor()
-    await page.locator('#messages').evaluate((box) => box.scrollTo(0, box.scrollHeight))
-    await shoot(page, join(docs, 'sandbox-answered.png'))
-
-    await page.setViewportSize(PHONE)
-    await sendSample(page, 'Multi select', 'Which checks must pass before a pull request')
-    await page.locator('.msg', { hasText: 'Which checks must pass before a pull request' }).locator('.choice', { hasText: 'typecheck' }).click()
-    await page.locator('body:not([data-busy])').waitFor()
-    await shoot(page, join(docs, 'sandbox-phone.png'))
+    const studio: Studio = { page, bridge, docs }
+    // Each shot sends what it shows, so they stand alone; the order only decides what is above.
+    for (const shot of [questionShot, planReviewShot, planPhoneShot, quorumShot, batchFormShot, answeredShot, multiSelectShot]) await shot(studio)
   } finally {
     await browser.close()
     await bridge.stop()

@@ -73,7 +73,7 @@ export function buildMessage(m: PageMessage, snap: PageSnapshot, inThread: boole
   const avatar = el('div', `avatar${isBot ? '' : ' user'}`, initials(author ? author.name : m.user))
   avatar.setAttribute('aria-hidden', 'true')
   row.appendChild(avatar)
-  if (m.ephemeral) body.appendChild(el('div', 'only-you', '\ud83d\udc41 Only visible to you'))
+  if (m.ephemeral) body.appendChild(el('div', 'only-you', '\u25c9 Only visible to you'))
   head.appendChild(el('span', 'msg-name', author ? (isBot ? author.name : author.realName || author.name) : m.user))
   if (isBot) head.appendChild(el('span', 'badge', 'APP'))
   const time = el('time', 'msg-time', clockTime(when, false))
