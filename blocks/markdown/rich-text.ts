@@ -6,8 +6,9 @@
  *
  * This file renders the block level (paragraphs, headings, lists, quotes,
  * code, definitions) into units; inline.ts renders what is inside a line,
- * table.ts tables, and units.ts keeps every unit within one block's text
- * budget and packs units into blocks.
+ * table-block.ts tables as table blocks and table.ts as monospace text, and
+ * units.ts keeps every unit within one block's text budget and packs units
+ * into blocks.
  */
 import type { Blockquote, Definition, Heading, List, ListItem, Nodes, Paragraph, Root, RootContent } from 'mdast'
 import type { RichTextList, RichTextSection } from '@slack/types'

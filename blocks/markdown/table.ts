@@ -1,6 +1,9 @@
 /**
- * GFM tables as aligned monospace text: rich_text has no table element, and
- * the `markdown` block's table rendering on phones is unverified (README.md).
+ * GFM tables as aligned monospace text: the fallback of the `table` block
+ * (table-block.ts) wherever one cannot go (past its limits, inside a list or
+ * a quote, in a modal, a second table in a message). rich_text has no table
+ * element, and the `markdown` block's table rendering on phones is
+ * unverified (README.md).
  */
 import type { AlignType, PhrasingContent, Table } from 'mdast'
 import { type InlineCtx, inlines, type Inline } from './inline.js'
