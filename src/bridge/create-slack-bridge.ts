@@ -74,7 +74,8 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   const ownsStore = typeof options.state !== 'object'
   const store: AskStore = await openStore(options.state, { logger })
   const settings = { locale: resolved.locale, ...(resolved.mention ? { mention: resolved.mention } : {}) }
-  const pacer = new ChannelPacer()
+  // On a shared store every instance on the Slack app paces against one budget, as Slack counts it.
+  const pacer = new ChannelPacer({ ...(store.rateLedger ? { ledger: store.rateLedger } : {}), logger })
   const lifecycle = new AskLifecycle({
     store,
     slack,

@@ -1,6 +1,9 @@
-import { RateBucket } from './rate-bucket.js'
+import type { Logger } from '../log/logger.js'
+import type { LedgerBucket, RateLedger } from '../store/rate-ledger.js'
+import { gcraTerms, RateBucket } from './rate-bucket.js'
 import { RATE_RULES, type RateRule } from './rate-rules.js'
 import { SlackCallError } from './slack-call-error.js'
+import { TIMING } from './timing.js'
 
 /** The longest Retry-After we wait out for a caller; beyond it the call fails with `ratelimited`. */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 30
@@ -30,6 +33,14 @@ export interface PacerOptions {
   intervalMs?: number
   sleep?: (ms: number) => Promise<void>
   now?: () => number
+  /**
+   * The budget every process on the Slack app shares (a shared store's):
+   * Slack counts calls per app, so each instance pacing itself to the whole
+   * budget would, together, meet 429s. Without it this process paces alone.
+   */
+  ledger?: RateLedger
+  /** Where a failing shared ledger is reported (pacing then goes on locally). */
+  logger?: Pick<Logger, 'warn'>
 }
 
 const UNLIMITED: RateRule = { perSecond: Number.POSITIVE_INFINITY, burst: 1 }
@@ -45,6 +56,10 @@ interface Job {
 
 interface ChannelQueue {
   bucket: RateBucket
+  /** The channel's and the workspace's buckets in the shared ledger. */
+  shared: LedgerBucket[]
+  /** The channel's alone: what a 429 on a post pauses. */
+  sharedChannel: LedgerBucket[]
   messages: Job[]
   thread: Job[]
   running: boolean
@@ -54,6 +69,12 @@ function retryAfterOf(error: unknown): number | undefined {
   return error instanceof SlackCallError && error.slackError === 'ratelimited' ? error.retryAfterSeconds ?? 1 : undefined
 }
 
+/** A rule's bucket in the shared ledger (turns a margin apart); none for an unlimited rule (nothing to share). */
+function ledgerBuckets(key: string, rule: RateRule): LedgerBucket[] {
+  const { costMs, burstMs } = gcraTerms(rule)
+  return costMs > 0 ? [{ key, costMs: costMs + TIMING.sharedRateMarginMs, burstMs }] : []
+}
+
 /**
  * Paces what dsh-slack sends to Slack's documented limits, so callers never
  * see a 429: per channel a token bucket (a short burst at once, then about
@@ -61,7 +82,9 @@ function retryAfterOf(error: unknown): number | undefined {
  * for chat.update. Posts to one channel go one at a time, in order: new
  * questions first, then thread continuations. A 429 that happens anyway
  * (another app on the token) pauses only that channel (or that method) for
- * Slack's Retry-After, and the call is retried.
+ * Slack's Retry-After, and the call is retried. With a shared store every
+ * instance on the Slack app also takes its turn in one shared budget, so
+ * together they stay within what Slack allows the app.
  */
 export class ChannelPacer {
   readonly #channels = new Map<string, ChannelQueue>()
@@ -70,16 +93,27 @@ export class ChannelPacer {
   readonly #update: RateBucket
   readonly #sleep: (ms: number) => Promise<void>
   readonly #now: () => number
+  readonly #ledger: RateLedger | undefined
+  readonly #logger: Pick<Logger, 'warn'> | undefined
+  readonly #workspaceShared: LedgerBucket[]
+  readonly #updateShared: LedgerBucket[]
+  #ledgerFailing = false
 
   constructor(options: PacerOptions = {}) {
     const unpaced = options.intervalMs === 0
     const rule = (name: keyof PacerRules, fallback: RateRule) => (unpaced ? UNLIMITED : options.rules?.[name] ?? fallback)
     this.#channelRule =
       options.intervalMs !== undefined && options.intervalMs > 0 ? { perSecond: 1000 / options.intervalMs, burst: 1 } : rule('channelPost', RATE_RULES.channelPost)
-    this.#workspace = new RateBucket(rule('workspacePost', RATE_RULES.workspacePost))
-    this.#update = new RateBucket(rule('update', RATE_RULES.tier3))
+    const workspaceRule = rule('workspacePost', RATE_RULES.workspacePost)
+    const updateRule = rule('update', RATE_RULES.tier3)
+    this.#workspace = new RateBucket(workspaceRule)
+    this.#update = new RateBucket(updateRule)
     this.#sleep = options.sleep ?? defaultSleep
     this.#now = options.now ?? Date.now
+    this.#ledger = options.ledger
+    this.#logger = options.logger
+    this.#workspaceShared = ledgerBuckets('post:*', workspaceRule)
+    this.#updateShared = ledgerBuckets('chat.update', updateRule)
   }
 
   /**
@@ -88,7 +122,11 @@ export class ChannelPacer {
    */
   run<T>(channel: string, post: () => Promise<T>, lane: PostLane = 'message'): Promise<T> {
     let queue = this.#channels.get(channel)
-    if (!queue) this.#channels.set(channel, (queue = { bucket: new RateBucket(this.#channelRule), messages: [], thread: [], running: false }))
+    if (!queue) {
+      const sharedChannel = ledgerBuckets(`post:${channel}`, this.#channelRule)
+      const shared = [...sharedChannel, ...this.#workspaceShared]
+      this.#channels.set(channel, (queue = { bucket: new RateBucket(this.#channelRule), shared, sharedChannel, messages: [], thread: [], running: false }))
+    }
     const promise = new Promise<T>((resolve, reject) => {
       const job: Job = { post, resolve: resolve as (value: unknown) => void, reject, rateLimited: 0 }
       queue[lane === 'message' ? 'messages' : 'thread'].push(job)
@@ -100,16 +138,19 @@ export class ChannelPacer {
   /** Runs a chat.update within Tier 3, waiting out a 429's Retry-After. */
   async update<T>(call: () => Promise<T>): Promise<T> {
     for (let rateLimited = 0; ; rateLimited++) {
-      for (let wait = this.#update.delay(this.#now()); wait > 0; wait = this.#update.delay(this.#now())) await this.#sleep(wait)
+      for (let wait = this.#localDelay(this.#update); wait > 0; wait = this.#localDelay(this.#update)) await this.#sleep(wait)
       this.#update.take(this.#now())
+      await this.#sharedTurn(this.#updateShared)
       try {
         const result = await call()
         this.#update.answered(this.#now())
+        this.#sharedAnswered(this.#updateShared)
         return result
       } catch (error) {
         const retryAfter = retryAfterOf(error)
         if (retryAfter === undefined || retryAfter > MAX_RATE_LIMIT_WAIT_SECONDS || rateLimited >= MAX_RATE_LIMIT_RETRIES) throw error
         this.#update.pauseUntil(this.#now() + retryAfter * 1000)
+        await this.#sharedPause(this.#updateShared, retryAfter * 1000)
       }
     }
   }
@@ -120,7 +161,7 @@ export class ChannelPacer {
       for (;;) {
         if (queue.messages.length === 0 && queue.thread.length === 0) break
         const now = this.#now()
-        const wait = Math.max(queue.bucket.delay(now), this.#workspace.delay(now))
+        const wait = this.#localDelay(queue.bucket, this.#workspace)
         // Pick the job only once it may go: a question that arrives meanwhile still goes before waiting thread parts.
         if (wait > 0) {
           await this.#sleep(wait)
@@ -129,11 +170,13 @@ export class ChannelPacer {
         const job = (queue.messages[0] ?? queue.thread[0])!
         queue.bucket.take(now)
         this.#workspace.take(now)
+        await this.#sharedTurn(queue.shared)
         try {
           const result = await job.post()
           const at = this.#now()
           queue.bucket.answered(at)
           this.#workspace.answered(at)
+          this.#sharedAnswered(queue.shared)
           this.#remove(queue, job)
           job.resolve(result)
         } catch (error) {
@@ -145,6 +188,8 @@ export class ChannelPacer {
             // Only this channel waits; the job keeps its place at the front.
             job.rateLimited++
             queue.bucket.pauseUntil(this.#now() + retryAfter * 1000)
+            // Slack's 429 is for the channel, whichever instance met it.
+            await this.#sharedPause(queue.sharedChannel, retryAfter * 1000)
           }
         }
       }
@@ -153,6 +198,54 @@ export class ChannelPacer {
       // Forget the channel once it is idle and its bucket full again, so idle channels hold nothing.
       if (queue.messages.length === 0 && queue.thread.length === 0 && queue.bucket.idle(this.#now())) this.#channels.delete(channel)
     }
+  }
+
+  /**
+   * The wait this process's own buckets ask for. With a shared budget they
+   * are only kept up to date (the shared turn already counts this process's
+   * calls with everyone else's), and they take over if that budget becomes
+   * unreachable.
+   */
+  #localDelay(...buckets: RateBucket[]): number {
+    if (this.#ledger && !this.#ledgerFailing) return 0
+    const now = this.#now()
+    return Math.max(0, ...buckets.map((bucket) => bucket.delay(now)))
+  }
+
+  /**
+   * Takes this call's turn in the shared budget: the reservation is the
+   * turn, so the call goes out after the wait it gives. A ledger that fails
+   * (the database is down) leaves pacing to this process's own buckets.
+   */
+  async #sharedTurn(buckets: readonly LedgerBucket[]): Promise<void> {
+    if (!this.#ledger || buckets.length === 0) return
+    let wait = 0
+    try {
+      wait = await this.#ledger.reserve(buckets)
+      this.#ledgerFailing = false
+    } catch (error) {
+      this.#ledgerTrouble(error)
+    }
+    // A timer may fire up to a millisecond early (the event loop's clock is
+    // truncated to whole ms), and a reserved turn cannot be checked again.
+    if (wait > 0) await this.#sleep(Math.ceil(wait) + 1)
+  }
+
+  /** Off the critical path: the answer's time only ever delays later calls. */
+  #sharedAnswered(buckets: readonly LedgerBucket[]): void {
+    if (this.#ledger && buckets.length > 0) this.#ledger.answered(buckets).catch((error: unknown) => this.#ledgerTrouble(error))
+  }
+
+  /** Awaited: the retry's own turn must come after the pause. */
+  async #sharedPause(buckets: readonly LedgerBucket[], forMs: number): Promise<void> {
+    if (this.#ledger && buckets.length > 0) await this.#ledger.pause(buckets, forMs).catch((error: unknown) => this.#ledgerTrouble(error))
+  }
+
+  /** Said once per outage, not once per call. */
+  #ledgerTrouble(error: unknown): void {
+    if (this.#ledgerFailing) return
+    this.#ledgerFailing = true
+    this.#logger?.warn(`the shared rate-limit budget is unreachable, so this instance paces Slack calls on its own: ${error instanceof Error ? error.message : String(error)}`)
   }
 
   #remove(queue: ChannelQueue, job: Job): void {

@@ -1,6 +1,16 @@
 import type { RateRule } from './rate-rules.js'
 
 /**
+ * A rule as a GCRA's terms: what one call costs at the average rate, and how
+ * far ahead of now the bucket may run (the burst beyond the first call). An
+ * unlimited rule costs nothing.
+ */
+export function gcraTerms(rule: RateRule): { costMs: number; burstMs: number } {
+  const costMs = Number.isFinite(rule.perSecond) && rule.perSecond > 0 ? 1000 / rule.perSecond : 0
+  return { costMs, burstMs: Math.max(0, rule.burst - 1) * costMs }
+}
+
+/**
  * A token bucket on our side of the wire (as a GCRA: one "theoretical arrival
  * time" instead of a token count). It is charged when a call is sent and
  * again when its answer arrives: Slack counts a call when it receives it,
@@ -16,8 +26,9 @@ export class RateBucket {
   #tat = -Infinity
 
   constructor(rule: RateRule) {
-    this.#cost = Number.isFinite(rule.perSecond) && rule.perSecond > 0 ? 1000 / rule.perSecond : 0
-    this.#slack = Math.max(0, rule.burst - 1) * this.#cost
+    const terms = gcraTerms(rule)
+    this.#cost = terms.costMs
+    this.#slack = terms.burstMs
   }
 
   /** Milliseconds until a call may be sent (0: now). */

@@ -70,4 +70,12 @@ export const TIMING = {
   messageClaimMs: 30_000,
   /** How often a correction waits for another instance's update of the same message to finish. */
   messageClaimRetryMs: 100,
+  /**
+   * Extra spacing between turns in the budget instances share: a turn is
+   * reserved before the call leaves, and one call sent a little late while
+   * the next is on time would reach Slack closer together than its limit
+   * allows. This much network and timer jitter is absorbed (2 % of a
+   * one-a-second rule).
+   */
+  sharedRateMarginMs: 20,
 } as const

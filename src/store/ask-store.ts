@@ -1,4 +1,5 @@
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
+import type { RateLedger } from './rate-ledger.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, ScheduledJob } from './team-records.js'
 
 /**
@@ -25,6 +26,8 @@ export interface AskStore {
    * from "posted by another process".
    */
   readonly shared?: boolean
+  /** A shared store's rate-limit buckets: every process on the Slack app paces against the same budget. */
+  readonly rateLedger?: RateLedger
   /** Adds a new pending ask. Fails if the id or the external key is taken. */
   insert(record: AskRecord): Promise<void>
   get(id: string): Promise<AskRecord | undefined>

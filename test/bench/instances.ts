@@ -18,8 +18,9 @@ import { percentile, summary } from './stats.js'
 const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
 
 /** Counts Web API calls on their way to the stand-in (Socket Mode itself goes straight to it). */
-async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () => number; byMethod: Map<string, number>; close: () => Promise<void> }> {
+async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () => number; rateLimited: () => number; byMethod: Map<string, number>; close: () => Promise<void> }> {
   let calls = 0
+  let rateLimited = 0
   const byMethod = new Map<string, number>()
   const target = new URL(slack.apiUrl)
   const server: Server = createServer((req, res) => {
@@ -30,6 +31,7 @@ async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () =
     }
     // As a reverse proxy does: the stand-in answers only to its own Host.
     const upstream = request({ host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, host: target.host } }, (answer) => {
+      if (answer.statusCode === 429) rateLimited += 1
       res.writeHead(answer.statusCode ?? 502, answer.headers)
       answer.pipe(res)
     })
@@ -37,13 +39,15 @@ async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () =
   })
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as { port: number }
-  return { url: `http://127.0.0.1:${port}/api/`, calls: () => calls, byMethod, close: () => new Promise((resolve) => server.close(() => resolve())) }
+  return { url: `http://127.0.0.1:${port}/api/`, calls: () => calls, rateLimited: () => rateLimited, byMethod, close: () => new Promise((resolve) => server.close(() => resolve())) }
 }
 
 interface Round {
   latencies: number[]
   queriesPerAsk: number
   slackCallsPerAsk: number
+  /** Calls Slack refused with 429 (each also counted in slackCallsPerAsk, and retried). */
+  rateLimited: number
   /** Calls per ask by method, e.g. `chat.postMessage 1.0, chat.update 1.0`. */
   methods: string
 }
@@ -92,7 +96,7 @@ async function run(instances: number, rounds: number, url: string): Promise<Roun
     .filter(([, perAsk]) => perAsk > 0)
     .map(([method, perAsk]) => `${method} ${perAsk.toFixed(2)}`)
     .join(', ')
-  return { latencies, queriesPerAsk: queries / rounds, slackCallsPerAsk: calls / rounds, methods }
+  return { latencies, queriesPerAsk: queries / rounds, slackCallsPerAsk: calls / rounds, rateLimited: proxy.rateLimited(), methods }
 }
 
 export async function benchInstances(options: { rounds: number }): Promise<string[]> {
@@ -117,6 +121,7 @@ export async function benchInstances(options: { rounds: number }): Promise<strin
       `(g) PostgreSQL queries per ask round trip (all instances):      ${one.queriesPerAsk.toFixed(1)} (one), ${two.queriesPerAsk.toFixed(1)} (two), ${three.queriesPerAsk.toFixed(1)} (three)`,
       `(h) Slack Web API calls per ask round trip:                     ${one.slackCallsPerAsk.toFixed(2)} (one), ${two.slackCallsPerAsk.toFixed(2)} (two), ${three.slackCallsPerAsk.toFixed(2)} (three)`,
       `    by method: one: ${one.methods}; two: ${two.methods}; three: ${three.methods}`,
+      `    429s met: ${one.rateLimited} (one), ${two.rateLimited} (two), ${three.rateLimited} (three)   [goal: 0; the instances share one rate budget in PostgreSQL]`,
     ]
   } finally {
     await database.drop()

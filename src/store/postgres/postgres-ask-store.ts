@@ -6,6 +6,7 @@ import { SettleWatchers } from '../settle-watchers.js'
 import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
 import { migratePostgres } from './migrate.js'
 import { SQL } from './queries.js'
+import { PostgresRateLedger } from './postgres-rate-ledger.js'
 import { SettleListener } from './settle-listener.js'
 import { TEAM_SQL } from './team-queries.js'
 import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from '../team-records.js'
@@ -62,6 +63,8 @@ export class PostgresAskStore implements AskStore {
   readonly #insertedHere = new Set<string>()
   /** Statements run (for the benchmark's queries-per-ask figure). */
   queries = 0
+  /** Slack's rate-limit buckets, shared with every instance on this database. */
+  readonly rateLedger = new PostgresRateLedger((text, values) => this.#query(text, values))
 
   private constructor(url: string, options: PostgresAskStoreOptions) {
     this.#now = options.now ?? Date.now

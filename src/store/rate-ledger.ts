@@ -1,0 +1,34 @@
+/**
+ * Slack's rate-limit buckets shared by every process on one Slack app.
+ * Slack counts calls per app and workspace, so instances that each paced
+ * themselves to the whole budget would, together, exceed it and meet 429s
+ * (wasted calls, growing with the number of instances).
+ *
+ * A bucket is a GCRA: `costMs` is what one call costs at the average rate,
+ * `burstMs` how far ahead of now the bucket may run (the burst beyond the
+ * first call). Only a shared store has one; a local store's process paces
+ * alone with its in-memory buckets.
+ */
+export interface RateLedger {
+  /**
+   * Reserves one call in every named bucket at once and says how many
+   * milliseconds to wait before sending it (0: now). The reservation holds
+   * the slot for this caller, so it must then send after that wait.
+   */
+  reserve(buckets: readonly LedgerBucket[]): Promise<number>
+  /**
+   * Charges the buckets again when the call's answer arrived: Slack counted
+   * the call somewhere between sending and answering, so charging at the
+   * later time never lets through a call Slack's bucket would refuse.
+   */
+  answered(buckets: readonly LedgerBucket[]): Promise<void>
+  /** Slack answered 429: nothing goes out of these buckets for `forMs`, and then they start empty. */
+  pause(buckets: readonly LedgerBucket[], forMs: number): Promise<void>
+}
+
+export interface LedgerBucket {
+  /** `chat.update`, `post:*` (workspace) or `post:<channel>`. */
+  key: string
+  costMs: number
+  burstMs: number
+}

@@ -1,0 +1,107 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { RateLimiter } from '../../src/sandbox/rate-limit.js'
+import { systemClock } from '../../src/sandbox/clock.js'
+import { ChannelPacer } from '../../src/slack/channel-pacer.js'
+import type { RateRule } from '../../src/slack/rate-rules.js'
+import { SlackCallError } from '../../src/slack/slack-call-error.js'
+import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
+import type { LedgerBucket } from '../../src/store/rate-ledger.js'
+import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+
+/**
+ * Slack counts calls per app, not per process: instances sharing a database
+ * take their turns in one budget there, so together they never exceed it.
+ */
+describe('the shared rate-limit budget (PostgreSQL)', () => {
+  let database: FreshDatabase
+  let a: PostgresAskStore
+  let b: PostgresAskStore
+
+  beforeAll(async () => {
+    database = await freshDatabase()
+    a = await PostgresAskStore.open(database.url)
+    b = await PostgresAskStore.open(database.url)
+  })
+
+  afterAll(async () => {
+    await a?.close()
+    await b?.close()
+    await database?.drop()
+  })
+
+  // One call a second, three at once.
+  const slow = (key: string): LedgerBucket => ({ key, costMs: 1000, burstMs: 2000 })
+
+  it('lets a burst through at once and then spaces calls by their cost, across instances', async () => {
+    const waits = []
+    for (const store of [a, b, a, b, a]) waits.push(await store.rateLedger.reserve([slow("burst")]))
+
+    expect(waits.slice(0, 3)).toEqual([0, 0, 0])
+    expect(waits[3]).toBeGreaterThan(800)
+    expect(waits[3]).toBeLessThanOrEqual(1000)
+    expect(waits[4]).toBeGreaterThan(1800)
+    expect(waits[4]).toBeLessThanOrEqual(2000)
+  })
+
+  it('gives concurrent reservations distinct turns, without deadlocks over shared buckets', async () => {
+    const started = performance.now()
+    const reservations = Array.from({ length: 20 }, (_, i) =>
+      (i % 2 ? a : b).rateLedger.reserve([{ key: `post:C${i % 3}`, costMs: 10, burstMs: 0 }, { key: 'post:*', costMs: 100, burstMs: 0 }]),
+    )
+
+    const waits = await Promise.all(reservations)
+    const elapsed = performance.now() - started
+
+    // The workspace bucket (one call per 100 ms, no burst) gives the twenty
+    // turns 100 ms apart: the last waits for the nineteen before it.
+    expect(Math.max(...waits)).toBeGreaterThanOrEqual(1900 - elapsed)
+    expect(Math.max(...waits)).toBeLessThanOrEqual(1900)
+    expect(new Set(waits).size).toBe(20)
+  })
+
+  it('holds every instance back after one of them met a 429', async () => {
+    await a.rateLedger.pause([slow('paused')], 5000)
+
+    const wait = await b.rateLedger.reserve([slow('paused')])
+
+    expect(wait).toBeGreaterThan(4500)
+  })
+
+  it('keeps a slow answer from letting the next call through early', async () => {
+    await a.rateLedger.reserve([slow('answered')])
+    await a.rateLedger.reserve([slow('answered')])
+    await a.rateLedger.reserve([slow('answered')])
+    await a.rateLedger.answered([{ key: 'answered', costMs: 4000, burstMs: 2000 }])
+
+    expect(await b.rateLedger.reserve([slow('answered')])).toBeGreaterThan(1500)
+  })
+
+  describe('two instances updating messages against Slack’s own limiter', () => {
+    const rule: RateRule = { perSecond: 20, burst: 3 }
+
+    /** 24 chat.updates from two pacers, taken from the stand-in's limiter with the same rule; counts its 429s. */
+    async function updateFromTwoInstances(shared: boolean): Promise<number> {
+      const slack = new RateLimiter(systemClock)
+      let refused = 0
+      const call = async () => {
+        const retryAfter = slack.take('chat.update', rule)
+        if (retryAfter > 0) {
+          refused += 1
+          throw new SlackCallError('chat.update', 'ratelimited', '', { retryAfterSeconds: 0.05 })
+        }
+      }
+      const pacers = [a, b].map((store) => new ChannelPacer({ rules: { update: rule }, ...(shared ? { ledger: store.rateLedger } : {}) }))
+      // Alone, a pacer may give up after repeated 429s: count them, whatever the outcome.
+      await Promise.allSettled(Array.from({ length: 24 }, (_, i) => pacers[i % 2]!.update(call)))
+      return refused
+    }
+
+    it('meets no 429 when both pace against the shared budget', async () => {
+      expect(await updateFromTwoInstances(true)).toBe(0)
+    })
+
+    it('meets 429s when each paces alone (what the shared budget prevents)', async () => {
+      expect(await updateFromTwoInstances(false)).toBeGreaterThan(0)
+    })
+  })
+})
