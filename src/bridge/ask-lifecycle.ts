@@ -7,28 +7,22 @@ import type { Logger } from '../log/logger.js'
 import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
-import { SlackCallError, toSlackCallError } from '../slack/slack-call-error.js'
 import { TIMING } from '../slack/timing.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
-import { messagePermalink } from '../slack/permalink.js'
 import type { SlackPort } from '../slack/slack-port.js'
 import { agentView } from './agent-view.js'
-import { postContinuation } from './continuation.js'
 import type { ViewSettings } from './ask-view.js'
 import { setLongTimeout } from './long-timeout.js'
 import { describeOutcome } from './describe-outcome.js'
-import { isProcessAlive } from './process-alive.js'
+import { ProcessLease } from './process-lease.js'
+import { AskPoster } from './ask-poster.js'
+import { MessageUpdates } from './message-updates.js'
 import { createRenderer, type Renderer } from './render-pool.js'
-import type { PostPlan } from './render.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
-import type { MessageContent } from '../slack/slack-port.js'
 import { resolvePolicy, styleOfQuestions, type AskStyle, type PolicyDefaults } from './ask-policy.js'
 import { postedEvent, settlementEvent } from './audit-events.js'
 import { hasQuorum, quorumSettlement, requiredApprovals } from './quorum.js'
 import type { NewAskEvent, ScheduledJob } from '../store/team-records.js'
-
-/** Why a message is being updated: the settlement (once), a recovery retry, or a later correction. */
-type ShowHow = 'settlement' | 'recovery' | 'correction'
 
 export interface LifecycleOptions {
   store: AskStore
@@ -65,8 +59,6 @@ export type ApproveResult =
 
 const NO_DEFAULTS: PolicyDefaults = { approvals: 1, approvers: [] }
 
-const USER_ID = /^[UW][A-Z0-9]+$/
-
 /** Ask ids go into action ids: url-safe, unguessable, short. */
 export function newAskId(): string {
   return randomBytes(12).toString('base64url')
@@ -82,28 +74,28 @@ export class AskLifecycle {
   readonly instance = randomUUID()
   readonly #expiryTimers = new Map<string, () => void>()
   readonly #settledListeners = new Set<(record: AskRecord) => void>()
-  readonly #dmChannels = new Map<string, string>()
-  /** The last message update queued per ask: updates to one message go out in order. */
-  readonly #updates = new Map<string, Promise<boolean>>()
   /** Asks being posted right now: stop() lets them finish before withdrawing them. */
   readonly #posting = new Set<Promise<unknown>>()
-  /** Thread continuations still going out, by ask id (stop() ends them between parts). */
-  readonly #continuing = new Map<string, Promise<void>>()
   #stopped = false
   readonly #now: () => number
   readonly #leaseMs: number
-  /** Set once this (library) process holds a lease in the store; renewed until stop. */
-  #lease: Promise<void> | undefined
-  #leaseTimer: NodeJS.Timeout | undefined
+  /** A library process's lease in the store, held from its first ask until stop. */
+  readonly #lease: ProcessLease
   #sweepTimer: NodeJS.Timeout | undefined
   readonly #unsubscribe: (() => void) | undefined
 
   readonly #renderer: Renderer
+  readonly #messages: MessageUpdates
+  readonly #poster: AskPoster
 
   constructor(private readonly options: LifecycleOptions) {
     this.#now = options.now ?? Date.now
     this.#renderer = options.renderer ?? createRenderer(options.logger)
+    const { store, slack, pacer, settings, logger } = options
+    this.#poster = new AskPoster({ store, slack, pacer, settings, logger, renderer: this.#renderer, ...(options.workspaceUrl ? { workspaceUrl: options.workspaceUrl } : {}), stopped: () => this.#stopped })
+    this.#messages = new MessageUpdates({ store, slack, pacer, settings, logger, renderer: this.#renderer, instance: this.instance, now: this.#now, recordEvent: (event) => this.#record(event) })
     this.#leaseMs = options.leaseMs ?? TIMING.leaseMs
+    this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs: this.#leaseMs, now: this.#now, logger: options.logger })
     // Another instance's new ask with an expiry: arm it here too, so it
     // expires even if that instance dies; the settle claim makes it once.
     this.#unsubscribe = options.store.onInsertedElsewhere?.((ask) => {
@@ -172,7 +164,7 @@ export class AskLifecycle {
   }
 
   async #insertAndPostNow(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
-    if (record.owner.kind === 'library') await this.#holdLease()
+    if (record.owner.kind === 'library') await this.#lease.hold()
     await this.options.store.insert(record)
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.abort(record.id)
@@ -190,79 +182,28 @@ export class AskLifecycle {
       this.#armExpiry(current)
       await this.options.store.schedule(jobsOf(current))
       // Approved while we were posting, before the message was known: show the progress now.
-      if (hasQuorum(current) && (await this.options.store.approvals(current.id)).length > 0) await this.#showProgress(current.id)
+      if (hasQuorum(current) && (await this.options.store.approvals(current.id)).length > 0) await this.#messages.showProgress(current.id)
     }
     // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
-    else if (current.settlement && !current.finalMessageShown) await this.#showSettled(current, current.settlement.outcome)
+    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome)
     this.options.logger.info(`ask ${record.id} posted to ${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`)
     return current
   }
 
   async #post(record: AskRecord): Promise<void> {
-    const { slack, pacer, settings } = this.options
-    let channel = record.target
-    try {
-      channel = await this.#resolveChannel(record.target)
-      const plan = await this.#renderer.open(record, settings)
-      const posted = await pacer.run(channel, () => slack.postMessage(channel, plan.message))
-      const permalink = messagePermalink(this.options.workspaceUrl, posted.channel, posted.ts) ?? (await slack.permalink(posted.channel, posted.ts).catch(() => undefined))
-      await this.options.store.attachMessage(record.id, { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) })
-      // The question is visible and answerable now: the rest of a long plan follows in its thread, and ask() does not wait for it.
-      if (plan.thread.length > 0 || plan.file) this.#continue(record.id, posted, plan)
-    } catch (error) {
-      const failure = error instanceof SlackCallError ? error : toSlackCallError('chat.postMessage', error)
-      const message = `${failure.method} failed with Slack error "${failure.slackError}": ${adviceFor(failure.slackError, { channel })}`
-      this.options.logger.error(`ask ${record.id}: ${message}`)
-      await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
-      throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
-    }
-  }
-
-  #continue(id: string, posted: { channel: string; ts: string }, plan: PostPlan): void {
-    const { slack, pacer, logger } = this.options
-    const done = postContinuation({ slack, pacer, logger }, id, posted, plan, () => this.#stopped).finally(() => this.#continuing.delete(id))
-    this.#continuing.set(id, done)
+    const failed = await this.#poster.post(record)
+    if (!failed) return
+    const { failure, channel } = failed
+    const message = `${failure.method} failed with Slack error "${failure.slackError}": ${adviceFor(failure.slackError, { channel })}`
+    this.options.logger.error(`ask ${record.id}: ${message}`)
+    await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
+    throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
   }
 
   /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
   async whenFullyPosted(id: string): Promise<void> {
     await Promise.all([...this.#posting])
-    await this.#continuing.get(id)
-  }
-
-  async #resolveChannel(target: string): Promise<string> {
-    if (!USER_ID.test(target)) return target
-    const known = this.#dmChannels.get(target)
-    if (known) return known
-    const channel = await this.options.slack.openDirectMessage(target)
-    this.#dmChannels.set(target, channel)
-    return channel
-  }
-
-  /**
-   * A library process's asks live as long as it does. It says so by
-   * renewing a lease in the store, which any process on any machine can
-   * read (a process id cannot be checked from another host).
-   */
-  #holdLease(): Promise<void> {
-    if (this.#lease) return this.#lease
-    const renew = () => this.options.store.renewLease(this.instance, this.#now() + this.#leaseMs)
-    this.#lease = renew()
-    this.#leaseTimer = setInterval(() => {
-      renew().catch((error: unknown) => this.options.logger.warn(`could not renew this process's lease in the store: ${error instanceof Error ? error.message : String(error)}`))
-    }, this.#leaseMs / 3)
-    this.#leaseTimer.unref()
-    this.#lease.catch(() => (this.#lease = undefined))
-    return this.#lease
-  }
-
-  /** Whether the library process that waits for `record` is gone (its `ask()` died with it). */
-  async #ownerGone(record: AskRecord): Promise<boolean> {
-    if (record.owner.kind !== 'library' || record.owner.instance === this.instance) return false
-    const lease = await this.options.store.leaseUntil(record.owner.instance)
-    if (lease !== undefined) return lease < this.#now()
-    // No lease: the process ended it when it stopped, or the ask predates leases.
-    return this.options.store.shared ? true : !isProcessAlive(record.owner.pid)
+    await this.#poster.whenContinued(id)
   }
 
   #armExpiry(record: Pick<AskRecord, 'id' | 'expiresAt'>): void {
@@ -293,94 +234,8 @@ export class AskLifecycle {
         this.options.logger.error(`a settlement listener failed: ${error instanceof Error ? error.message : String(error)}`)
       }
     }
-    await this.#showSettled(result.record, settlement.outcome)
+    await this.#messages.showSettled(result.record, settlement.outcome)
     return result
-  }
-
-  /**
-   * Updates the message to a settled state, after any update already queued
-   * for it: chat.update has no compare-and-swap, so a relay's later
-   * correction ("answered outside Slack") must not be overtaken by the
-   * earlier "answered by" it corrects. Failure is logged; the settlement stands.
-   */
-  #showSettled(record: AskRecord, outcome: Outcome, how: ShowHow = 'settlement'): Promise<boolean> {
-    const previous = this.#updates.get(record.id) ?? Promise.resolve(true)
-    const next = previous.then(() => this.#updateMessage(record, outcome, how))
-    this.#updates.set(record.id, next)
-    void next.then(() => {
-      if (this.#updates.get(record.id) === next) this.#updates.delete(record.id)
-    })
-    return next
-  }
-
-  /**
-   * One message update, under the ask's claim in the store, so instances
-   * sharing the store take turns: the settlement is shown once (an instance
-   * that finds the claim taken leaves it to the holder), and a correction
-   * waits for the holder to finish, so it is never overtaken.
-   */
-  async #updateMessage(record: AskRecord, outcome: Outcome, how: ShowHow): Promise<boolean> {
-    if (!record.message) return false
-    const { store, slack, logger } = this.options
-    try {
-      if (!(await this.#claimMessage(record.id, how === 'correction'))) return false
-    } catch (error) {
-      logger.error(`ask ${record.id}: could not claim its message for an update: ${error instanceof Error ? error.message : String(error)}`)
-      return false
-    }
-    let shown = false
-    let content: MessageContent | undefined
-    try {
-      // Recovering: another instance may have shown it since we listed it.
-      if (how === 'recovery' && (await store.get(record.id))?.finalMessageShown) return false
-      const { channel, ts } = record.message
-      const settled = (content = await this.#renderer.settled(record, outcome, this.options.settings))
-      await this.options.pacer.update(() => slack.updateMessage(channel, ts, settled))
-      shown = true
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error)
-      logger.error(`ask ${record.id} is ${record.status}, but its message could not be updated: ${reason}`)
-      await this.#record({ askId: record.id, type: 'update-failed', at: this.#now(), detail: { channel: record.message.channel, ts: record.message.ts, error: reason } })
-      return false
-    } finally {
-      await store.releaseMessage(record.id, this.instance, shown).catch((error: unknown) => {
-        logger.error(`ask ${record.id}: could not release its message claim: ${error instanceof Error ? error.message : String(error)}`)
-      })
-    }
-    if (content) await this.#updateCopies(record, content)
-    return true
-  }
-
-  async #claimMessage(id: string, wait: boolean): Promise<boolean> {
-    const giveUpAt = this.#now() + TIMING.messageClaimMs
-    for (;;) {
-      const now = this.#now()
-      if (await this.options.store.claimMessage(id, this.instance, now, now + TIMING.messageClaimMs)) return true
-      if (!wait || now >= giveUpAt) return false
-      await new Promise((resolve) => setTimeout(resolve, TIMING.messageClaimRetryMs))
-    }
-  }
-
-  /**
-   * Escalation DMs carry the same controls as the channel message: they
-   * show the same state, found through the audit trail's `escalated` events.
-   * Best effort: a copy that cannot be updated only loses its controls later.
-   */
-  async #updateCopies(record: AskRecord, content: MessageContent): Promise<void> {
-    const copies = await this.copiesOf(record.id).catch(() => [])
-    for (const copy of copies) {
-      await this.options.pacer.update(() => this.options.slack.updateMessage(copy.channel, copy.ts, content)).catch((error: unknown) => {
-        this.options.logger.warn(`ask ${record.id}: could not update its copy in ${copy.channel}: ${error instanceof Error ? error.message : String(error)}`)
-      })
-    }
-  }
-
-  /** Where escalations posted a copy of the ask (DMs with its controls). */
-  async copiesOf(id: string): Promise<{ channel: string; ts: string }[]> {
-    return (await this.options.store.events(id)).flatMap((event) => {
-      const { channel, ts, copy } = event.detail ?? {}
-      return event.type === 'escalated' && copy === true && typeof channel === 'string' && typeof ts === 'string' ? [{ channel, ts }] : []
-    })
   }
 
   /** Appends to the audit trail; a failure is logged, never thrown (the ask's life goes on). */
@@ -393,8 +248,13 @@ export class AskLifecycle {
   }
 
   /** An escalation copy posted after its ask settled: give it the settled state. */
-  async showCopiesSettled(record: AskRecord): Promise<void> {
-    if (record.settlement) await this.#updateCopies(record, await this.#renderer.settled(record, record.settlement.outcome, this.options.settings))
+  showCopiesSettled(record: AskRecord): Promise<void> {
+    return this.#messages.showCopiesSettled(record)
+  }
+
+  /** Where escalations posted a copy of the ask (DMs with its controls). */
+  copiesOf(id: string): Promise<{ channel: string; ts: string }[]> {
+    return this.#messages.copiesOf(id)
   }
 
   /** Records an event from outside the lifecycle (the scheduler's reminders and escalations). */
@@ -420,42 +280,8 @@ export class AskLifecycle {
       const result = await this.settle(id, quorumSettlement(record, added.approvals, at))
       return result.won ? { kind: 'settled', record: result.record } : { kind: 'closed', record: result.record }
     }
-    await this.#showProgress(id)
+    await this.#messages.showProgress(id)
     return { kind: 'counted', given: added.approvals.length, required }
-  }
-
-  /**
-   * Re-renders an open message with the quorum's progress, queued behind
-   * any update already on its way, and only while the ask is still pending
-   * (a settled message must never be overwritten by an open one).
-   */
-  #showProgress(id: string): Promise<boolean> {
-    const previous = this.#updates.get(id) ?? Promise.resolve(true)
-    const next = previous.then(async () => {
-      const record = await this.options.store.get(id)
-      if (!record?.message || record.status !== 'pending') return false
-      const content = (await this.#renderer.open(record, this.options.settings, await this.options.store.approvals(id))).message
-      try {
-        const { channel, ts } = record.message
-        await this.options.pacer.update(() => this.options.slack.updateMessage(channel, ts, content))
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error)
-        this.options.logger.warn(`ask ${id}: could not show the quorum's progress: ${reason}`)
-        await this.#record({ askId: id, type: 'update-failed', at: this.#now(), detail: { channel: record.message.channel, ts: record.message.ts, error: reason } })
-        return false
-      }
-      await this.#updateCopies(record, content)
-      // Another instance may have settled it and shown that while we drew the
-      // progress (chat.update has no compare-and-swap): show the settlement again.
-      const after = await this.options.store.get(id)
-      if (after?.settlement && after.status !== 'pending') await this.#updateMessage(after, after.settlement.outcome, 'correction')
-      return true
-    })
-    this.#updates.set(id, next)
-    void next.then(() => {
-      if (this.#updates.get(id) === next) this.#updates.delete(id)
-    })
-    return next
   }
 
   /** The agent withdrew the ask. Idempotent: a settled ask keeps its status. */
@@ -487,7 +313,7 @@ export class AskLifecycle {
     const at = this.#now()
     const outcome = elsewhereOutcome(record, how, at)
     if (record.status !== 'pending') {
-      await this.#showSettled(record, outcome, 'correction')
+      await this.#messages.showSettled(record, outcome, 'correction')
       if (how === 'undelivered') await this.#tellUndelivered(record)
       return record
     }
@@ -495,7 +321,7 @@ export class AskLifecycle {
     const message = typeof how === 'object' ? how.failed : `settled outside Slack (${how})`
     const result = await this.settle(id, { status, outcome, error: { code: status === 'cancelled' ? 'ASK_CANCELLED' : 'ASK_ABORTED', message } })
     // Settled in Slack a moment earlier: the host's word still corrects the message.
-    if (!result.won) await this.#showSettled(result.record, outcome, 'correction')
+    if (!result.won) await this.#messages.showSettled(result.record, outcome, 'correction')
     return result.record
   }
 
@@ -524,7 +350,7 @@ export class AskLifecycle {
   async recover(): Promise<void> {
     await this.#sweep()
     for (const record of await this.options.store.listUnshownSettled()) {
-      if (record.settlement) await this.#showSettled(record, record.settlement.outcome, 'recovery')
+      if (record.settlement) await this.#messages.showSettled(record, record.settlement.outcome, 'recovery')
     }
     if (this.options.store.shared && !this.#stopped && !this.#sweepTimer) {
       this.#sweepTimer = setInterval(() => {
@@ -536,7 +362,7 @@ export class AskLifecycle {
 
   async #sweep(): Promise<void> {
     for (const record of await this.options.store.listPending()) {
-      if (await this.#ownerGone(record)) await this.expire(record.id)
+      if (await this.#lease.ownerGone(record)) await this.expire(record.id)
       // On a local store a library process leaves a service's asks to the service.
       else if (this.options.store.shared || (record.owner.kind === 'service' && this.options.owner === 'service')) this.#armExpiry(record)
     }
@@ -547,7 +373,7 @@ export class AskLifecycle {
     this.#stopped = true
     await Promise.all([...this.#posting])
     // Continuations end between parts once stopped; the part in flight finishes first.
-    await Promise.all([...this.#continuing.values()])
+    await this.#poster.allContinued()
     const withdraw = options.withdrawOpen ?? this.options.owner === 'library'
     if (withdraw) {
       const mine = (await this.options.store.listPending()).filter((record) =>
@@ -561,12 +387,7 @@ export class AskLifecycle {
     await this.#renderer.close()
     this.#unsubscribe?.()
     clearInterval(this.#sweepTimer)
-    clearInterval(this.#leaseTimer)
-    if (this.#lease && withdraw) {
-      await this.options.store.endLease(this.instance).catch((error: unknown) => {
-        this.options.logger.warn(`could not end this process's lease: ${error instanceof Error ? error.message : String(error)}`)
-      })
-    }
+    await this.#lease.end(withdraw)
   }
 
   /** Open expiry timers (for leak checks). */

@@ -1,0 +1,75 @@
+import { messagePermalink } from '../slack/permalink.js'
+import { SlackCallError, toSlackCallError } from '../slack/slack-call-error.js'
+import type { AskRecord } from '../store/ask-record.js'
+import { postContinuation } from './continuation.js'
+import type { AskParts } from './ask-parts.js'
+
+const USER_ID = /^[UW][A-Z0-9]+$/
+
+export interface AskPosterOptions extends AskParts {
+  /** The workspace URL from `auth.test`: permalinks without a call per ask (unknown: chat.getPermalink). */
+  workspaceUrl?: string
+  /** True once the bridge stops: a continuation ends between parts. */
+  stopped: () => boolean
+}
+
+/** Why a post failed, and where it was going (Slack's advice names the channel). */
+export interface PostFailure {
+  failure: SlackCallError
+  channel: string
+}
+
+/**
+ * Puts an ask in front of people: resolves a user id to its DM, renders,
+ * posts the main message within the channel's pace and records where it
+ * is. The rest of a long plan (thread parts, the attached file) follows in
+ * the background, so the ask is answerable as soon as its message is.
+ */
+export class AskPoster {
+  readonly #dmChannels = new Map<string, string>()
+  /** Thread continuations still going out, by ask id. */
+  readonly #continuing = new Map<string, Promise<void>>()
+
+  constructor(private readonly options: AskPosterOptions) {}
+
+  /** Posts the ask's message; a failure is returned, not thrown, for the lifecycle to settle the ask with. */
+  async post(record: AskRecord): Promise<PostFailure | undefined> {
+    const { slack, pacer, settings, renderer, store, workspaceUrl } = this.options
+    let channel = record.target
+    try {
+      channel = await this.#resolveChannel(record.target)
+      const plan = await renderer.open(record, settings)
+      const posted = await pacer.run(channel, () => slack.postMessage(channel, plan.message))
+      const permalink = messagePermalink(workspaceUrl, posted.channel, posted.ts) ?? (await slack.permalink(posted.channel, posted.ts).catch(() => undefined))
+      await store.attachMessage(record.id, { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) })
+      // The question is visible and answerable now: the rest of a long plan follows in its thread, and ask() does not wait for it.
+      if (plan.thread.length > 0 || plan.file) {
+        const { logger, stopped } = this.options
+        const done = postContinuation({ slack, pacer, logger }, record.id, posted, plan, stopped).finally(() => this.#continuing.delete(record.id))
+        this.#continuing.set(record.id, done)
+      }
+      return undefined
+    } catch (error) {
+      return { failure: error instanceof SlackCallError ? error : toSlackCallError('chat.postMessage', error), channel }
+    }
+  }
+
+  /** Resolves once the ask's continuation (if any) has gone out, or been given up. */
+  async whenContinued(id: string): Promise<void> {
+    await this.#continuing.get(id)
+  }
+
+  /** Resolves once every continuation in flight has ended (they end between parts once stopped). */
+  async allContinued(): Promise<void> {
+    await Promise.all([...this.#continuing.values()])
+  }
+
+  async #resolveChannel(target: string): Promise<string> {
+    if (!USER_ID.test(target)) return target
+    const known = this.#dmChannels.get(target)
+    if (known) return known
+    const channel = await this.options.slack.openDirectMessage(target)
+    this.#dmChannels.set(target, channel)
+    return channel
+  }
+}

@@ -1,0 +1,61 @@
+import type { Logger } from '../log/logger.js'
+import type { AskRecord } from '../store/ask-record.js'
+import type { AskStore } from '../store/ask-store.js'
+import { isProcessAlive } from './process-alive.js'
+
+export interface ProcessLeaseOptions {
+  store: AskStore
+  /** This process's id in the store. */
+  instance: string
+  /** How far ahead the lease runs; renewed at a third of it. */
+  leaseMs: number
+  now: () => number
+  logger: Logger
+}
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
+
+/**
+ * A library process's asks live as long as it does. It says so by renewing
+ * a lease in the store, which any process on any machine can read (a
+ * process id cannot be checked from another host).
+ */
+export class ProcessLease {
+  #held: Promise<void> | undefined
+  #timer: NodeJS.Timeout | undefined
+
+  constructor(private readonly options: ProcessLeaseOptions) {}
+
+  /** Takes the lease (once) and keeps renewing it until `end()`. */
+  hold(): Promise<void> {
+    if (this.#held) return this.#held
+    const { store, instance, leaseMs, now, logger } = this.options
+    const renew = () => store.renewLease(instance, now() + leaseMs)
+    this.#held = renew()
+    this.#timer = setInterval(() => {
+      renew().catch((error: unknown) => logger.warn(`could not renew this process's lease in the store: ${reasonOf(error)}`))
+    }, leaseMs / 3)
+    this.#timer.unref()
+    this.#held.catch(() => (this.#held = undefined))
+    return this.#held
+  }
+
+  /** Stops renewing; `release`: also says in the store that this process is gone (its asks were withdrawn). */
+  async end(release: boolean): Promise<void> {
+    clearInterval(this.#timer)
+    if (!this.#held || !release) return
+    await this.options.store.endLease(this.options.instance).catch((error: unknown) => {
+      this.options.logger.warn(`could not end this process's lease: ${reasonOf(error)}`)
+    })
+  }
+
+  /** Whether the library process that waits for `record` is gone (its `ask()` died with it). */
+  async ownerGone(record: AskRecord): Promise<boolean> {
+    const { store, instance, now } = this.options
+    if (record.owner.kind !== 'library' || record.owner.instance === instance) return false
+    const lease = await store.leaseUntil(record.owner.instance)
+    if (lease !== undefined) return lease < now()
+    // No lease: the process ended it when it stopped, or the ask predates leases.
+    return store.shared ? true : !isProcessAlive(record.owner.pid)
+  }
+}
