@@ -7,7 +7,8 @@
  * Problems read like Slack's own `response_metadata.messages`:
  * `[ERROR] must be less than 3001 characters [json-pointer:/blocks/0/text/text]`.
  * Messages answer `invalid_blocks` (and `msg_blocks_too_long` for the total);
- * views answer `invalid_arguments` with pointers under `/view`, as views.open does.
+ * views (modals and Home tabs) answer `invalid_arguments` with pointers under
+ * `/view`, as views.open and views.publish do.
  *
  * Lengths count Unicode code points, not UTF-16 units: an emoji is one
  * character to Slack, so counting units would refuse text Slack accepts.
@@ -22,7 +23,7 @@ export interface PayloadProblem {
   message: string
 }
 
-type Surface = 'message' | 'modal'
+type Surface = 'message' | 'modal' | 'home'
 
 interface Ctx {
   surface: Surface
@@ -271,7 +272,7 @@ function block(ctx: Ctx, b: Obj, path: string): void {
       for (const [el, at] of list(ctx, b, 'elements', path, LIMIT.actionsElements)) element(ctx, el, at, ACTIONS)
       return
     case 'input':
-      if (ctx.surface !== 'modal') return fail(ctx, `${path}/type`, 'unsupported type: input (input blocks are only allowed in modals)')
+      if (ctx.surface === 'message') return fail(ctx, `${path}/type`, 'unsupported type: input (input blocks are only allowed in modals and Home tabs)')
       text(ctx, b, 'label', path, LIMIT.inputLabel, { plain: true })
       text(ctx, b, 'hint', path, LIMIT.inputHint, { plain: true, optional: true })
       if (b.optional !== undefined && typeof b.optional !== 'boolean') fail(ctx, `${path}/optional`, 'must be a boolean')
@@ -396,5 +397,31 @@ export function checkViewPayload(view: unknown): PayloadProblem[] {
   if (Array.isArray(view.blocks) && view.submit === undefined && view.blocks.some((b) => isObj(b) && b.type === 'input')) {
     fail(ctx, '/view', 'missing required field: submit (a modal with input blocks needs one)')
   }
+  return ctx.problems
+}
+
+/**
+ * Why views.publish would refuse this Home tab; empty when Slack would accept
+ * it. A Home view has no title, submit or close; it takes up to
+ * LIMIT.homeBlocks blocks, the same kinds as a modal.
+ */
+export function checkHomeViewPayload(view: unknown): PayloadProblem[] {
+  const ctx = context('home')
+  if (!isObj(view)) {
+    fail(ctx, '/view', 'must be an object')
+    return ctx.problems
+  }
+  if (view.type !== 'home') fail(ctx, '/view/type', `unsupported type: ${String(view.type)} (views.publish takes a home view)`)
+  for (const key of ['title', 'submit', 'close'] as const) {
+    if (view[key] !== undefined) fail(ctx, `/view/${key}`, `unsupported field: ${key} (a Home tab has none)`)
+  }
+  if (view.private_metadata !== undefined) {
+    if (typeof view.private_metadata !== 'string') fail(ctx, '/view/private_metadata', 'must be a string')
+    else if (chars(view.private_metadata) > LIMIT.privateMetadata) fail(ctx, '/view/private_metadata', `must be less than ${LIMIT.privateMetadata + 1} characters`)
+  }
+  str(ctx, view, 'callback_id', '/view', LIMIT.blockIdLength, true)
+  str(ctx, view, 'external_id', '/view', LIMIT.blockIdLength, true)
+  if (view.blocks === undefined) fail(ctx, '/view', 'missing required field: blocks')
+  else blocks(ctx, view.blocks, '/view/blocks', LIMIT.homeBlocks)
   return ctx.problems
 }

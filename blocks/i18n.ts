@@ -124,6 +124,12 @@ export interface Words {
   homeIntro(count: number): string
   homeEmpty: string
   homeMore(count: number): string
+  /** Home: how long an ask has waited; `age` from `age()`. */
+  homeWaiting(age: string): string
+  /** Home: where to answer an ask whose controls Home does not show; `where` is mrkdwn (`<#C…>`). */
+  homeAnswerIn(where: string): string
+  /** Home: an ask in a direct message, where `<#D…>` would not read as a name. */
+  homeDirectMessage: string
 }
 
 const en: Words = {
@@ -241,6 +247,9 @@ const en: Words = {
   homeIntro: (count) => `${count} ${count === 1 ? 'question waits' : 'questions wait'} for an answer you may give, newest first.`,
   homeEmpty: 'Nothing is waiting for you. New questions show up here as agents ask them.',
   homeMore: (count) => `…and ${count} older ${count === 1 ? 'one' : 'ones'}: see the channel.`,
+  homeWaiting: (age) => `waiting ${age}`,
+  homeAnswerIn: (where) => `Answer in ${where}`,
+  homeDirectMessage: 'your direct messages',
 }
 
 const zhCN: Words = {
@@ -355,6 +364,9 @@ const zhCN: Words = {
   homeIntro: (count) => `有 ${count} 个你可以回答的问题在等待，最新的在前。`,
   homeEmpty: '目前没有等你回答的问题。智能体提问后会显示在这里。',
   homeMore: (count) => `……另有 ${count} 个较早的问题：请到频道查看。`,
+  homeWaiting: (age) => `已等待 ${age}`,
+  homeAnswerIn: (where) => `请在 ${where} 回答`,
+  homeDirectMessage: '你的私信',
 }
 
 const WORDS: Record<Locale, Words> = { en, 'zh-CN': zhCN }

@@ -64,6 +64,13 @@ export const LIMIT = {
   fileText: 20_000_000,
   /** header block text, plain_text only. */
   headerText: 150,
+  /** Blocks in one Home tab view (views.publish). */
+  homeBlocks: 100,
+  /**
+   * Ours, not Slack's: a question (or plan title, or tool reason) is shown on
+   * the Home tab shortened to this; the whole of it is one tap away in the message.
+   */
+  homeQuestionText: 300,
   /** `markdown` block text, cumulative per payload. */
   markdownBlockTotal: 12000,
   /** Blocks in one message. */

@@ -74,6 +74,8 @@ export class AskLifecycle {
   readonly instance = randomUUID()
   readonly #expiryTimers = new Map<string, () => void>()
   readonly #settledListeners = new Set<(record: AskRecord) => void>()
+  /** Told when an open ask is posted or gains an approval (the Home tab lists open asks). */
+  readonly #openListeners = new Set<(record: AskRecord) => void>()
   /** Asks being posted right now: stop() lets them finish before withdrawing them. */
   readonly #posting = new Set<Promise<unknown>>()
   #stopped = false
@@ -183,6 +185,7 @@ export class AskLifecycle {
       await this.options.store.schedule(jobsOf(current))
       // Approved while we were posting, before the message was known: show the progress now.
       if (hasQuorum(current) && (await this.options.store.approvals(current.id)).length > 0) await this.#messages.showProgress(current.id)
+      this.#tellOpen(current)
     }
     // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
     else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome)
@@ -280,6 +283,7 @@ export class AskLifecycle {
       const result = await this.settle(id, quorumSettlement(record, added.approvals, at))
       return result.won ? { kind: 'settled', record: result.record } : { kind: 'closed', record: result.record }
     }
+    this.#tellOpen(record)
     await this.#messages.showProgress(id)
     return { kind: 'counted', given: added.approvals.length, required }
   }
@@ -335,6 +339,16 @@ export class AskLifecycle {
     }
   }
 
+  /** Every open ask once posted, and again whenever an approval is counted towards its quorum. */
+  onOpenChanged(listener: (record: AskRecord) => void): () => void {
+    this.#openListeners.add(listener)
+    return () => this.#openListeners.delete(listener)
+  }
+
+  #tellOpen(record: AskRecord): void {
+    for (const listener of this.#openListeners) listener(record)
+  }
+
   onSettled(listener: (record: AskRecord) => void): () => void {
     this.#settledListeners.add(listener)
     return () => this.#settledListeners.delete(listener)
@@ -384,6 +398,7 @@ export class AskLifecycle {
     for (const cancel of this.#expiryTimers.values()) cancel()
     this.#expiryTimers.clear()
     this.#settledListeners.clear()
+    this.#openListeners.clear()
     await this.#renderer.close()
     this.#unsubscribe?.()
     clearInterval(this.#sweepTimer)

@@ -17,6 +17,7 @@ import { webApiPort } from '../slack/web-api-port.js'
 import { trackInFlight } from '../slack/in-flight-calls.js'
 import { AnswerPolicy } from './answer-policy.js'
 import { AskLifecycle } from './ask-lifecycle.js'
+import { HomeTab } from './home-tab.js'
 import { Reminders } from './reminders.js'
 import { resolveOptions } from './bridge-options.js'
 import type { SlackBridge, SlackBridgeOptions, SlackHealth } from './types.js'
@@ -90,7 +91,14 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     ...(options.now ? { now: options.now } : {}),
   })
   const policy = new AnswerPolicy(slack, resolved, logger)
-  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now: options.now ?? Date.now })
+  const now = options.now ?? Date.now
+  const home = new HomeTab({ store, slack, policy, settings, logger, now, instance: lifecycle.instance })
+  const refreshHomes = (record: Parameters<HomeTab['refreshFor']>[0]) => {
+    home.refreshFor(record).catch((error: unknown) => logger.warn(`could not refresh Home tabs for ask ${record.id}: ${error instanceof Error ? error.message : String(error)}`))
+  }
+  lifecycle.onOpenChanged(refreshHomes)
+  lifecycle.onSettled(refreshHomes)
+  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now, home })
 
   let health: SlackHealth = 'connected'
   let server: Server | undefined
@@ -125,6 +133,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
       (stopped ??= (async () => {
         await reminders.stop()
         await lifecycle.stop(stopOptions)
+        await home.stop()
         if (socketMode) await app.stop()
         // No new interactions now; let the calls already on their way (a message
         // update after a click) reach Slack before the store closes.

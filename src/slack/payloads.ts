@@ -35,8 +35,12 @@ export const blockActionsPayload = z.object({
   user: slackUser,
   trigger_id: z.string().optional(),
   channel: z.object({ id: z.string() }).optional(),
-  container: z.looseObject({ channel_id: z.string().optional(), message_ts: z.string().optional(), thread_ts: z.string().optional() }).optional(),
+  /** `message` for a click in a message; `view` (with `view_id`) in a modal or the Home tab. */
+  container: z.looseObject({ type: z.string().optional(), channel_id: z.string().optional(), message_ts: z.string().optional(), thread_ts: z.string().optional(), view_id: z.string().optional() }).optional(),
+  /** Absent for clicks outside a message (the Home tab, a modal) and in ephemeral messages. */
   message: z.looseObject({ ts: z.string(), thread_ts: z.string().optional() }).optional(),
+  /** The view clicked in: `type` is `home` on the Home tab. */
+  view: z.looseObject({ id: z.string().optional(), type: z.string() }).optional(),
   state: z.object({ values: stateValues }).optional(),
   actions: z.array(
     z.looseObject({
@@ -75,6 +79,24 @@ export const blockSuggestionPayload = z.object({
 })
 
 export type BlockSuggestionPayload = z.infer<typeof blockSuggestionPayload>
+
+/** Whether a click came from the app's Home tab (no message, no channel: notices go to the tab itself). */
+export function fromHomeTab(payload: BlockActionsPayload): boolean {
+  return payload.container?.type === 'view' && payload.view?.type === 'home'
+}
+
+/** The `app_home_opened` event, as the Events API delivers it. */
+export const appHomeOpenedEvent = z.looseObject({
+  type: z.literal('app_home_opened'),
+  user: z.string(),
+  /** `home` or `messages`: only the Home tab is ours to draw. */
+  tab: z.string(),
+  channel: z.string().optional(),
+  /** The Home view the person saw last, when there was one. */
+  view: z.looseObject({ id: z.string().optional() }).optional(),
+})
+
+export type AppHomeOpenedEvent = z.infer<typeof appHomeOpenedEvent>
 
 /** The person as the status lines and notices show them. */
 export function personOf(user: SlackUser): { id: string; name?: string } {

@@ -28,6 +28,8 @@ export function adviceFor(slackError: string, context: { channel?: string } = {}
     case 'msg_blocks_too_long':
     case 'invalid_arguments':
       return 'Slack refused the message layout; this is a dsh-slack bug, please report it with the request'
+    case 'not_enabled':
+      return 'the app\'s Home tab is off: turn on App Home → Home Tab (manifest.yml: features.app_home.home_tab_enabled) and reinstall the app'
     case 'request_failed':
       return 'could not reach Slack: check the network, a proxy, or SLACK_API_URL'
     default:

@@ -24,4 +24,8 @@ export interface SlackPort {
   permalink(channel: string, ts: string): Promise<string | undefined>
   uploadFile(channel: string, threadTs: string, file: { filename: string; title: string; content: string }): Promise<void>
   userGroupMembers(userGroup: string): Promise<string[]>
+  /** Replaces one person's Home tab with `view` (views.publish). */
+  publishHome(user: string, view: { type: 'home'; blocks: KnownBlock[] }): Promise<void>
+  /** Who is in a conversation (conversations.members, every page): whom the Home tab shows an ask when anyone who sees it may answer. */
+  conversationMembers(channel: string): Promise<string[]>
 }

@@ -43,6 +43,19 @@ export const TIMING = {
   webApiTimeoutMs: 10_000,
   /** How long a group's member list is trusted before it is looked up again. */
   userGroupCacheMs: 5 * 60 * 1000,
+  /** How long a conversation's member list is trusted (who sees an ask on their Home tab) before it is looked up again. */
+  conversationMembersCacheMs: 5 * 60 * 1000,
+  /**
+   * Ours: someone who opened the app's Home tab within this long has it
+   * "open": their tab is re-published when an ask they may answer opens or
+   * settles. Slack does not say when a person leaves the tab; a click on it
+   * counts as opening it again.
+   */
+  homeViewerMs: 30 * 60 * 1000,
+  /** Ours: Home refreshes asked for within this long are coalesced into one views.publish per person. */
+  homeRefreshDelayMs: 250,
+  /** Ours: a person's Home tab is claimed (shared store) this long while it is being published. */
+  homeClaimMs: 15_000,
   /** The longest long-poll the HTTP API allows (seconds). */
   longPollMaxSeconds: 60,
   /**

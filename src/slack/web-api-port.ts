@@ -8,6 +8,12 @@ const authResult = z.object({ user_id: z.string(), bot_id: z.string().optional()
 const openResult = z.object({ channel: z.object({ id: z.string() }) })
 const permalinkResult = z.object({ permalink: z.string().optional() })
 const usersResult = z.object({ users: z.array(z.string()).optional() })
+const membersResult = z.object({ members: z.array(z.string()).optional(), response_metadata: z.object({ next_cursor: z.string().optional() }).optional() })
+
+/** Members asked for per page of conversations.members (Slack's documented maximum is 1000). */
+const MEMBERS_PAGE = 1000
+/** Pages read at most: 50,000 members; a bigger channel is read in part rather than for minutes. */
+const MEMBERS_MAX_PAGES = 50
 
 /** The port over the official Web API client. Responses are parsed, never trusted; `observe` sees every call (metrics). */
 export function webApiPort(client: WebClient, observe?: SlackCallObserver): SlackPort {
@@ -54,5 +60,23 @@ export function webApiPort(client: WebClient, observe?: SlackCallObserver): Slac
 
     userGroupMembers: (userGroup) =>
       call('usergroups.users.list', async () => usersResult.parse(await client.usergroups.users.list({ usergroup: userGroup })).users ?? []),
+
+    publishHome: (user, view) =>
+      call('views.publish', async () => {
+        await client.views.publish({ user_id: user, view })
+      }),
+
+    conversationMembers: (channel) =>
+      call('conversations.members', async () => {
+        const members: string[] = []
+        let cursor: string | undefined
+        for (let page = 0; page < MEMBERS_MAX_PAGES; page++) {
+          const result = membersResult.parse(await client.conversations.members({ channel, limit: MEMBERS_PAGE, ...(cursor ? { cursor } : {}) }))
+          members.push(...(result.members ?? []))
+          cursor = result.response_metadata?.next_cursor
+          if (!cursor) break
+        }
+        return members
+      }),
   }
 }

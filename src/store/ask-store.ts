@@ -1,5 +1,6 @@
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
+import type { HomeViewers } from './home-viewers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, ScheduledJob } from './team-records.js'
 
 /**
@@ -28,6 +29,11 @@ export interface AskStore {
   readonly shared?: boolean
   /** A shared store's rate-limit buckets: every process on the Slack app paces against the same budget. */
   readonly rateLedger?: RateLedger
+  /**
+   * A shared store: who has the app's Home tab open, kept where every
+   * instance sees it. Absent on local stores, whose process keeps it in memory.
+   */
+  readonly homeViewers?: HomeViewers
   /** Adds a new pending ask. Fails if the id or the external key is taken. */
   insert(record: AskRecord): Promise<void>
   get(id: string): Promise<AskRecord | undefined>

@@ -246,6 +246,8 @@ function instantPort(): SlackPort {
     permalink: async () => undefined,
     uploadFile: async () => undefined,
     userGroupMembers: async () => [],
+    publishHome: async () => undefined,
+    conversationMembers: async () => [],
   }
 }
 

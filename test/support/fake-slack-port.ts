@@ -21,6 +21,11 @@ export class FakeSlackPort implements SlackPort {
   readonly files: { channel: string; threadTs: string; filename: string; content: string }[] = []
   /** Method name → Slack error to throw on the next call. */
   readonly failNext = new Map<string, string>()
+  /** Home tabs published, in order. */
+  readonly homes: { user: string; view: { type: 'home'; blocks: import('@slack/types').KnownBlock[] } }[] = []
+  /** Conversation id → members (conversations.members). */
+  members = new Map<string, string[]>()
+  memberLookups = 0
   groups = new Map<string, string[]>()
   groupLookups = 0
   #seq = 0
@@ -78,6 +83,17 @@ export class FakeSlackPort implements SlackPort {
     this.groupLookups++
     this.#maybeFail('usergroups.users.list')
     return this.groups.get(group) ?? []
+  }
+
+  async publishHome(user: string, view: { type: 'home'; blocks: import('@slack/types').KnownBlock[] }) {
+    this.#maybeFail('views.publish')
+    this.homes.push({ user, view })
+  }
+
+  async conversationMembers(channel: string) {
+    this.memberLookups++
+    this.#maybeFail('conversations.members')
+    return this.members.get(channel) ?? []
   }
 
   /** The message's latest content: its last update, or what was posted. */

@@ -3,9 +3,9 @@ import { batchModal, feedbackModal, otherModal } from '../../../blocks/index.js'
 import { askViewOf } from '../../bridge/ask-view.js'
 import { labelsOf, messageSelection } from '../../bridge/answers-from-state.js'
 import type { AskRecord } from '../../store/ask-record.js'
-import { personOf, type BlockAction, type BlockActionsPayload } from '../payloads.js'
+import { fromHomeTab, personOf, type BlockAction, type BlockActionsPayload } from '../payloads.js'
 import { approveLabel, hasQuorum } from '../../bridge/quorum.js'
-import { answersWith, approveOrTell, openAskFor, settleAnswer, settleOrTell, tell, type InteractionDeps } from './context.js'
+import { answersWith, approveOrTell, HOME_TAB, openAskFor, settleAnswer, settleOrTell, targetFor, tell, type InteractionDeps, type Where } from './context.js'
 import { actionMisfit } from './interaction-fit.js'
 
 /**
@@ -18,7 +18,10 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   // Ticking a checkbox or picking in a multi-select only changes the person's
   // client-side state; the choice is read at Submit.
   if (ref.kind === 'checkboxes' || ref.kind === 'multi-select' || ref.kind === 'multi-external-select') return
-  const channel = payload.channel?.id ?? payload.container?.channel_id
+  // On the Home tab there is no message and no channel: what the person is told shows on the tab.
+  const home = fromHomeTab(payload)
+  if (home) deps.home?.seen(payload.user.id)
+  const channel: Where = home ? HOME_TAB : (payload.channel?.id ?? payload.container?.channel_id)
   const record = await openAskFor(deps, ref.askId, payload.user, channel)
   if (!record) return
   const misfit = actionMisfit(record, ref)
@@ -29,7 +32,7 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   await perform(deps, payload, action, ref, record, channel)
 }
 
-async function perform(deps: InteractionDeps, payload: BlockActionsPayload, action: BlockAction, ref: ActionRef, record: AskRecord, channel: string | undefined): Promise<void> {
+async function perform(deps: InteractionDeps, payload: BlockActionsPayload, action: BlockAction, ref: ActionRef, record: AskRecord, channel: Where): Promise<void> {
   const view = () => askViewOf(record, deps.settings)
   switch (ref.kind) {
     case 'option':
@@ -42,7 +45,7 @@ async function perform(deps: InteractionDeps, payload: BlockActionsPayload, acti
     }
     case 'submit': {
       const values = messageSelection(payload.state?.values, record.id, ref.question)
-      if (values.length === 0) return tell(deps, { user: payload.user.id, channel }, { kind: 'pick-something' })
+      if (values.length === 0) return tell(deps, targetFor(payload.user.id, channel, record), { kind: 'pick-something' })
       return answerOption(deps, payload, record, ref.question, values, channel)
     }
     case 'skip':
@@ -66,12 +69,12 @@ async function perform(deps: InteractionDeps, payload: BlockActionsPayload, acti
       // Ticks on a multi-select message would be lost by a typed answer: carry them into the box.
       const target = record.questions[ref.question]
       const ticked = target?.multiSelect ? labelsOf(target, messageSelection(payload.state?.values, record.id, ref.question)) : null
-      return openModal(deps, payload, record, () => otherModal(view(), ref.question, ticked && ticked.length > 0 ? { ticked } : undefined))
+      return openModal(deps, payload, record, channel, () => otherModal(view(), ref.question, ticked && ticked.length > 0 ? { ticked } : undefined))
     }
     case 'answer':
-      return openModal(deps, payload, record, () => batchModal(view(), 0).view)
+      return openModal(deps, payload, record, channel, () => batchModal(view(), 0).view)
     case 'request-changes':
-      return openModal(deps, payload, record, () => feedbackModal(view()))
+      return openModal(deps, payload, record, channel, () => feedbackModal(view()))
     case 'checkboxes':
     case 'multi-select':
     case 'multi-external-select':
@@ -84,7 +87,7 @@ async function perform(deps: InteractionDeps, payload: BlockActionsPayload, acti
   }
 }
 
-async function answerOption(deps: InteractionDeps, payload: BlockActionsPayload, record: AskRecord, question: number, values: string[], channel: string | undefined): Promise<void> {
+async function answerOption(deps: InteractionDeps, payload: BlockActionsPayload, record: AskRecord, question: number, values: string[], channel: Where): Promise<void> {
   const target = record.questions[question]
   const labels = target ? labelsOf(target, values) : null
   if (!target || labels === null) {
@@ -96,12 +99,12 @@ async function answerOption(deps: InteractionDeps, payload: BlockActionsPayload,
   await settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: target.multiSelect ? labels : labels.slice(0, 1) }), channel)
 }
 
-async function openModal(deps: InteractionDeps, payload: BlockActionsPayload, record: AskRecord, render: () => import('@slack/types').View): Promise<void> {
+async function openModal(deps: InteractionDeps, payload: BlockActionsPayload, record: AskRecord, channel: Where, render: () => import('@slack/types').View): Promise<void> {
   if (!payload.trigger_id) return
   try {
     await deps.slack.openView(payload.trigger_id, render())
   } catch (error) {
     deps.logger.warn(`ask ${record.id}: could not open a modal for ${payload.user.id}: ${error instanceof Error ? error.message : String(error)}`)
-    await tell(deps, { user: payload.user.id, channel: payload.channel?.id ?? record.message?.channel }, { kind: 'failed' })
+    await tell(deps, targetFor(payload.user.id, channel, record), { kind: 'failed' })
   }
 }

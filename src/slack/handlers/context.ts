@@ -10,6 +10,16 @@ import { personOf, type SlackUser } from '../payloads.js'
 import type { FormDrafts } from './form-drafts.js'
 import { UnknownAsks } from './unknown-asks.js'
 
+/** What the handlers need of the app's Home tab (bridge/home-tab.ts keeps it). */
+export interface HomePort {
+  /** The person opened their Home tab: remember that they have it open, and publish it. */
+  opened(user: string): Promise<void>
+  /** The person acted on their Home tab: they still have it open. */
+  seen(user: string): void
+  /** Shows `notice` at the top of the person's Home tab (it is published again with it). */
+  tell(user: string, notice: Notice): void
+}
+
 /** What every interaction handler works with: ports, never Bolt. */
 export interface InteractionDeps {
   lifecycle: AskLifecycle
@@ -19,6 +29,26 @@ export interface InteractionDeps {
   drafts: FormDrafts
   logger: Logger
   now: () => number
+  /** The Home tab, when the bridge keeps one. */
+  home?: HomePort
+}
+
+/** A click on the Home tab: there is no message, so no channel to be told in. */
+export const HOME_TAB = { home: true } as const
+
+/**
+ * Where a person acted, for what they are told: a message's channel
+ * (undefined: the ask's own channel), or their Home tab, where a notice
+ * shows at the top of the tab rather than as an ephemeral message in a
+ * channel they were not looking at.
+ */
+export type Where = string | undefined | typeof HOME_TAB
+
+/** Whom to tell, and where, about an ask acted on at `where`. */
+export function targetFor(user: string, where: Where, record: AskRecord | undefined): NoticeTarget {
+  if (typeof where === 'object') return { user, home: true }
+  const channel = where ?? record?.message?.channel
+  return channel === undefined ? { user } : { user, channel }
 }
 
 const unknownAsks = new WeakMap<AskLifecycle, UnknownAsks>()
@@ -28,10 +58,13 @@ export interface NoticeTarget {
   user: string
   channel?: string
   threadTs?: string
+  /** On their Home tab (no channel): the tab shows it. */
+  home?: boolean
 }
 
 /** Tells one person something only they see. Failures are logged, never thrown: the click was already handled. */
 export async function tell(deps: InteractionDeps, target: NoticeTarget, notice: Notice): Promise<void> {
+  if (target.home) return deps.home?.tell(target.user, notice)
   if (!target.channel) return
   try {
     await deps.slack.postEphemeral(target.channel, target.user, noticeText(deps.settings.locale, notice), target.threadTs)
@@ -45,9 +78,9 @@ export async function tell(deps: InteractionDeps, target: NoticeTarget, notice: 
  * open, and this person may answer it. Returns the record, or null after
  * telling the person why nothing happened.
  */
-export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: string | undefined): Promise<AskRecord | null> {
+export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: Where): Promise<AskRecord | null> {
   const record = await deps.lifecycle.store.get(askId)
-  const target = { user: user.id, channel: channel ?? record?.message?.channel }
+  const target = targetFor(user.id, channel, record)
   if (!record) {
     // A shared store that does not know the ask has pruned it: it is long closed.
     // A local one cannot tell, because another process may have posted it.
@@ -79,7 +112,7 @@ export function settledNotice(record: AskRecord): Notice {
 }
 
 /** Settles with an answer; a late click learns who was first. */
-export async function settleAnswer(deps: InteractionDeps, record: AskRecord, user: SlackUser, answers: AskUserQuestionAnswerItem[], channel?: string): Promise<void> {
+export async function settleAnswer(deps: InteractionDeps, record: AskRecord, user: SlackUser, answers: AskUserQuestionAnswerItem[], channel?: Where): Promise<void> {
   const by = personOf(user)
   await settleOrTell(deps, record, user, channel, {
     status: 'answered',
@@ -88,13 +121,13 @@ export async function settleAnswer(deps: InteractionDeps, record: AskRecord, use
   })
 }
 
-export async function settleOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: string | undefined, settlement: Settlement): Promise<void> {
+export async function settleOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where, settlement: Settlement): Promise<void> {
   try {
     const result = await deps.lifecycle.settle(record.id, settlement)
-    if (!result.won) await tell(deps, { user: user.id, channel: channel ?? record.message?.channel }, settledNotice(result.record))
+    if (!result.won) await tell(deps, targetFor(user.id, channel, record), settledNotice(result.record))
   } catch (error) {
     deps.logger.error(`ask ${record.id}: could not settle from ${user.id}'s action: ${error instanceof Error ? error.message : String(error)}`)
-    await tell(deps, { user: user.id, channel: channel ?? record.message?.channel }, { kind: 'failed' })
+    await tell(deps, targetFor(user.id, channel, record), { kind: 'failed' })
   }
 }
 
@@ -104,8 +137,8 @@ export async function settleOrTell(deps: InteractionDeps, record: AskRecord, use
  * The approval that completes the quorum settles the ask; nobody is told,
  * the message says it.
  */
-export async function approveOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: string | undefined): Promise<void> {
-  const target = { user: user.id, channel: channel ?? record.message?.channel }
+export async function approveOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where): Promise<void> {
+  const target = targetFor(user.id, channel, record)
   try {
     const result = await deps.lifecycle.approve(record.id, personOf(user))
     if (result.kind === 'counted') await tell(deps, target, { kind: 'approval-counted', given: result.given, required: result.required })

@@ -3,6 +3,7 @@ import { ACTION_ID_PATTERN, CALLBACK_ID_PATTERN } from '../../../blocks/ids.js'
 import { blockActionsPayload, blockSuggestionPayload, viewSubmissionPayload } from '../payloads.js'
 import { handleAction } from './actions.js'
 import type { InteractionDeps } from './context.js'
+import { handleHomeOpened } from './home-opened.js'
 import { handleSuggestion } from './suggestions.js'
 import { handleViewSubmission, type ViewDecision } from './views.js'
 
@@ -51,6 +52,10 @@ export function registerHandlers(app: App, deps: InteractionDeps): void {
       return { options: [] }
     })
     await ack(result as Parameters<typeof ack>[0])
+  })
+
+  app.event('app_home_opened', async ({ event }) => {
+    await handleHomeOpened(deps, event).catch((error: unknown) => deps.logger.error(`publishing the Home tab failed: ${describe(error)}`))
   })
 
   app.error(async (error) => {

@@ -9,6 +9,8 @@ import { SQL } from './queries.js'
 import { PostgresRateLedger } from './postgres-rate-ledger.js'
 import { SettleListener } from './settle-listener.js'
 import { TEAM_SQL } from './team-queries.js'
+import { HOME_SQL } from './home-queries.js'
+import type { HomeViewers } from '../home-viewers.js'
 import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from '../team-records.js'
 
 /** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
@@ -65,6 +67,17 @@ export class PostgresAskStore implements AskStore {
   queries = 0
   /** Slack's rate-limit buckets, shared with every instance on this database. */
   readonly rateLedger = new PostgresRateLedger((text, values) => this.#query(text, values))
+  /** Who has the Home tab open, in a table: any instance refreshes a tab another one was asked to show. */
+  readonly homeViewers: HomeViewers = {
+    seen: async (user, at) => void (await this.#query(HOME_SQL.seen, [user, at])),
+    openSince: async (since) => (await this.#query<{ user_id: string }>(HOME_SQL.openSince, [since])).rows.map((row) => row.user_id),
+    claim: async (user, holder, now, until) => {
+      await this.#query(HOME_SQL.ensure, [user])
+      return (await this.#query<{ held: boolean }>(HOME_SQL.claim, [user, holder, now, until])).rows[0]?.held === true
+    },
+    // No row: another holder took the claim after ours ran out, and publishes itself.
+    release: async (user, holder) => (await this.#query<{ released: boolean }>(HOME_SQL.release, [user, holder])).rows[0]?.released ?? true,
+  }
 
   private constructor(url: string, options: PostgresAskStoreOptions) {
     this.#now = options.now ?? Date.now
@@ -90,6 +103,7 @@ export class PostgresAskStore implements AskStore {
       const cutoff = store.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS)
       await store.#query(SQL.prune, [cutoff])
       await store.#query(SQL.pruneLeases, [cutoff])
+      await store.#query(HOME_SQL.prune, [cutoff])
     } catch (error) {
       await store.close()
       const reason = error instanceof Error ? error.message : String(error)

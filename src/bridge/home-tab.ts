@@ -1,0 +1,211 @@
+import { homeView, noticeText, type HomeAskView, type HomeTabView, type Notice } from '../../blocks/index.js'
+import type { Logger } from '../log/logger.js'
+import type { AskRecord } from '../store/ask-record.js'
+import type { AskStore } from '../store/ask-store.js'
+import { MemoryHomeViewers, type HomeViewers } from '../store/home-viewers.js'
+import type { Approval } from '../store/team-records.js'
+import type { HomePort } from '../slack/handlers/context.js'
+import { RateBucket } from '../slack/rate-bucket.js'
+import { RATE_RULES } from '../slack/rate-rules.js'
+import { SlackCallError } from '../slack/slack-call-error.js'
+import { adviceFor } from '../slack/slack-error-advice.js'
+import type { SlackPort } from '../slack/slack-port.js'
+import { TIMING } from '../slack/timing.js'
+import type { AnswerPolicy } from './answer-policy.js'
+import { approvalViewOf, askViewOf, type ViewSettings } from './ask-view.js'
+import { ConversationMembers } from './conversation-members.js'
+import { hasQuorum } from './quorum.js'
+
+export interface HomeTabOptions {
+  store: AskStore
+  slack: Pick<SlackPort, 'publishHome' | 'conversationMembers'>
+  policy: AnswerPolicy
+  settings: ViewSettings
+  logger: Logger
+  now: () => number
+  /** This instance, as the holder of a person's publishing claim. */
+  instance: string
+}
+
+/** Rounds one publish may take when other instances keep marking the tab stale; then the claim runs out and they take over. */
+const MAX_ROUNDS = 5
+
+/**
+ * The app's Home tab, "Waiting for you". Published when a person opens it,
+ * and again, for everyone who has it open (opened within
+ * TIMING.homeViewerMs), when an ask they may answer opens, gains an approval
+ * or settles. Refreshes are coalesced per person (TIMING.homeRefreshDelayMs)
+ * and paced to views.publish's Tier 4; one read of the pending asks serves a
+ * whole batch.
+ *
+ * Who has the tab open lives in the store when it is shared (any instance
+ * may receive `app_home_opened`, and any other may settle the ask), else in
+ * this process. Publishing takes turns per person (HomeViewers.claim), so an
+ * older picture never lands after a newer one.
+ */
+export class HomeTab implements HomePort {
+  readonly #viewers: HomeViewers
+  readonly #members: ConversationMembers
+  /** People whose tab is to be published, with the notice to show on it. */
+  readonly #dirty = new Map<string, Notice | undefined>()
+  readonly #bucket = new RateBucket(RATE_RULES.tier4)
+  #timer: NodeJS.Timeout | undefined
+  #flushing: Promise<void> | undefined
+  #stopped = false
+  #warnedNotEnabled = false
+
+  constructor(private readonly options: HomeTabOptions) {
+    this.#viewers = options.store.homeViewers ?? new MemoryHomeViewers()
+    this.#members = new ConversationMembers(options.slack, options.logger, options.now)
+  }
+
+  async opened(user: string): Promise<void> {
+    await this.#viewers.seen(user, this.options.now())
+    this.refresh(user)
+  }
+
+  seen(user: string): void {
+    this.#viewers.seen(user, this.options.now()).catch((error: unknown) => this.#warn(`could not note that ${user} has the Home tab open`, error))
+  }
+
+  tell(user: string, notice: Notice): void {
+    this.refresh(user, notice)
+  }
+
+  /** Publishes the person's tab soon (coalesced); a notice given here shows on it. */
+  refresh(user: string, notice?: Notice): void {
+    if (this.#stopped) return
+    this.#dirty.set(user, notice ?? this.#dirty.get(user))
+    this.#schedule()
+  }
+
+  /** An ask opened, changed or settled: every open tab that lists (or listed) it is published again. */
+  async refreshFor(record: AskRecord): Promise<void> {
+    if (this.#stopped || !record.message) return
+    const open = await this.#viewers.openSince(this.options.now() - TIMING.homeViewerMs)
+    for (const user of open) if (await this.#sees(user, record)) this.refresh(user)
+  }
+
+  /** Refreshes asked for are dropped; a publish under way finishes. */
+  async stop(): Promise<void> {
+    this.#stopped = true
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    this.#dirty.clear()
+    await this.#flushing
+  }
+
+  #schedule(delayMs: number = TIMING.homeRefreshDelayMs): void {
+    if (this.#timer || this.#flushing || this.#stopped) return
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      this.#flushing = this.#flush()
+        .catch((error: unknown) => this.#warn('could not publish Home tabs', error))
+        .finally(() => {
+          this.#flushing = undefined
+          if (this.#dirty.size > 0) this.#schedule()
+        })
+    }, delayMs)
+    this.#timer.unref()
+  }
+
+  async #flush(): Promise<void> {
+    const batch = [...this.#dirty]
+    this.#dirty.clear()
+    const read = new PendingRead(this.options.store)
+    for (const [user, notice] of batch) {
+      if (this.#stopped) return
+      await this.#publish(user, notice, read)
+    }
+  }
+
+  /** Publishes one person's tab under their claim; another instance's wish meanwhile makes one more round. */
+  async #publish(user: string, notice: Notice | undefined, read: PendingRead): Promise<void> {
+    const holder = this.options.instance
+    const now = this.options.now()
+    if (!(await this.#viewers.claim(user, holder, now, now + TIMING.homeClaimMs))) return
+    for (let round = 0; round < MAX_ROUNDS; round++) {
+      const view = await this.#viewFor(user, round === 0 ? read : new PendingRead(this.options.store), notice)
+      if (!(await this.#send(user, view, notice))) return
+      if (await this.#viewers.release(user, holder)) return
+    }
+    this.options.logger.warn(`the Home tab of ${user} kept changing while it was published; it is left to the next refresh`)
+  }
+
+  /** One views.publish within Tier 4. False when it failed (then the claim runs out by itself, or a retry is scheduled). */
+  async #send(user: string, view: HomeTabView, notice: Notice | undefined): Promise<boolean> {
+    const wait = this.#bucket.delay(this.options.now())
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref())
+    this.#bucket.take(this.options.now())
+    try {
+      await this.options.slack.publishHome(user, view)
+      this.#bucket.answered(this.options.now())
+      return true
+    } catch (error) {
+      if (error instanceof SlackCallError && error.slackError === 'ratelimited') {
+        // Slack said when: publish again then (the newest picture, the notice kept).
+        this.#bucket.pauseUntil(this.options.now() + (error.retryAfterSeconds ?? 1) * 1000)
+        this.#dirty.set(user, notice ?? this.#dirty.get(user))
+      } else if (error instanceof SlackCallError && error.slackError === 'not_enabled') {
+        if (!this.#warnedNotEnabled) this.options.logger.warn(`views.publish failed with Slack error "not_enabled": ${adviceFor('not_enabled')}`)
+        this.#warnedNotEnabled = true
+      } else {
+        this.#warn(`could not publish the Home tab of ${user}`, error)
+      }
+      await this.#viewers.release(user, this.options.instance).catch(() => undefined)
+      return false
+    }
+  }
+
+  /** The tab as `user` sees it now: the pending asks they may answer. */
+  async #viewFor(user: string, read: PendingRead, notice?: Notice): Promise<HomeTabView> {
+    const asks: HomeAskView[] = []
+    for (const record of await read.pending()) {
+      if (!(await this.#sees(user, record))) continue
+      const approvals = hasQuorum(record) ? await read.approvals(record.id) : []
+      const where = { createdAt: record.createdAt, channel: record.message!.channel, ...(record.message!.permalink ? { permalink: record.message!.permalink } : {}) }
+      asks.push(record.kind === 'approval' ? { ...where, kind: 'approval', view: approvalViewOf(record, this.options.settings, approvals) } : { ...where, kind: 'question', view: askViewOf(record, this.options.settings, approvals) })
+    }
+    const locale = this.options.settings.locale
+    return homeView({ locale, now: this.options.now(), asks, ...(notice ? { notice: noticeText(locale, notice) } : {}) })
+  }
+
+  /**
+   * Whether the ask belongs on this person's tab: they may answer it (its
+   * approvers, else the allowed users and groups) and can see its message.
+   * A DM is seen by its person alone; when anyone may answer, the channel's
+   * members see it; named people are trusted to (as a click of theirs in the
+   * channel would be).
+   */
+  async #sees(user: string, record: AskRecord): Promise<boolean> {
+    if (!record.message) return false
+    const channel = record.message.channel
+    const approvers = record.policy?.approvers
+    if (!(await this.options.policy.mayAnswer(user, approvers))) return false
+    const named = (approvers !== undefined && approvers.length > 0) || !this.options.policy.isOpen
+    if (named && !channel.startsWith('D')) return true
+    return this.#members.has(channel, user)
+  }
+
+  #warn(what: string, error: unknown): void {
+    this.options.logger.warn(`${what}: ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+/** One read of the pending asks (and their approvals) shared by every tab of a batch. */
+class PendingRead {
+  #pending: Promise<AskRecord[]> | undefined
+  readonly #approvals = new Map<string, Promise<Approval[]>>()
+
+  constructor(private readonly store: AskStore) {}
+
+  pending(): Promise<AskRecord[]> {
+    return (this.#pending ??= this.store.listPending().then((asks) => asks.filter((ask) => ask.message !== undefined)))
+  }
+
+  approvals(id: string): Promise<Approval[]> {
+    let approvals = this.#approvals.get(id)
+    if (!approvals) this.#approvals.set(id, (approvals = this.store.approvals(id)))
+    return approvals
+  }
+}
