@@ -162,6 +162,11 @@ export const LIMIT = {
    * card's thread; beyond it the thread says the rest is in the attached file.
    */
   threadParts: 20,
+  /**
+   * Bytes of one view's JSON: views.publish answers `view_too_large` past
+   * "250kb" (Slack's wording; we read it as 250,000 bytes, the stricter of the two).
+   */
+  viewBytes: 250_000,
   /** Top-level `text` (notification/fallback): Slack truncates at 40k; we keep it short. */
   topLevelText: 4000,
   /** Items in one input/label texts. */

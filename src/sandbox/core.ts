@@ -32,6 +32,8 @@ export interface SandboxCore {
   delivery: Delivery
   /** Each user's client-side input state (what they typed, picked, ticked). */
   clientState: ClientState
+  /** Whether the app's Home tab is turned on (views.publish answers `not_enabled` when it is not). */
+  homeTabEnabled: boolean
   /** Web API calls received, by method, whatever they were answered (tests count calls with it). */
   calls: Map<string, number>
 }

@@ -1,5 +1,5 @@
 /**
- * Where interactions go: the Socket Mode connections (default) or an app's
+ * Where interactions and events go: the Socket Mode connections (default) or an app's
  * Request URL over signed HTTP. The scripted user hands a payload here and
  * gets the app's ack back.
  */
@@ -35,5 +35,15 @@ export class Delivery {
     if (this.target.kind === 'socket') return this.socket.deliver(payload, ACCEPTS_RESPONSE.has(type))
     const url = type === 'block_suggestion' ? (this.target.optionsUrl ?? this.target.url) : this.target.url
     return postInteraction(url, this.target.signingSecret ?? this.signingSecret, Math.floor(this.clock.now() / 1000), payload)
+  }
+
+  /**
+   * Delivers one Events API callback (`type: 'event_callback'`): an
+   * `events_api` envelope over Socket Mode, or a signed JSON POST to the
+   * Request URL (Slack sends events and interactions to the same one here).
+   */
+  sendEvent(callback: Record<string, unknown>): Promise<Record<string, unknown>> {
+    if (this.target.kind === 'socket') return this.socket.deliver(callback, false, 'events_api')
+    return postInteraction(this.target.url, this.target.signingSecret ?? this.signingSecret, Math.floor(this.clock.now() / 1000), callback, 'json')
   }
 }

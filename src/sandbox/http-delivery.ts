@@ -11,14 +11,24 @@ import { request as httpsRequest } from 'node:https'
 import { TIMING } from '../slack/timing.js'
 import { SandboxError } from './errors.js'
 
+/** An interaction's type, or an event callback's event type, for messages. */
+function what(payload: Record<string, unknown>): string {
+  const event = payload.event
+  return typeof event === 'object' && event !== null ? String((event as Record<string, unknown>).type) : String(payload.type)
+}
+
 /** Slack's request signature for `body` sent at `timestamp` (seconds). */
 export function signRequest(signingSecret: string, timestamp: number, body: string): string {
   return `v0=${createHmac('sha256', signingSecret).update(`v0:${timestamp}:${body}`).digest('hex')}`
 }
 
-/** POSTs one interaction payload and resolves with the parsed ack body (`{}` when empty). */
-export function postInteraction(url: string, signingSecret: string, timestampSeconds: number, payload: Record<string, unknown>): Promise<Record<string, unknown>> {
-  const body = new URLSearchParams({ payload: JSON.stringify(payload) }).toString()
+/**
+ * POSTs one interaction payload (as a form, `payload=<json>`) or an Events
+ * API callback (`json`: the JSON itself, as Slack sends events) and resolves
+ * with the parsed ack body (`{}` when empty).
+ */
+export function postInteraction(url: string, signingSecret: string, timestampSeconds: number, payload: Record<string, unknown>, format: 'form' | 'json' = 'form'): Promise<Record<string, unknown>> {
+  const body = format === 'json' ? JSON.stringify(payload) : new URLSearchParams({ payload: JSON.stringify(payload) }).toString()
   const target = new URL(url)
   const request = target.protocol === 'https:' ? httpsRequest : httpRequest
   return new Promise((resolve, reject) => {
@@ -29,7 +39,7 @@ export function postInteraction(url: string, signingSecret: string, timestampSec
         // One connection per delivery, closed after: nothing keeps the app's server from stopping.
         agent: false,
         headers: {
-          'content-type': 'application/x-www-form-urlencoded',
+          'content-type': format === 'json' ? 'application/json' : 'application/x-www-form-urlencoded',
           'content-length': Buffer.byteLength(body),
           'user-agent': 'Slackbot 1.0 (+https://api.slack.com/robots)',
           'x-slack-request-timestamp': String(timestampSeconds),
@@ -42,7 +52,7 @@ export function postInteraction(url: string, signingSecret: string, timestampSec
         res.on('data', (chunk: Buffer) => chunks.push(chunk))
         res.on('end', () => {
           const text = Buffer.concat(chunks).toString('utf8')
-          if (res.statusCode !== 200) return reject(new SandboxError('DELIVERY_REFUSED', `${url} answered HTTP ${res.statusCode} to ${String(payload.type)}: ${text.slice(0, 200)}`))
+          if (res.statusCode !== 200) return reject(new SandboxError('DELIVERY_REFUSED', `${url} answered HTTP ${res.statusCode} to ${what(payload)}: ${text.slice(0, 200)}`))
           if (text.trim() === '') return resolve({})
           try {
             const parsed = JSON.parse(text) as unknown
@@ -53,7 +63,7 @@ export function postInteraction(url: string, signingSecret: string, timestampSec
         })
       },
     )
-    req.on('timeout', () => req.destroy(new SandboxError('NOT_ACKNOWLEDGED', `${url} did not answer ${String(payload.type)} within ${TIMING.ackDeadlineMs} ms`)))
+    req.on('timeout', () => req.destroy(new SandboxError('NOT_ACKNOWLEDGED', `${url} did not answer ${what(payload)} within ${TIMING.ackDeadlineMs} ms`)))
     req.on('error', (error) => reject(error instanceof SandboxError ? error : new SandboxError('DELIVERY_REFUSED', `could not deliver to ${url}: ${error.message}`, { cause: error })))
     req.end(body)
   })

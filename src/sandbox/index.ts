@@ -32,7 +32,7 @@ export type { Fault } from './faults.js'
 export { signRequest } from './http-delivery.js'
 export type * from './model.js'
 export type { SandboxOptions, SandboxSamples } from './options.js'
-export type { Ack, PickOptions, ScriptedUser, Target } from './scripted-user.js'
+export type { Ack, ClickOptions, PickOptions, ScriptedUser, Target } from './scripted-user.js'
 export type { DisconnectReason } from './socket-mode.js'
 export type { WaitOptions } from './wait.js'
 export type { Workspace } from './workspace.js'
@@ -132,6 +132,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     socket,
     delivery,
     clientState: new ClientState(),
+    homeTabEnabled: options.homeTabEnabled ?? true,
     calls: new Map(),
   }
   const users = new Map<string, ScriptedUser>()

@@ -104,6 +104,28 @@ export interface SandboxView {
   bot_id: string
 }
 
+/**
+ * A person's Home tab as views.publish returns it: one per person, replaced
+ * whole by each publish (the id stays; the hash changes). Not kept between
+ * runs: an app publishes the tab again when the person opens it.
+ */
+export interface SandboxHomeView {
+  id: string
+  team_id: string
+  type: 'home'
+  blocks: Record<string, unknown>[]
+  private_metadata: string
+  callback_id: string
+  external_id: string
+  state: { values: Record<string, Record<string, unknown>> }
+  hash: string
+  previous_view_id: null
+  root_view_id: string
+  app_id: string
+  app_installed_team_id: string
+  bot_id: string
+}
+
 /** What changed in the workspace: the feed a live page (or a test) follows. */
 export type WorkspaceChange =
   | { type: 'message_posted'; message: StoredMessage }
@@ -114,3 +136,4 @@ export type WorkspaceChange =
   | { type: 'view_updated'; user: string; view: SandboxView }
   | { type: 'view_closed'; user: string; viewId: string }
   | { type: 'view_errors'; user: string; viewId: string; errors: Record<string, string> }
+  | { type: 'home_published'; user: string; view: SandboxHomeView }

@@ -37,6 +37,8 @@ export interface SandboxOptions {
   clock?: SandboxClock
   /** How often the server pings Socket Mode connections. */
   serverPingIntervalMs?: number
+  /** Whether the app's Home tab is turned on (default true); off, views.publish answers `not_enabled` and nobody can open it. */
+  homeTabEnabled?: boolean
   /** Sample asks the web page offers to send (`dsh-slack serve` passes ones that call the bridge). */
   samples?: SandboxSamples
 }

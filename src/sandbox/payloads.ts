@@ -6,12 +6,12 @@
 import type { SandboxCore } from './core.js'
 import { messageContainer, viewContainer } from './client-state.js'
 import { publicMessage } from './methods/content.js'
-import type { EphemeralMessage, SandboxUser, SandboxView, StoredMessage } from './model.js'
+import type { EphemeralMessage, SandboxHomeView, SandboxUser, SandboxView, StoredMessage } from './model.js'
 
 type Obj = Record<string, unknown>
 
-/** Where an interaction happens: a message (stored or ephemeral) or the user's open modal. */
-export type Surface = { kind: 'message'; message: StoredMessage | EphemeralMessage } | { kind: 'view'; view: SandboxView }
+/** Where an interaction happens: a message (stored or ephemeral), the user's open modal, or their Home tab. */
+export type Surface = { kind: 'message'; message: StoredMessage | EphemeralMessage } | { kind: 'view'; view: SandboxView | SandboxHomeView }
 
 /** The legacy verification token Slack still puts in payloads (Bolt ignores it; signatures matter). */
 const VERIFICATION_TOKEN = 'sandbox-verification-token'
@@ -29,11 +29,15 @@ function common(core: SandboxCore, user: SandboxUser): Obj {
 }
 
 /** The view as a payload carries it: with the user's current `state.values`. */
-export function viewWithState(core: SandboxCore, user: string, view: SandboxView): Obj {
+export function viewWithState(core: SandboxCore, user: string, view: SandboxView | SandboxHomeView): Obj {
   return { ...structuredClone(view), state: { values: core.clientState.values(user, viewContainer(view.id), view.blocks) } }
 }
 
-/** `container`, `channel`, `message`, `view` and `state` of a payload on `surface`. */
+/**
+ * `container`, `channel`, `message`, `view` and `state` of a payload on
+ * `surface`. A view (a modal or the Home tab) has no channel and no message:
+ * `container: { type: 'view', view_id }` and the view itself, as Slack sends.
+ */
 function where(core: SandboxCore, user: SandboxUser, surface: Surface): Obj {
   if (surface.kind === 'view') {
     return { container: { type: 'view', view_id: surface.view.id }, view: viewWithState(core, user.id, surface.view) }
@@ -73,4 +77,27 @@ export function viewSubmissionPayload(core: SandboxCore, user: SandboxUser, view
 /** `is_cleared`: the whole stack was closed at once, not just this view. */
 export function viewClosedPayload(core: SandboxCore, user: SandboxUser, view: SandboxView, isCleared = false): Obj {
   return { type: 'view_closed', ...common(core, user), view: viewWithState(core, user.id, view), is_cleared: isCleared }
+}
+
+/**
+ * The Events API callback for `app_home_opened`, as Slack wraps every event:
+ * `event_callback` with the team, the app, an event id and the authorization.
+ * `view` is the tab as last published, when there is one; `channel` the
+ * person's DM with the app.
+ */
+export function appHomeOpenedCallback(core: SandboxCore, user: SandboxUser, channel: string, view: SandboxHomeView | undefined): Obj {
+  const { app } = core.workspace
+  const eventTs = core.workspace.ids.ts()
+  return {
+    token: VERIFICATION_TOKEN,
+    team_id: app.teamId,
+    api_app_id: app.appId,
+    event: { type: 'app_home_opened', user: user.id, channel, tab: 'home', event_ts: eventTs, ...(view ? { view: viewWithState(core, user.id, view) } : {}) },
+    type: 'event_callback',
+    event_id: `Ev${core.workspace.ids.opaque().toUpperCase().slice(0, 10)}`,
+    event_time: Math.floor(core.clock.now() / 1000),
+    authorizations: [{ enterprise_id: null, team_id: app.teamId, user_id: app.botUserId, is_bot: true, is_enterprise_install: false }],
+    is_ext_shared_channel: false,
+    event_context: core.workspace.ids.opaque(),
+  }
 }

@@ -10,19 +10,24 @@ import { messageContainer, viewContainer, type ContainerKey } from './client-sta
 import type { SandboxCore } from './core.js'
 import { elementsOf, isMultiChoice, isSingleChoice, isTextInput, matches, optionsOf, textOf, type FoundElement } from './elements.js'
 import { SandboxError } from './errors.js'
-import type { EphemeralMessage, SandboxUser, SandboxView, StoredMessage } from './model.js'
-import { blockActionsPayload, blockSuggestionPayload, viewClosedPayload, viewSubmissionPayload, type Surface } from './payloads.js'
+import type { EphemeralMessage, SandboxHomeView, SandboxUser, SandboxView, StoredMessage } from './model.js'
+import { appHomeOpenedCallback, blockActionsPayload, blockSuggestionPayload, viewClosedPayload, viewSubmissionPayload, type Surface } from './payloads.js'
 import { applyViewSubmissionAck } from './view-ack.js'
 
 type Obj = Record<string, unknown>
 
-/** A message to act on (as stored now: pass any object with its channel and ts), or `'modal'` for the user's open modal. */
 /**
  * What a user acts on: a message (as it is now), an ephemeral, the open modal,
- * or `{ stale }`: a copy of a message as a client that has not redrawn yet
- * still shows it (Slack delivers such clicks; apps must cope).
+ * the app's Home tab (`'home'`, as last published), or `{ stale }`: a copy of
+ * a message as a client that has not redrawn yet still shows it (Slack
+ * delivers such clicks; apps must cope).
  */
-export type Target = { channel: string; ts: string; ephemeral?: boolean } | StoredMessage | EphemeralMessage | 'modal' | { stale: StoredMessage }
+export type Target = { channel: string; ts: string; ephemeral?: boolean } | StoredMessage | EphemeralMessage | 'modal' | 'home' | { stale: StoredMessage }
+
+/** Narrows which button is meant when several show the same text (the Home tab lists many asks): its action_id. */
+export interface ClickOptions {
+  actionId?: string | RegExp
+}
 
 /** Narrows which menu or input is meant: its placeholder, label, action_id or block_id. */
 export interface PickOptions {
@@ -57,12 +62,30 @@ export class ScriptedUser {
     return view ? this.core.workspace.viewErrors.get(view.id) : undefined
   }
 
-  /** Clicks a button, or an overflow menu item, by its visible text. */
-  async click(target: Target, label: string | RegExp): Promise<Ack> {
+  /** The app's Home tab as this user sees it (the last view the app published for them). */
+  home(): SandboxHomeView | undefined {
+    return this.core.workspace.homeView(this.id)
+  }
+
+  /**
+   * Opens the app's Home tab: Slack sends `app_home_opened` (tab `home`, the
+   * person's DM with the app, the last view when there is one); the app
+   * answers by publishing the tab. Resolves with the event's ack, before
+   * the app has published (watch `home()` or the workspace's changes).
+   */
+  async openHome(): Promise<Ack> {
+    if (!this.core.homeTabEnabled) throw new SandboxError('NOT_FOUND', 'the app has no Home tab (turned off in its settings)')
+    const { channel } = this.core.workspace.openIm(this.id)
+    return this.core.delivery.sendEvent(appHomeOpenedCallback(this.core, this.profile, channel.id, this.home()))
+  }
+
+  /** Clicks a button, or an overflow menu item, by its visible text (and its action_id, when several show that text). */
+  async click(target: Target, label: string | RegExp, options: ClickOptions = {}): Promise<Ack> {
     const surface = this.surface(target)
     const hits: { found: FoundElement; action: Obj }[] = []
     for (const found of this.elements(surface)) {
       const { element } = found
+      if (options.actionId !== undefined && !matches(found.actionId, options.actionId)) continue
       if (element.type === 'button' && matches(textOf(element.text), label)) {
         const { type, action_id, text, value, style } = element
         hits.push({ found, action: { type, action_id, block_id: found.blockId, text, ...(value !== undefined ? { value } : {}), ...(style !== undefined ? { style } : {}) } })
@@ -162,6 +185,11 @@ export class ScriptedUser {
       if (!view) throw new SandboxError('NOT_FOUND', `${this.id} has no modal open`)
       return { kind: 'view', view }
     }
+    if (target === 'home') {
+      const view = this.home()
+      if (!view) throw new SandboxError('NOT_FOUND', `${this.id} has no Home tab yet: the app has not published one (openHome() first)`)
+      return { kind: 'view', view }
+    }
     if ('stale' in target) {
       if (!workspace.channels.get(target.stale.channel)?.members.has(this.id)) throw new SandboxError('NOT_FOUND', `${this.id} cannot see ${target.stale.channel}`)
       return { kind: 'message', message: structuredClone(target.stale) }
@@ -196,7 +224,7 @@ export class ScriptedUser {
   }
 
   private one<T extends { found: FoundElement }>(hits: T[], what: string, surface: Surface): T {
-    const where = surface.kind === 'view' ? `modal ${surface.view.id}` : `message ${surface.message.ts}`
+    const where = surface.kind === 'view' ? `${surface.view.type === 'home' ? 'Home tab' : 'modal'} ${surface.view.id}` : `message ${surface.message.ts}`
     if (hits.length === 1) return hits[0]!
     if (hits.length === 0) {
       const seen = this.elements(surface).map((f) => `${String(f.element.type)} ${textOf(f.element.text) || textOf(f.element.placeholder) || f.label || f.actionId}`)

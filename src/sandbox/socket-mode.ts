@@ -34,6 +34,12 @@ export interface SocketModeOptions {
   disconnectGraceMs: number
 }
 
+/** An interaction's type, or an event callback's event type, for messages. */
+function describe(payload: Record<string, unknown>): string {
+  const event = payload.event
+  return typeof event === 'object' && event !== null ? String((event as Record<string, unknown>).type) : String(payload.type)
+}
+
 export class SocketModeServer {
   private readonly wss = new WebSocketServer({ noServer: true })
   private readonly tickets = new Set<string>()
@@ -102,8 +108,8 @@ export class SocketModeServer {
     pending.resolve(typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {})
   }
 
-  /** Sends one `interactive` envelope to one connection and resolves with its ack payload. */
-  deliver(payload: Record<string, unknown>, acceptsResponsePayload: boolean): Promise<Record<string, unknown>> {
+  /** Sends one envelope (`interactive`, or `events_api` for an event) to one connection and resolves with its ack payload. */
+  deliver(payload: Record<string, unknown>, acceptsResponsePayload: boolean, type: 'interactive' | 'events_api' = 'interactive'): Promise<Record<string, unknown>> {
     const live = this.open.filter((ws) => ws.readyState === WebSocket.OPEN)
     if (live.length === 0) return Promise.reject(new SandboxError('NO_RECEIVER', 'no app is connected over Socket Mode, so this was not sent to any app: start the app (or wait for it to reconnect) and try again'))
     const ws = live[this.turn++ % live.length]!
@@ -111,10 +117,11 @@ export class SocketModeServer {
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(envelopeId)
-        reject(new SandboxError('NOT_ACKNOWLEDGED', `the app did not acknowledge ${String(payload.type)} within ${TIMING.ackDeadlineMs} ms`))
+        reject(new SandboxError('NOT_ACKNOWLEDGED', `the app did not acknowledge ${describe(payload)} within ${TIMING.ackDeadlineMs} ms`))
       }, TIMING.ackDeadlineMs)
       this.pending.set(envelopeId, { resolve, reject, timer })
-      ws.send(JSON.stringify({ envelope_id: envelopeId, payload, type: 'interactive', accepts_response_payload: acceptsResponsePayload }))
+      const envelope = type === 'events_api' ? { envelope_id: envelopeId, payload, type, accepts_response_payload: false, retry_attempt: 0, retry_reason: '' } : { envelope_id: envelopeId, payload, type, accepts_response_payload: acceptsResponsePayload }
+      ws.send(JSON.stringify(envelope))
     })
   }
 

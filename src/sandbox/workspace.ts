@@ -11,7 +11,7 @@ import { EventEmitter } from 'node:events'
 
 import type { SandboxClock } from './clock.js'
 import { IdSource } from './ids.js'
-import type { EphemeralMessage, SandboxChannel, SandboxFile, SandboxUser, SandboxUserGroup, SandboxView, StoredMessage, WorkspaceChange } from './model.js'
+import type { EphemeralMessage, SandboxChannel, SandboxFile, SandboxHomeView, SandboxUser, SandboxUserGroup, SandboxView, StoredMessage, WorkspaceChange } from './model.js'
 import { WORKSPACE_DATA_VERSION, type WorkspaceData } from './workspace-data.js'
 
 /** Who the app is in this workspace: what auth.test answers. */
@@ -43,6 +43,8 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
   readonly viewErrors = new Map<string, Record<string, string>>()
   /** Each user's modal stack, root first (Slack allows three). */
   private readonly viewStacks = new Map<string, SandboxView[]>()
+  /** Each user's Home tab, as the app last published it. */
+  private readonly homeViews = new Map<string, SandboxHomeView>()
 
   constructor(
     readonly app: AppIdentity,
@@ -247,6 +249,22 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
       this.viewErrors.delete(view.id)
       this.emitChange({ type: 'view_closed', user: userId, viewId: view.id })
     }
+  }
+
+  /** The user's Home tab as last published, if the app ever published one. */
+  homeView(userId: string): SandboxHomeView | undefined {
+    return this.homeViews.get(userId)
+  }
+
+  findHomeView(viewId: string): { user: string; view: SandboxHomeView } | undefined {
+    for (const [user, view] of this.homeViews) if (view.id === viewId) return { user, view }
+    return undefined
+  }
+
+  /** Replaces the user's Home tab (views.publish). */
+  publishHome(userId: string, view: SandboxHomeView): void {
+    this.homeViews.set(userId, view)
+    this.emitChange({ type: 'home_published', user: userId, view })
   }
 
   showViewErrors(userId: string, viewId: string, errors: Record<string, string>): void {

@@ -4,12 +4,12 @@ import { describe, expect, it } from 'vitest'
 
 interface Manifest {
   display_information: { name: string }
-  features: { bot_user: { display_name: string }; app_home?: { messages_tab_enabled?: boolean } }
+  features: { bot_user: { display_name: string }; app_home?: { home_tab_enabled?: boolean; messages_tab_enabled?: boolean } }
   oauth_config: { scopes: { bot: string[]; user?: string[] } }
   settings: {
     socket_mode_enabled: boolean
     interactivity: { is_enabled: boolean; request_url?: string; message_menu_options_url?: string }
-    event_subscriptions?: unknown
+    event_subscriptions?: { request_url?: string; bot_events?: string[] }
   }
 }
 
@@ -30,7 +30,8 @@ describe('manifest.yml', () => {
   it('sets no request URLs in Socket Mode, but documents both for HTTP mode at /slack/events', () => {
     expect(manifest.settings.interactivity.request_url).toBeUndefined()
     expect(manifest.settings.interactivity.message_menu_options_url).toBeUndefined()
-    expect(text).toMatch(/#\s*request_url: https:\/\/\S+\/slack\/events/)
+    expect(manifest.settings.event_subscriptions?.request_url).toBeUndefined()
+    expect(text.match(/#\s*request_url: https:\/\/\S+\/slack\/events/g)).toHaveLength(2)
     expect(text).toMatch(/#\s*message_menu_options_url: https:\/\/\S+\/slack\/events/)
   })
 
@@ -56,5 +57,10 @@ describe('manifest.yml', () => {
 
   it('shows the app’s Messages tab, where questions sent as DMs appear', () => {
     expect(manifest.features.app_home?.messages_tab_enabled).toBe(true)
+  })
+
+  it('turns on the Home tab and subscribes to app_home_opened, the one event it draws the tab on', () => {
+    expect(manifest.features.app_home?.home_tab_enabled).toBe(true)
+    expect(manifest.settings.event_subscriptions?.bot_events).toEqual(['app_home_opened'])
   })
 })

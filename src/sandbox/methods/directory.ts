@@ -89,6 +89,24 @@ export const directoryMethods: MethodTable = {
     },
   }),
 
+  'conversations.members': method({
+    token: 'bot',
+    args: z.object({ channel: z.string().optional(), cursor: z.string().optional(), limit: z.coerce.number().int().optional() }),
+    rate: () => ({ key: 'conversations.members', rule: perMinute(TIMING.tier4CallsPerMinute) }),
+    run(args, core) {
+      const channel = findChannel(core, args.channel)
+      const needed = channel.isIm ? 'im:read' : channel.isPrivate ? 'groups:read' : 'channels:read'
+      if (!core.scopes.has(needed)) throw new SlackRefusal('missing_scope', { needed, provided: [...core.scopes].join(',') })
+      const all = [...channel.members].sort()
+      const start = args.cursor ? Number(Buffer.from(args.cursor, 'base64').toString('utf8').replace(/^offset:/, '')) : 0
+      if (!Number.isInteger(start) || start < 0) throw new SlackRefusal('invalid_cursor')
+      const limit = Math.min(Math.max(args.limit ?? 100, 1), 1000)
+      const members = all.slice(start, start + limit)
+      const next = start + limit < all.length ? Buffer.from(`offset:${start + limit}`).toString('base64') : ''
+      return { members, response_metadata: { next_cursor: next } }
+    },
+  }),
+
   'users.info': method({
     token: 'bot',
     scope: 'users:read',

@@ -1,17 +1,19 @@
 /**
  * views.open, views.update, views.push: modals for the user whose
- * interaction issued the trigger_id. Views are checked with the same checker
- * as messages and refused with `invalid_arguments`, as Slack does.
+ * interaction issued the trigger_id; views.publish: a user's Home tab.
+ * Views are checked with the same checker as messages and refused with
+ * `invalid_arguments`, as Slack does.
  */
 import { z } from 'zod'
 
-import { checkViewPayload } from '../../../blocks/check.js'
+import { checkHomeViewPayload, checkViewPayload } from '../../../blocks/check.js'
+import { LIMIT } from '../../../blocks/limits.js'
 import { TIMING } from '../../slack/timing.js'
 import { BAD_JSON, json, text } from '../args.js'
 import type { SandboxCore } from '../core.js'
 import { SlackRefusal } from '../errors.js'
 import { fillIds } from '../fill-ids.js'
-import type { SandboxView } from '../model.js'
+import type { SandboxHomeView, SandboxView } from '../model.js'
 import { refuseProblems } from './content.js'
 import { method, perMinute, type MethodTable } from './method.js'
 
@@ -51,6 +53,32 @@ export function buildView(core: SandboxCore, raw: unknown, keep?: Pick<SandboxVi
 
 const tier4 = perMinute(TIMING.tier4CallsPerMinute)
 
+/** Checks a Home view and builds what views.publish returns, keeping the user's view id. */
+function buildHomeView(core: SandboxCore, raw: unknown, keepId: string | undefined): SandboxHomeView {
+  if (raw === BAD_JSON || raw === undefined) throw new SlackRefusal('invalid_arguments', { response_metadata: { messages: ['[ERROR] missing required field: view'] } })
+  if (Buffer.byteLength(JSON.stringify(raw)) > LIMIT.viewBytes) throw new SlackRefusal('view_too_large')
+  refuseProblems(checkHomeViewPayload(raw))
+  const view = raw as Record<string, unknown>
+  const { workspace } = core
+  const id = keepId ?? workspace.ids.next('V')
+  return {
+    id,
+    team_id: workspace.app.teamId,
+    type: 'home',
+    blocks: fillIds(view.blocks as Record<string, unknown>[], workspace.ids),
+    private_metadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
+    callback_id: typeof view.callback_id === 'string' ? view.callback_id : '',
+    external_id: typeof view.external_id === 'string' ? view.external_id : '',
+    state: { values: {} },
+    hash: `${Math.floor(core.clock.now() / 1000)}.${workspace.ids.opaque()}`,
+    previous_view_id: null,
+    root_view_id: id,
+    app_id: workspace.app.appId,
+    app_installed_team_id: workspace.app.teamId,
+    bot_id: workspace.app.botId,
+  }
+}
+
 export const viewMethods: MethodTable = {
   'views.open': method({
     token: 'bot',
@@ -82,6 +110,24 @@ export const viewMethods: MethodTable = {
       if (stack.length >= VIEW_STACK_MAX) throw new SlackRefusal('push_limit_reached')
       const view = { ...draft, root_view_id: root.id, previous_view_id: top.id }
       core.workspace.pushView(user, view)
+      return { view }
+    },
+  }),
+
+  'views.publish': method({
+    token: 'bot',
+    args: z.object({ user_id: z.string().optional(), view: json.optional(), hash: text.optional() }),
+    rate: () => ({ key: 'views.publish', rule: tier4 }),
+    run(args, core) {
+      if (!args.user_id) throw new SlackRefusal('invalid_arguments', { response_metadata: { messages: ['[ERROR] missing required field: user_id'] } })
+      if (!core.homeTabEnabled) throw new SlackRefusal('not_enabled')
+      // Unverified: Slack's list for views.publish names no error for an unknown user; user_not_found is what users.* methods say.
+      if (!core.workspace.users.has(args.user_id)) throw new SlackRefusal('user_not_found')
+      const current = core.workspace.homeView(args.user_id)
+      // Slack refuses a publish made against an older version of the tab.
+      if (args.hash !== undefined && args.hash !== current?.hash) throw new SlackRefusal('hash_conflict')
+      const view = buildHomeView(core, args.view, current?.id)
+      core.workspace.publishHome(args.user_id, view)
       return { view }
     },
   }),

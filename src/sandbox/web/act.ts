@@ -23,15 +23,15 @@ const messageTarget = z.object({
   ts: z.string().regex(/^\d{1,12}\.\d{1,6}$/, 'a message ts looks like 1700000000.000100'),
   ephemeral: z.boolean().optional(),
 })
-const target = z.union([z.literal('modal'), messageTarget])
+const target = z.union([z.literal('modal'), z.literal('home'), messageTarget])
 /** Visible text is at most a few thousand characters; action ids and block ids at most 255. */
 const label = z.string().min(1).max(LIMIT.sectionText)
 const id = z.string().min(1).max(255)
 const query = z.string().max(LIMIT.sectionText)
 
 export const webAction = z.discriminatedUnion('action', [
-  /** A button or an overflow item, by its visible text. */
-  z.object({ action: z.literal('click'), user: userId, target, label }),
+  /** A button or an overflow item, by its visible text (and action_id: the Home tab shows many asks' buttons). */
+  z.object({ action: z.literal('click'), user: userId, target, label, actionId: id.optional() }),
   /** One option of a select or radio buttons; `query` is what was typed into an external select. */
   z.object({ action: z.literal('choose'), user: userId, target, actionId: id, option: label, query: query.optional() }),
   /** Ticks or unticks one option of checkboxes or a multi-select. */
@@ -46,6 +46,8 @@ export const webAction = z.discriminatedUnion('action', [
   z.object({ action: z.literal('close'), user: userId }),
   /** The page was loaded afresh: like a reloaded Slack client, the person's open modals are gone. */
   z.object({ action: z.literal('leave'), user: userId }),
+  /** The person opened the app's Home tab: Slack sends app_home_opened, the app publishes the tab. */
+  z.object({ action: z.literal('open-home'), user: userId }),
 ])
 
 export type WebAction = z.infer<typeof webAction>
@@ -68,11 +70,16 @@ async function suggest(core: SandboxCore, user: ScriptedUser, where: Target, act
   return { ok: true, options: offered.map((o) => ({ text: textOf(o.text), value: String(o.value) })) }
 }
 
+/** A pattern matching exactly `text` (an action_id names one button, even one whose id has regex characters). */
+function exactly(text: string): RegExp {
+  return new RegExp(`^${text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`)
+}
+
 /** Carries out one page action as `user`. Throws SandboxError for what the user could not do. */
 export async function performAction(core: SandboxCore, user: ScriptedUser, action: WebAction): Promise<ActResult> {
   switch (action.action) {
     case 'click':
-      await user.click(action.target, action.label)
+      await user.click(action.target, action.label, action.actionId !== undefined ? { actionId: exactly(action.actionId) } : {})
       return { ok: true }
     case 'choose':
       await user.choose(action.target, action.option, { menu: action.actionId, ...(action.query !== undefined ? { query: action.query } : {}) })
@@ -94,6 +101,9 @@ export async function performAction(core: SandboxCore, user: ScriptedUser, actio
       return { ok: true }
     case 'leave':
       await user.leave()
+      return { ok: true }
+    case 'open-home':
+      await user.openHome()
       return { ok: true }
     default: {
       const unreachable: never = action

@@ -43,6 +43,8 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .pane-head { display: flex; align-items: baseline; gap: 10px; padding: 10px 20px; border-bottom: 1px solid var(--line); min-height: 49px; }
 .pane-head h1, .pane-head h2 { font-size: 18px; font-weight: 900; margin: 0; }
 .messages { flex: 1; overflow-y: auto; padding: 8px 0 16px; }
+.home { padding: 12px 24px 24px; }
+.home > .blocks { max-width: 760px; }
 .empty { color: var(--muted); padding: 40px 20px; text-align: center; }
 .empty strong { color: var(--text); }
 

@@ -34,10 +34,13 @@ export const PAGE_HTML = `<!doctype html>
     <ul id="channel-list"></ul>
     <div class="sidebar-title">Direct messages</div>
     <ul id="dm-list"></ul>
+    <div class="sidebar-title">Apps</div>
+    <ul id="app-list"></ul>
   </nav>
   <main class="pane">
     <div class="pane-head"><h1 id="channel-title"></h1><span id="channel-meta" class="muted"></span></div>
     <div id="messages" class="messages" aria-live="polite"></div>
+    <div id="home" class="messages home" aria-live="polite" hidden></div>
     <section id="samples" class="samples" hidden aria-label="Send a sample ask">
       <span class="samples-title">Send a sample ask</span>
       <div id="sample-buttons" class="sample-buttons"></div>

@@ -9,7 +9,7 @@ import { messageContainer, viewContainer } from '../client-state.js'
 import type { SandboxCore } from '../core.js'
 import type { SandboxChannel, SandboxView } from '../model.js'
 
-import type { PageMessage, PageModal, PageSnapshot } from './wire.js'
+import type { PageHome, PageMessage, PageModal, PageSnapshot } from './wire.js'
 
 export type { PageMessage, PageModal, PageSnapshot } from './wire.js'
 
@@ -42,6 +42,11 @@ function modalOf(core: SandboxCore, user: string, stack: SandboxView[]): PageMod
     state: core.clientState.values(user, viewContainer(view.id), view.blocks),
     depth: stack.length - 1,
   }
+}
+
+function homeOf(core: SandboxCore, user: string): PageHome | null {
+  const view = core.workspace.homeView(user)
+  return view ? { id: view.id, blocks: view.blocks, state: core.clientState.values(user, viewContainer(view.id), view.blocks) } : null
 }
 
 export function pageSnapshot(core: SandboxCore, user: string, wanted: string | undefined, samples: readonly string[]): PageSnapshot {
@@ -88,6 +93,8 @@ export function pageSnapshot(core: SandboxCore, user: string, wanted: string | u
     channel: shown?.id ?? '',
     messages,
     modal: modalOf(core, user, workspace.viewStack(user)),
+    homeEnabled: core.homeTabEnabled,
+    home: homeOf(core, user),
     samples: [...samples],
   }
 }

@@ -37,6 +37,13 @@ export interface PageModal {
   depth: number
 }
 
+/** The acting user's Home tab of the app, as the app last published it. */
+export interface PageHome {
+  id: string
+  blocks: Obj[]
+  state: Record<string, Record<string, Obj>>
+}
+
 /** What `GET /web/state` answers: the workspace as one user sees it. */
 export interface PageSnapshot {
   app: { botUserId: string; botName: string; teamName: string }
@@ -48,21 +55,26 @@ export interface PageSnapshot {
   channel: string
   messages: PageMessage[]
   modal: PageModal | null
+  /** Whether the app has a Home tab at all (it can be turned off). */
+  homeEnabled: boolean
+  /** The app's Home tab for this user; null until the app published one. */
+  home: PageHome | null
   samples: string[]
 }
 
-/** A message the page acts on (`ephemeral` for one only this user sees), or the open modal. */
-export type PageTarget = 'modal' | { channel: string; ts: string; ephemeral?: boolean }
+/** A message the page acts on (`ephemeral` for one only this user sees), the open modal, or the app's Home tab. */
+export type PageTarget = 'modal' | 'home' | { channel: string; ts: string; ephemeral?: boolean }
 
 /** A `POST /web/act` body (checked again on the server by `act.ts`'s schema). */
 export type PageAction =
-  | { action: 'click'; user: string; target: PageTarget; label: string }
+  | { action: 'click'; user: string; target: PageTarget; label: string; actionId?: string }
   | { action: 'choose' | 'toggle'; user: string; target: PageTarget; actionId: string; option: string; query?: string }
   | { action: 'suggest'; user: string; target: PageTarget; actionId: string; query: string }
   | { action: 'fill'; user: string; blockId: string; value: string }
   | { action: 'submit'; user: string; fills?: Record<string, string> }
   | { action: 'close'; user: string }
   | { action: 'leave'; user: string }
+  | { action: 'open-home'; user: string }
 
 /** What `POST /web/act` answers: `options` for `suggest`. */
 export interface ActResult {

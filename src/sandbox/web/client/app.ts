@@ -6,6 +6,7 @@
 import type { PageMessage, PageSnapshot } from '../wire.js'
 import { byId, el } from './dom.js'
 import { act, post, refresh, showError } from './live.js'
+import { openHome, renderHome } from './home.js'
 import { buildMessage } from './messages.js'
 import { renderModal } from './modal.js'
 import { cache, cached, S } from './state.js'
@@ -26,13 +27,16 @@ export function render(snap: PageSnapshot): void {
   S.snap = snap
   const query = new URLSearchParams({ user: S.user })
   if (S.channel) query.set('channel', S.channel)
+  if (S.view === 'home') query.set('view', 'home')
   history.replaceState(null, '', `?${query.toString()}`)
   renderUsers(snap)
   renderChannels(snap)
+  renderApps(snap)
   renderSamples(snap)
   cache.forEach((entry) => (entry.used = false))
   renderTimeline(snap)
   renderThread(snap)
+  renderHome(snap)
   cache.forEach((entry, key) => {
     if (!entry.used) cache.delete(key)
   })
@@ -63,7 +67,9 @@ export function switchUser(id: string): void {
   S.user = id
   S.thread = null
   S.drafts = {}
-  void refresh()
+  // Another person's Home is theirs to open: Slack tells the app when they do.
+  if (S.view === 'home') openHome()
+  else void refresh()
 }
 
 function channelLabel(c: PageSnapshot['channels'][number] | undefined): string {
@@ -72,8 +78,29 @@ function channelLabel(c: PageSnapshot['channels'][number] | undefined): string {
 
 export function openChannel(id: string): void {
   S.channel = id
+  S.view = 'channel'
   S.thread = null
   void refresh()
+}
+
+/** The app in the sidebar, as Slack lists apps: its Home tab opens in the main pane. */
+function renderApps(snap: PageSnapshot): void {
+  const list = byId('app-list')
+  const sig = `${snap.app.botName}|${S.view}|${snap.homeEnabled}`
+  if (list.dataset.sig === sig) return
+  list.dataset.sig = sig
+  list.replaceChildren()
+  if (!snap.homeEnabled) return
+  const li = el('li')
+  const b = el('button')
+  b.type = 'button'
+  b.id = 'open-home'
+  b.appendChild(el('span', 'hash', '\u2302'))
+  b.appendChild(el('span', null, `${snap.app.botName} \u00b7 Home`))
+  if (S.view === 'home') b.setAttribute('aria-current', 'true')
+  b.addEventListener('click', openHome)
+  li.appendChild(b)
+  list.appendChild(li)
 }
 
 function renderChannels(snap: PageSnapshot): void {
@@ -83,7 +110,7 @@ function renderChannels(snap: PageSnapshot): void {
   const current = snap.channels.find((c) => c.id === snap.channel)
   byId('channel-title').textContent = current ? channelLabel(current) : 'No channel'
   byId('channel-meta').textContent = current ? `${current.members} members` : ''
-  const sig = JSON.stringify(snap.channels) + snap.channel
+  const sig = JSON.stringify(snap.channels) + snap.channel + S.view
   if (list.dataset.sig === sig) return
   list.dataset.sig = sig
   list.replaceChildren()
@@ -96,7 +123,7 @@ function renderChannels(snap: PageSnapshot): void {
     b.type = 'button'
     b.appendChild(el('span', 'hash', c.isIm ? '\u25cf' : c.isPrivate ? '\u25a3' : '#'))
     b.appendChild(el('span', null, c.name))
-    if (c.id === snap.channel) b.setAttribute('aria-current', 'true')
+    if (c.id === snap.channel && S.view === 'channel') b.setAttribute('aria-current', 'true')
     b.addEventListener('click', () => openChannel(c.id))
     li.appendChild(b)
     ;(c.isIm ? dms : list).appendChild(li)

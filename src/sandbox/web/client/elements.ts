@@ -57,7 +57,8 @@ function button(x: Obj, ctx: RenderContext): HTMLElement {
   b.addEventListener('click', () => {
     confirmFirst(x.confirm, () => {
       openLink(x.url)
-      void act({ action: 'click', target: ctx.target, label }, b)
+      // The action_id too: the Home tab shows many asks, each with its own Approve.
+      void act({ action: 'click', target: ctx.target, label, ...(typeof x.action_id === 'string' ? { actionId: x.action_id } : {}) }, b)
     })
   })
   return b

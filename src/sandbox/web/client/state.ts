@@ -9,6 +9,8 @@ import type { PageSnapshot } from '../wire.js'
 export interface PageState {
   user: string
   channel: string
+  /** What the main pane shows: the channel, or the app's Home tab (`?view=home`). */
+  view: 'channel' | 'home'
   /** The ts of the thread shown beside the channel. */
   thread: string | null
   snap: PageSnapshot | null
@@ -28,6 +30,7 @@ const params = new URLSearchParams(location.search)
 export const S: PageState = {
   user: params.get('user') ?? '',
   channel: params.get('channel') ?? '',
+  view: params.get('view') === 'home' ? 'home' : 'channel',
   thread: null,
   snap: null,
   drafts: {},
