@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest'
+import { checkHomeViewPayload } from '../../blocks/check.js'
+import { encodeActionId } from '../../blocks/ids.js'
+import { homeControls, homeView, LIMIT, type HomeAskView } from '../../blocks/index.js'
+import { ask, NOW, options, planReview, question } from './fixtures.js'
+
+const MINUTE = 60_000
+
+function asked(askId: string, minutesAgo: number, overrides: Partial<HomeAskView> = {}): HomeAskView {
+  return { kind: 'question', view: ask({ askId, questions: [question({ question: `Question ${askId}?` })] }), createdAt: NOW - minutesAgo * MINUTE, channel: 'C0AGENTS', permalink: `https://team.slack.com/archives/C0AGENTS/p${askId}`, ...overrides } as HomeAskView
+}
+
+/** A multi-select ask: Home points to its message (title, about line, divider: three blocks). */
+function elsewhere(askId: string, minutesAgo: number): HomeAskView {
+  return { kind: 'question', view: ask({ askId, questions: [question({ question: `Many ${askId}?`, multiSelect: true })] }), createdAt: NOW - minutesAgo * MINUTE, channel: 'C0AGENTS' }
+}
+
+function texts(value: unknown): string[] {
+  const out: string[] = []
+  const walk = (v: unknown): void => {
+    if (Array.isArray(v)) v.forEach(walk)
+    else if (typeof v === 'object' && v !== null) {
+      for (const [key, inner] of Object.entries(v)) {
+        if (key === 'text' && typeof inner === 'string') out.push(inner)
+        else walk(inner)
+      }
+    }
+  }
+  walk(value)
+  return out
+}
+
+describe('homeView', () => {
+  it('says nothing is waiting when no ask is open, under the tab’s title', () => {
+    const view = homeView({ locale: 'en', now: NOW, asks: [] })
+
+    expect(view).toEqual({
+      type: 'home',
+      blocks: [
+        { type: 'header', text: { type: 'plain_text', text: 'Waiting for you', emoji: false } },
+        { type: 'section', text: { type: 'mrkdwn', text: ':white_check_mark: Nothing is waiting for you. New questions show up here as agents ask them.' } },
+      ],
+    })
+    expect(checkHomeViewPayload(view)).toEqual([])
+  })
+
+  it('lists the asks newest first, whatever order they come in', () => {
+    const view = homeView({ locale: 'en', now: NOW, asks: [asked('old', 90), asked('new', 2), asked('mid', 30)] })
+
+    const shown = texts(view).filter((text) => text.startsWith('Question '))
+    expect(shown).toEqual(['Question new?', 'Question mid?', 'Question old?'])
+    expect(texts(view)).toContain('3 questions wait for an answer you may give, newest first.')
+  })
+
+  it('shows the agent literally, the age, the channel and the link on each ask', () => {
+    const agentAsk = asked('a1', 5, { view: ask({ askId: 'a1', agent: { title: '*bold* bot' } }) } as Partial<HomeAskView>)
+
+    const [, , , about] = homeView({ locale: 'en', now: NOW, asks: [agentAsk] }).blocks
+
+    expect(about).toEqual({
+      type: 'context',
+      elements: [
+        { type: 'plain_text', text: '*bold* bot', emoji: false },
+        { type: 'mrkdwn', text: '· waiting 5 min · <#C0AGENTS> · <https://team.slack.com/archives/C0AGENTS/pa1|open the question>' },
+      ],
+    })
+  })
+
+  it('gives a single-select question its option buttons, with the message’s own action ids', () => {
+    const view = homeView({ locale: 'en', now: NOW, asks: [asked('a1', 1)] })
+
+    const actions = view.blocks.find((block) => block.type === 'actions') as { elements: { action_id: string; text: { text: string } }[] }
+    expect(actions.elements.map((e) => e.text.text)).toEqual(['Option 0', 'Option 1', 'Option 2'])
+    expect(actions.elements.map((e) => e.action_id)).toEqual([0, 1, 2].map((option) => encodeActionId({ kind: 'option', askId: 'a1', question: 0, option })))
+  })
+
+  it('gives a plan review Approve, its other options, Request changes… and the quorum’s progress', () => {
+    const plan = { kind: 'question', view: { ...planReview('# Plan: drop the legacy table\n\nBack up first.', {}), askId: 'p1', quorum: { required: 2, approvals: [{ id: 'U0ALICE' }] } }, createdAt: NOW, channel: 'C0AGENTS' } as HomeAskView
+
+    const view = homeView({ locale: 'en', now: NOW, asks: [plan] })
+
+    expect(homeControls(plan)).toBe('plan-review')
+    expect(texts(view)).toContain('Plan review: Plan: drop the legacy table')
+    expect(texts(view).some((text) => text.includes('1 of 2 approvals: <@U0ALICE>'))).toBe(true)
+    const buttons = (view.blocks.filter((block) => block.type === 'actions').at(-1) as { elements: { text: { text: string }; style?: string }[] }).elements
+    expect(buttons.map((b) => [b.text.text, b.style])).toEqual([['Approve', 'primary'], ['Keep planning', undefined], ['Request changes…', undefined]])
+  })
+
+  it('gives a tool approval Allow once and Reject', () => {
+    const approval: HomeAskView = { kind: 'approval', view: { askId: 't1', locale: 'en', toolName: 'bash', reason: 'rm -rf build/' }, createdAt: NOW, channel: 'C0AGENTS' }
+
+    const view = homeView({ locale: 'en', now: NOW, asks: [approval] })
+
+    expect(texts(view)).toEqual(expect.arrayContaining(['Tool approval: ', 'bash', '\nrm -rf build/']))
+    expect(view.blocks.filter((b) => b.type === 'actions').flatMap((b) => (b as { elements: { action_id: string }[] }).elements.map((e) => e.action_id))).toEqual([
+      encodeActionId({ kind: 'allow', askId: 't1' }),
+      encodeActionId({ kind: 'reject', askId: 't1' }),
+    ])
+  })
+
+  it('points multi-select, batches, free text and options-load menus to their message instead of drawing controls', () => {
+    const shapes: HomeAskView[] = [
+      elsewhere('m1', 1),
+      { ...asked('b1', 1), view: ask({ askId: 'b1', questions: [question(), question({ id: 'q2' })] }) } as HomeAskView,
+      { ...asked('f1', 1), view: ask({ askId: 'f1', questions: [question({ options: [] })] }) } as HomeAskView,
+      { ...asked('x1', 1), view: ask({ askId: 'x1', questions: [question({ options: options(LIMIT.selectOptions + 1) })] }) } as HomeAskView,
+    ]
+
+    expect(shapes.map(homeControls)).toEqual(['elsewhere', 'elsewhere', 'elsewhere', 'elsewhere'])
+    const view = homeView({ locale: 'en', now: NOW, asks: [shapes[0]!] })
+    expect(view.blocks.some((block) => block.type === 'actions')).toBe(false)
+    expect(texts(view)).toContain('· waiting 1 min · Answer in <#C0AGENTS>')
+  })
+
+  it('says "your direct messages" for an ask in a DM, and drops a channel id that is not one', () => {
+    const dm = homeView({ locale: 'en', now: NOW, asks: [{ ...elsewhere('d1', 1), channel: 'D0ALICE' }] })
+    const odd = homeView({ locale: 'en', now: NOW, asks: [{ ...elsewhere('o1', 1), channel: '<!here>' }] })
+
+    expect(texts(dm)).toContain('· waiting 1 min · Answer in your direct messages')
+    expect(texts(odd)).toContain('· waiting 1 min')
+  })
+
+  it('shows the person’s notice at the top', () => {
+    const view = homeView({ locale: 'en', now: NOW, asks: [asked('a1', 1)], notice: 'Your approval is counted: 1 of 2.' })
+
+    expect(view.blocks[1]).toEqual({ type: 'section', text: { type: 'mrkdwn', text: 'Your approval is counted: 1 of 2.' } })
+  })
+
+  it('shortens a long question to LIMIT.homeQuestionText, visibly', () => {
+    const long = 'x'.repeat(LIMIT.homeQuestionText + 10)
+
+    const view = homeView({ locale: 'en', now: NOW, asks: [{ ...asked('a1', 1), view: ask({ askId: 'a1', questions: [question({ question: long })] }) } as HomeAskView] })
+
+    const title = texts(view).find((text) => text.startsWith('xxx'))!
+    expect(title).toHaveLength(LIMIT.homeQuestionText)
+    expect(title.endsWith('…')).toBe(true)
+  })
+
+  // Header and intro take 2 blocks and each pointer-only ask 3, so 32 asks
+  // fill 98 of LIMIT.homeBlocks; a 33rd does not fit with them.
+  const FIT = Math.floor((LIMIT.homeBlocks - 2) / 3)
+
+  it(`shows all ${FIT} asks that fit in LIMIT.homeBlocks, with no "more" line`, () => {
+    const view = homeView({ locale: 'en', now: NOW, asks: Array.from({ length: FIT }, (_, i) => elsewhere(`e${i}`, i)) })
+
+    expect(view.blocks).toHaveLength(2 + 3 * FIT)
+    expect(texts(view).filter((text) => text.startsWith('Many '))).toHaveLength(FIT)
+    expect(texts(view).some((text) => text.includes('older'))).toBe(false)
+    expect(checkHomeViewPayload(view)).toEqual([])
+  })
+
+  it(`shows ${FIT} of ${FIT + 1} asks and says one older one waits in the channel`, () => {
+    const view = homeView({ locale: 'en', now: NOW, asks: Array.from({ length: FIT + 1 }, (_, i) => elsewhere(`e${i}`, i)) })
+
+    expect(view.blocks.length).toBeLessThanOrEqual(LIMIT.homeBlocks)
+    expect(texts(view).filter((text) => text.startsWith('Many '))).toHaveLength(FIT)
+    expect(texts(view)).not.toContain(`Many e${FIT}?`)
+    expect(texts(view).at(-1)).toBe('…and 1 older one: see the channel.')
+    expect(checkHomeViewPayload(view)).toEqual([])
+  })
+
+  it('keeps every action_id unique when many asks with controls share the tab', () => {
+    const view = homeView({ locale: 'en', now: NOW, asks: Array.from({ length: 40 }, (_, i) => asked(`a${i}`, i)) })
+
+    expect(checkHomeViewPayload(view)).toEqual([])
+    expect(view.blocks.length).toBeLessThanOrEqual(LIMIT.homeBlocks)
+  })
+})
+
+describe('checkHomeViewPayload', () => {
+  it(`takes ${LIMIT.homeBlocks} blocks and refuses ${LIMIT.homeBlocks + 1}`, () => {
+    const blocks = (n: number) => Array.from({ length: n }, () => ({ type: 'divider' }))
+
+    expect(checkHomeViewPayload({ type: 'home', blocks: blocks(LIMIT.homeBlocks) })).toEqual([])
+    expect(checkHomeViewPayload({ type: 'home', blocks: blocks(LIMIT.homeBlocks + 1) })).toEqual([
+      { code: 'invalid_arguments', message: `[ERROR] no more than ${LIMIT.homeBlocks} items allowed [json-pointer:/view/blocks]` },
+    ])
+  })
+
+  it('refuses a modal, and a title on a Home view', () => {
+    expect(checkHomeViewPayload({ type: 'modal', blocks: [] }).map((p) => p.code)).toEqual(['invalid_arguments'])
+    expect(checkHomeViewPayload({ type: 'home', title: { type: 'plain_text', text: 'Hi' }, blocks: [] })).toHaveLength(1)
+  })
+})
