@@ -2,7 +2,6 @@ import type { WebClient } from '@slack/web-api'
 import { App, LogLevel } from '@slack/bolt'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
-import { LIMIT } from '../../blocks/limits.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { answer, silentLogger, webClient as client } from './clients.js'
 
@@ -42,17 +41,17 @@ describe('the stand-in’s views.publish', () => {
     expect(await answer(web.apiCall('views.publish', { user_id: ALICE }))).toMatchObject({ ok: false, error: 'invalid_arguments' })
   })
 
-  it(`takes ${LIMIT.homeBlocks} blocks and refuses ${LIMIT.homeBlocks + 1} with invalid_arguments, as Slack does`, async () => {
-    const ok = await answer(web.views.publish({ user_id: ALICE, view: { type: 'home', blocks: Array.from({ length: LIMIT.homeBlocks }, () => divider) } }))
-    const over = await answer(web.views.publish({ user_id: ALICE, view: { type: 'home', blocks: Array.from({ length: LIMIT.homeBlocks + 1 }, () => divider) } }))
+  it("takes 100 blocks in a Home tab (Slack's figure) and refuses 101 with invalid_arguments, as Slack does", async () => {
+    const ok = await answer(web.views.publish({ user_id: ALICE, view: { type: 'home', blocks: Array.from({ length: 100 }, () => divider) } }))
+    const over = await answer(web.views.publish({ user_id: ALICE, view: { type: 'home', blocks: Array.from({ length: 101 }, () => divider) } }))
 
     expect(ok).toMatchObject({ ok: true })
-    expect(over).toMatchObject({ ok: false, error: 'invalid_arguments', response_metadata: { messages: [`[ERROR] no more than ${LIMIT.homeBlocks} items allowed [json-pointer:/view/blocks]`] } })
+    expect(over).toMatchObject({ ok: false, error: 'invalid_arguments', response_metadata: { messages: ['[ERROR] no more than 100 items allowed [json-pointer:/view/blocks]'] } })
   })
 
-  it('refuses a modal sent as a Home tab, and a view past LIMIT.viewBytes with view_too_large', async () => {
+  it("refuses a modal sent as a Home tab, and a view past Slack's 250 kB with view_too_large", async () => {
     const modal = await answer(web.apiCall('views.publish', { user_id: ALICE, view: JSON.stringify({ type: 'modal', title: { type: 'plain_text', text: 'x' }, blocks: [] }) }))
-    const huge = await answer(web.views.publish({ user_id: ALICE, view: { type: 'home', blocks: [section('x'.repeat(LIMIT.viewBytes))] } }))
+    const huge = await answer(web.views.publish({ user_id: ALICE, view: { type: 'home', blocks: [section('x'.repeat(250_000))] } }))
 
     expect(modal).toMatchObject({ ok: false, error: 'invalid_arguments' })
     expect(huge).toMatchObject({ ok: false, error: 'view_too_large' })

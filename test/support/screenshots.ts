@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, statSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Locator, type Page } from 'playwright-core'
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 
 import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
@@ -184,8 +184,37 @@ async function main(): Promise<void> {
     const studio: Studio = { page, bridge, docs }
     // Each shot sends what it shows, so they stand alone; the order only decides what is above.
     for (const shot of [questionShot, planReviewShot, planPhoneShot, quorumShot, batchFormShot, answeredShot, multiSelectShot]) await shot(studio)
+    await shootHome(browser, docs)
   } finally {
     await browser.close()
+    await bridge.stop()
+    await slack.close()
+  }
+}
+
+/**
+ * The app's Home tab, "Waiting for you", with asks of every kind open: its
+ * own stand-in and bridge, so it depends on nothing the other shots leave.
+ */
+async function shootHome(browser: Browser, docs: string): Promise<void> {
+  const slack = await startSandbox()
+  const bridge = await createSlackBridge({ botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:', logger: silentLogger })
+  try {
+    const agent = { id: 'sess-sample-7f3a', title: 'sample-agent' }
+    await bridge.open(SAMPLE_ASKS['multi-select'])
+    const plan = await bridge.open(SAMPLE_ASKS['plan-review'], { policy: { approvals: 2 } })
+    await slack.user('U0SANDBOX02').click(plan.message!, 'Approve')
+    await slack.waitFor(() => slack.messages(slack.defaultChannel).find((m) => m.ts === plan.message!.ts && JSON.stringify(m.blocks).includes('1 of 2 approvals')))
+    await bridge.openApproval({ toolName: 'bash', reason: 'pnpm install --frozen-lockfile', agent: { ...agent, title: 'refactor-bot' } })
+    await bridge.open(SAMPLE_ASKS.question)
+    const page = await browser.newPage({ viewport: DESKTOP, deviceScaleFactor: 1, timezoneId: 'UTC', locale: 'en-US' })
+    await page.goto(`${slack.webUrl}?user=U0SANDBOX01`)
+    await page.locator('body[data-live="on"][data-ready="true"]').waitFor()
+    await page.locator('#open-home').click()
+    await page.locator('#home').getByText('4 questions wait').waitFor()
+    await shoot(page, join(docs, 'sandbox-home.png'))
+    await page.close()
+  } finally {
     await bridge.stop()
     await slack.close()
   }
