@@ -1,8 +1,10 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { checkHomeViewPayload } from '../../blocks/check.js'
 import { encodeActionId } from '../../blocks/ids.js'
 import { homeControls, homeView, LIMIT, type HomeAskView } from '../../blocks/index.js'
-import { ask, NOW, options, planReview, question } from './fixtures.js'
+import { checkProperty } from '../support/property-runs.js'
+import { ask, liveSyntax, mrkdwnTexts, NOW, options, planReview, question } from './fixtures.js'
 
 const MINUTE = 60_000
 
@@ -179,5 +181,42 @@ describe('checkHomeViewPayload', () => {
   it('refuses a modal, and a title on a Home view', () => {
     expect(checkHomeViewPayload({ type: 'modal', blocks: [] }).map((p) => p.code)).toEqual(['invalid_arguments'])
     expect(checkHomeViewPayload({ type: 'home', title: { type: 'plain_text', text: 'Hi' }, blocks: [] })).toHaveLength(1)
+  })
+})
+
+describe('homeView, for any asks', () => {
+  const injections = ['<!channel>', '<!here>', '<@U123>', '<#C123>', '<!subteam^S1>', '<https://evil.example|bank.com>', '*bold* _it_', '&lt;!here&gt;', '\uD800', '', '   ', '👩‍👩‍👧‍👦']
+  const hostile = fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.constantFrom(...injections), fc.constantFrom(...injections).map((t) => t.repeat(300)))
+  const where = { createdAt: fc.integer({ min: NOW - 90 * 86_400_000, max: NOW }), channel: fc.constantFrom('C0AGENTS', 'D0ALICE', '<!here>') }
+  const anAsk: fc.Arbitrary<HomeAskView> = fc.oneof(
+    fc.record({
+      ...where,
+      askId: fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/),
+      question: hostile,
+      labels: fc.array(hostile, { maxLength: 8 }),
+      multiSelect: fc.boolean(),
+      plan: fc.boolean(),
+      title: fc.option(hostile, { nil: undefined }),
+    }).map(({ askId, question: text, labels, multiSelect, plan, title, createdAt, channel }) => {
+      const view = plan ? planReview(`# ${text}`) : ask({ questions: [question({ question: text, multiSelect, options: labels.map((label) => ({ label })) })] })
+      return { kind: 'question', view: { ...view, askId, ...(title === undefined ? {} : { agent: { title } }) }, createdAt, channel, permalink: 'https://team.slack.com/archives/C0AGENTS/p1' } as HomeAskView
+    }),
+    fc.record({ ...where, askId: fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/), tool: hostile, reason: hostile }).map(({ askId, tool, reason, createdAt, channel }) => ({ kind: 'approval', view: { askId, locale: 'en', toolName: tool, reason }, createdAt, channel }) as HomeAskView),
+  )
+
+  it('fits Slack, counts every ask it leaves out, and brings no live mention or link out of agent text', () => {
+    checkProperty(
+      fc.property(fc.uniqueArray(anAsk, { maxLength: 60, selector: (a) => a.view.askId }), (asks) => {
+        const view = homeView({ locale: 'en', now: NOW, asks })
+
+        expect(checkHomeViewPayload(view)).toEqual([])
+        const trusted = ['<#C0AGENTS>', '<https://team.slack.com/archives/C0AGENTS/p1|open the question>', '<@U0ALICE>']
+        for (const text of mrkdwnTexts(view)) expect(liveSyntax(text, trusted)).toEqual([])
+        const shown = view.blocks.filter((block) => block.type === 'divider').length
+        const more = /…and (\d+) older/.exec(mrkdwnTexts(view).at(-1) ?? '')
+        expect(shown + Number(more?.[1] ?? 0)).toBe(asks.length)
+      }),
+      { runs: 150, timeLimitMs: 4000 },
+    )
   })
 })
