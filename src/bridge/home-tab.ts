@@ -132,7 +132,7 @@ export class HomeTab implements HomePort {
     this.options.logger.warn(`the Home tab of ${user} kept changing while it was published; it is left to the next refresh`)
   }
 
-  /** One views.publish within Tier 4. False when it failed (then the claim runs out by itself, or a retry is scheduled). */
+  /** One views.publish within Tier 4. False when it failed: the claim is let go, and a rate-limited tab is published again later. */
   async #send(user: string, view: HomeTabView, notice: Notice | undefined): Promise<boolean> {
     const wait = this.#bucket.delay(this.options.now())
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref())
@@ -152,7 +152,10 @@ export class HomeTab implements HomePort {
       } else {
         this.#warn(`could not publish the Home tab of ${user}`, error)
       }
-      await this.#viewers.release(user, this.options.instance).catch(() => undefined)
+      // Let go even if another instance marked the tab stale meanwhile: the
+      // first release only clears the mark, the second frees the claim.
+      const release = () => this.#viewers.release(user, this.options.instance).catch(() => true)
+      if (!(await release())) await release()
       return false
     }
   }
