@@ -1,6 +1,6 @@
 /**
- * The PostgreSQL statements behind the Home tab's viewers (migration
- * 0004-home-viewers). In an UPDATE every expression reads the row as it was,
+ * The PostgreSQL statements behind the Home tab's viewers 
+ * 0005-home-viewers). In an UPDATE every expression reads the row as it was,
  * so each statement decides and writes in one step, under the row's lock.
  */
 export const HOME_SQL = {
