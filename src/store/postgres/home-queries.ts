@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL statements behind the Home tab's viewers 
+ * The PostgreSQL statements behind the Home tab's viewers (migration
  * 0005-home-viewers). In an UPDATE every expression reads the row as it was,
  * so each statement decides and writes in one step, under the row's lock.
  */
