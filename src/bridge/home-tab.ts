@@ -5,7 +5,8 @@ import type { AskStore } from '../store/ask-store.js'
 import { MemoryHomeViewers, type HomeViewers } from '../store/home-viewers.js'
 import type { Approval } from '../store/team-records.js'
 import type { HomePort } from '../slack/handlers/context.js'
-import { RateBucket } from '../slack/rate-bucket.js'
+import { gcraTerms, RateBucket } from '../slack/rate-bucket.js'
+import type { LedgerBucket } from '../store/rate-ledger.js'
 import { RATE_RULES } from '../slack/rate-rules.js'
 import { SlackCallError } from '../slack/slack-call-error.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
@@ -27,6 +28,9 @@ export interface HomeTabOptions {
   instance: string
 }
 
+/** views.publish (Tier 4) as a bucket of the shared rate ledger, a margin apart like the pacer's. */
+const PUBLISH_SHARED: LedgerBucket[] = [{ key: 'views.publish', costMs: gcraTerms(RATE_RULES.tier4).costMs + TIMING.sharedRateMarginMs, burstMs: gcraTerms(RATE_RULES.tier4).burstMs }]
+
 /** Rounds one publish may take when other instances keep marking the tab stale; then the claim runs out and they take over. */
 const MAX_ROUNDS = 5
 
@@ -36,7 +40,7 @@ const MAX_ROUNDS = 5
  * TIMING.homeViewerMs), when an ask they may answer opens, gains an approval
  * or settles. Refreshes are coalesced per person (TIMING.homeRefreshDelayMs)
  * and paced to views.publish's Tier 4; one read of the pending asks serves a
- * whole batch.
+ * whole batch; on a shared store, within the rate budget all instances share.
  *
  * Who has the tab open lives in the store when it is shared (any instance
  * may receive `app_home_opened`, and any other may settle the ask), else in
@@ -134,17 +138,20 @@ export class HomeTab implements HomePort {
 
   /** One views.publish within Tier 4. False when it failed: the claim is let go, and a rate-limited tab is published again later. */
   async #send(user: string, view: HomeTabView, notice: Notice | undefined): Promise<boolean> {
-    const wait = this.#bucket.delay(this.options.now())
+    const wait = await this.#turn()
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref())
     this.#bucket.take(this.options.now())
     try {
       await this.options.slack.publishHome(user, view)
       this.#bucket.answered(this.options.now())
+      this.#ledger?.answered(PUBLISH_SHARED).catch((error: unknown) => this.#warn('could not charge the shared rate budget', error))
       return true
     } catch (error) {
       if (error instanceof SlackCallError && error.slackError === 'ratelimited') {
         // Slack said when: publish again then (the newest picture, the notice kept).
-        this.#bucket.pauseUntil(this.options.now() + (error.retryAfterSeconds ?? 1) * 1000)
+        const forMs = (error.retryAfterSeconds ?? 1) * 1000
+        this.#bucket.pauseUntil(this.options.now() + forMs)
+        await this.#ledger?.pause(PUBLISH_SHARED, forMs).catch((failure: unknown) => this.#warn('could not pause the shared rate budget', failure))
         this.#dirty.set(user, notice ?? this.#dirty.get(user))
       } else if (error instanceof SlackCallError && error.slackError === 'not_enabled') {
         if (!this.#warnedNotEnabled) this.options.logger.warn(`views.publish failed with Slack error "not_enabled": ${adviceFor('not_enabled')}`)
@@ -158,6 +165,26 @@ export class HomeTab implements HomePort {
       if (!(await release())) await release()
       return false
     }
+  }
+
+  /**
+   * How long to wait before the next views.publish: this process's bucket,
+   * or, on a shared store, the turn reserved in the budget every instance
+   * shares (Slack counts Tier 4 per app; a failing ledger falls back to ours).
+   */
+  async #turn(): Promise<number> {
+    const local = this.#bucket.delay(this.options.now())
+    if (!this.#ledger) return local
+    try {
+      return await this.#ledger.reserve(PUBLISH_SHARED)
+    } catch (error) {
+      this.#warn('could not reserve a turn in the shared rate budget; pacing views.publish alone', error)
+      return local
+    }
+  }
+
+  get #ledger() {
+    return this.options.store.rateLedger
   }
 
   /** The tab as `user` sees it now: the pending asks they may answer. */
