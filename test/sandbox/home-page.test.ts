@@ -36,14 +36,14 @@ async function postAsk(service: RunningService, request: unknown): Promise<strin
   return ((await response.json()) as { id: string }).id
 }
 
-async function openPage(url: string): Promise<Page> {
+async function openPage(url: string, query = '?user=U0SANDBOX01'): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 } })
   cleanups.push(() => context.close())
   const page = await context.newPage()
   page.on('dialog', (dialog) => {
     throw new Error(`the page opened a dialog: ${dialog.message()}`)
   })
-  await page.goto(`${url}?user=U0SANDBOX01`)
+  await page.goto(`${url}${query}`)
   await page.locator('body[data-live="on"][data-ready="true"]').waitFor()
   return page
 }
@@ -71,6 +71,16 @@ describe.skipIf(!hasChromium)('the Home tab on the stand-in web page', { timeout
     expect(result).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] }, answeredBy: { id: 'U0SANDBOX01' } })
     await home.getByText(/Nothing is waiting for you/).waitFor()
     expect(page.url()).toContain('view=home')
+  })
+
+  it('opens Home again when the page is loaded on it, as a Slack client does', async () => {
+    const service = await startLocalService()
+    await postAsk(service, SAMPLE_ASKS.question)
+
+    const page = await openPage(service.webUrl, '?user=U0SANDBOX01&view=home')
+
+    await page.locator('#home').getByText('Which package manager should the project use?').waitFor()
+    expect(await page.locator('#open-home').getAttribute('aria-current')).toBe('true')
   })
 
   it('shows a new ask on an open Home tab without a reload, and goes back to the channel', async () => {

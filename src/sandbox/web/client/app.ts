@@ -23,6 +23,8 @@ export function render(snap: PageSnapshot): void {
       void act({ action: 'leave' }, null)
       snap = { ...snap, modal: null }
     }
+    // Loaded on the Home tab: opening it is what makes the app publish it afresh, as in Slack.
+    if (S.view === 'home') void act({ action: 'open-home' }, null)
   }
   S.snap = snap
   const query = new URLSearchParams({ user: S.user })
