@@ -58,7 +58,7 @@ const EXIT = { ok: 0, failure: 1, invalid: 2 } as const
 
 /** `dsh-slack relay`: with the real process (environment with `.env`, signals, stderr logs). */
 export async function relayCommand(argv: string[]): Promise<number> {
-  const { loadEnv } = await import('../cli/load-env.js')
+  const { loadEnv } = await import('../config/load-env.js')
   let signalled!: () => void
   const stopRequested = new Promise<void>((resolve) => (signalled = resolve))
   const onSignal = () => signalled()

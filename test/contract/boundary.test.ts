@@ -1,19 +1,12 @@
 import { readdir, readFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
+import { specifiers } from '../support/imports.js'
 
 // src/contract is the wire-safe seam: types, errors and zod validation. It is
 // imported by the library, the service, the plugin and the relay alike, so it
 // must not pull in Slack, Node built-ins or any other part of the bridge.
 const CONTRACT = fileURLToPath(new URL('../../src/contract/', import.meta.url))
-
-/** Every module specifier in a TypeScript file: static imports, re-exports and dynamic import(). */
-function specifiers(source: string): string[] {
-  const found: string[] = []
-  const patterns = [/\b(?:import|export)\s[^'"`;]*?\bfrom\s*['"]([^'"]+)['"]/g, /\bimport\s*['"]([^'"]+)['"]/g, /\bimport\s*\(\s*['"]([^'"]+)['"]\s*\)/g, /\brequire\s*\(\s*['"]([^'"]+)['"]\s*\)/g]
-  for (const pattern of patterns) for (const match of source.matchAll(pattern)) found.push(match[1]!)
-  return found
-}
 
 /** True for `zod` and for relative paths that stay inside src/contract. */
 function allowed(specifier: string): boolean {
