@@ -50,6 +50,8 @@ const MAX_ROUNDS = 5
 export class HomeTab implements HomePort {
   readonly #viewers: HomeViewers
   readonly #members: ConversationMembers
+  /** refreshFor() calls still finding whose tabs list their ask (stop() lets them finish). */
+  readonly #finding = new Set<Promise<void>>()
   /** People whose tab is to be published, with the notice to show on it. */
   readonly #dirty = new Map<string, Notice | undefined>()
   readonly #bucket = new RateBucket(RATE_RULES.tier4)
@@ -84,19 +86,32 @@ export class HomeTab implements HomePort {
   }
 
   /** An ask opened, changed or settled: every open tab that lists (or listed) it is published again. */
-  async refreshFor(record: AskRecord): Promise<void> {
-    if (this.#stopped || !record.message) return
+  refreshFor(record: AskRecord): Promise<void> {
+    if (this.#stopped || !record.message) return Promise.resolve()
+    const finding = this.#refreshFor(record).finally(() => this.#finding.delete(finding))
+    this.#finding.add(finding)
+    return finding
+  }
+
+  async #refreshFor(record: AskRecord): Promise<void> {
     const open = await this.#viewers.openSince(this.options.now() - TIMING.homeViewerMs)
     for (const user of open) if (await this.#sees(user, record)) this.refresh(user)
   }
 
-  /** Refreshes asked for are dropped; a publish under way finishes. */
+  /**
+   * Publishes what is still owed, then takes no more refreshes: the asks a
+   * stopping process withdrew leave the tabs that listed them (a waiting
+   * refresh would otherwise be dropped with the process). A publish under
+   * way finishes first.
+   */
   async stop(): Promise<void> {
-    this.#stopped = true
+    await Promise.allSettled([...this.#finding])
+    await this.#flushing
     clearTimeout(this.#timer)
     this.#timer = undefined
+    if (this.#dirty.size > 0) await this.#flush().catch((error: unknown) => this.#warn('could not publish Home tabs', error))
+    this.#stopped = true
     this.#dirty.clear()
-    await this.#flushing
   }
 
   #schedule(delayMs: number = TIMING.homeRefreshDelayMs): void {

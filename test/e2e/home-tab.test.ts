@@ -120,6 +120,18 @@ describe.each(MODES)('the "Waiting for you" Home tab in %s mode', (mode) => {
     expect((await bridge.get(record.id))?.status).toBe('answered')
   })
 
+  it('takes a stopping library process’s withdrawn asks off the open Home tabs that listed them', async () => {
+    const { slack, bridge } = await startRig(mode)
+    await bridge.open({ questions: [pick('Asked by a process about to stop?')] })
+    await slack.user(ALICE).openHome()
+    await homeWhere(slack, ALICE, (text) => text.includes('Asked by a process about to stop?'))
+
+    await bridge.stop()
+
+    const home = await homeWhere(slack, ALICE, (text) => !text.includes('Asked by a process about to stop?'))
+    expect(visibleText({ text: '', blocks: home.blocks })).toContain('Nothing is waiting')
+  })
+
   it('does not publish to people who never opened Home', async () => {
     const { slack, bridge } = await startRig(mode)
     await slack.user(ALICE).openHome()
