@@ -1,10 +1,10 @@
-/** Markdown → Slack rich_text: parse with micromark (CommonMark + GFM), render from the AST. */
+/** Markdown → Slack rich_text: parse with markdown-it (CommonMark + GFM) into mdast, render from the AST. */
 import { LIMIT } from '../limits.js'
 import { markdownUnits, type TableMode } from './rich-text.js'
 import { packUnits, type ProseBlock } from './units.js'
 
 export { parseMarkdown } from './parse.js'
-export { markdownUnits, textUnits } from './rich-text.js'
+export { markdownUnits, textUnits, treeUnits } from './rich-text.js'
 export { plainText } from './inline.js'
 export { packUnits } from './units.js'
 export type { Inline } from './inline.js'

@@ -1,12 +1,12 @@
 /**
  * Markdown in, mdast out: CommonMark plus GFM (tables, strikethrough, task
- * lists, autolinks, footnotes) through micromark, never regexes (STYLE.md §3).
+ * lists, autolinks, footnotes) through markdown-it's tokenizer, never regexes
+ * (STYLE.md §3). markdown-it.ts says how it is set up to read as GFM does.
  */
-import { fromMarkdown } from 'mdast-util-from-markdown'
-import { gfmFromMarkdown } from 'mdast-util-gfm'
-import { gfm } from 'micromark-extension-gfm'
 import type { Root } from 'mdast'
+import { markdownTokens } from './markdown-it.js'
+import { mdastFromTokens } from './mdast-from-tokens.js'
 
 export function parseMarkdown(markdown: string): Root {
-  return fromMarkdown(markdown, { extensions: [gfm()], mdastExtensions: [gfmFromMarkdown()] })
+  return mdastFromTokens(markdownTokens(markdown))
 }

@@ -214,6 +214,14 @@ export interface MarkdownOptions {
   tables?: TableMode
 }
 
+/** A parsed Markdown tree as block-level rich text units, each within the budget. */
+export function treeUnits(root: Root, options: MarkdownOptions = {}): RichUnit[] {
+  const ctx: Ctx = { definitions: collectDefinitions(root), budget: options.budget ?? LIMIT.richTextElementText, tableBlocks: (options.tables ?? 'text') === 'block' }
+  const out: RichUnit[] = []
+  for (const node of root.children) block(out, node, ctx)
+  return out
+}
+
 /** Markdown as block-level rich text units, each within the budget. */
 export function markdownUnits(markdown: string, options: MarkdownOptions = {}): RichUnit[] {
   const budget = options.budget ?? LIMIT.richTextElementText
@@ -225,10 +233,7 @@ export function markdownUnits(markdown: string, options: MarkdownOptions = {}): 
     recent.set(key, hit)
     return structuredClone(hit)
   }
-  const root = parseMarkdown(wellFormed(markdown))
-  const ctx: Ctx = { definitions: collectDefinitions(root), budget, tableBlocks: tables === 'block' }
-  const out: RichUnit[] = []
-  for (const node of root.children) block(out, node, ctx)
+  const out = treeUnits(parseMarkdown(wellFormed(markdown)), options)
   recent.set(key, structuredClone(out))
   if (recent.size > RECENT_SIZE) recent.delete(recent.keys().next().value!)
   return out

@@ -46,6 +46,16 @@ describe('markdownBlocks', () => {
     expect(Math.max(...(indents as number[]))).toBe(LIMIT.richTextListIndent)
   })
 
+  it('keeps what is nested past the parser depth cap, verbatim, and what follows it', () => {
+    const quotes = `${'> '.repeat(150)}deep words\n\nafter`
+    const lists = `${Array.from({ length: 150 }, (_, i) => `${'  '.repeat(i)}- level ${i}`).join('\n')}\n\nafter`
+
+    expect(richText(markdownBlocks(quotes))).toContain('deep words')
+    expect(richText(markdownBlocks(quotes))).toContain('after')
+    expect(richText(markdownBlocks(lists))).toContain('level 149')
+    expect(richText(markdownBlocks(lists))).toContain('after')
+  })
+
   it('keeps fenced code verbatim in a preformatted box', () => {
     expect(first('```ts\nconst a = "<!channel>"\n  indented *not em*\n```')).toEqual([
       { type: 'rich_text_preformatted', elements: [{ type: 'text', text: 'const a = "<!channel>"\n  indented *not em*' }] },
