@@ -1,6 +1,6 @@
 /** The public face of blocks/: pure renderers, their result types, the id codec, the limits. */
-export { questionMessage, askShape, askMarkdown } from './question-message.js'
-export type { AskShape } from './question-message.js'
+export { questionMessage, askBody, askShape, askMarkdown } from './question-message.js'
+export type { AskBody, AskShape } from './question-message.js'
 export { settledMessage, statusLine } from './settled-message.js'
 export { otherModal, batchModal, feedbackModal, otherTextError, formPages } from './modals.js'
 export type { BatchModal, ModalExtras } from './modals.js'

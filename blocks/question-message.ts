@@ -268,67 +268,79 @@ function askFile(view: AskView): FileAttachment {
 }
 
 /**
- * Everything a card is made of, before layout. The reserve keeps room for the
- * larger of the controls and a settled status, so both split alike.
+ * The body of an ask's card (question, detail, option list) as sized blocks:
+ * the expensive part of a render (the Markdown), and made of the questions
+ * alone, so the open card, its quorum progress and its settled form can all
+ * be laid out from one body. Shared, never changed: layout only reads it.
  */
-export function askCard(view: AskView): CardParts {
+export interface AskBody {
+  blocks: SizedBlock[]
+  /** The body was cut at BODY_CAP: the file holds everything. */
+  truncated: boolean
+}
+
+/** Renders an ask's body (see AskBody); `questionMessage` and `settledMessage` take it to skip rendering it again. */
+export function askBody(view: AskView): AskBody {
+  if (askShape(view) === 'batch') {
+    const blocks: SizedBlock[] = []
+    let size = 0
+    for (const [i, q] of view.questions.entries()) {
+      // Past BODY_CAP nothing more can be shown; the form and the file have every question.
+      if (size > BODY_CAP) return { blocks, truncated: true }
+      for (const piece of packed(batchQuestionUnits(q, i, BODY_CAP - size), i)) {
+        blocks.push(piece)
+        size += piece.size
+      }
+    }
+    return { blocks, truncated: false }
+  }
+  const question = view.questions[0]!
+  let truncated = false
+  const units = [...questionPreview(question.question).full]
+  if (question.detail !== undefined && question.detail.trim() !== '') {
+    // Source past twice BODY_CAP renders past what the thread shows: the file carries it.
+    const source = question.detail.length > 2 * BODY_CAP ? question.detail.slice(0, 2 * BODY_CAP) : question.detail
+    truncated = source !== question.detail
+    units.push(...markdownUnits(source, { tables: 'block' }))
+  }
+  if (question.options.reduce((n, o) => n + o.label.length + (o.description?.length ?? 0), 0) > BODY_CAP) truncated = true
+  // The options are listed only when the control cannot show them whole: once is enough.
+  if (askShape(view) === 'single' && question.options.length > 0 && !controlShowsOptions(question, messageControl(question))) units.push(...optionListUnits(question))
+  return { blocks: packed(units), truncated }
+}
+
+/**
+ * Everything a card is made of, before layout. The reserve keeps room for the
+ * larger of the controls and a settled status, so both split alike. `body`
+ * is askBody(view), passed in when the caller kept it from an earlier render.
+ */
+export function askCard(view: AskView, body: AskBody = askBody(view)): CardParts {
   const words = wordsFor(view.locale)
   const shape = askShape(view)
   const context = askContext(view.locale, view.agent, view.mention, view.expiresAt)
-  const text = fallbackText(view)
-  const threadText = fitMrkdwn(view.questions[0]?.header ?? view.questions[0]?.question ?? '', LIMIT.notificationText)
-  const file = { filename: askFileName(view), make: () => askFile(view) }
-  let truncated = false
   let head: KnownBlock[]
-  let body: SizedBlock[]
   let tail: KnownBlock[]
   let moreQuestions: CardParts['moreQuestions']
   if (shape === 'batch') {
     const intro: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(words.batchIntro(view.questions.length))}*` } }
     head = [context, intro]
-    body = []
-    let size = 0
-    for (const [i, q] of view.questions.entries()) {
-      // Past BODY_CAP nothing more can be shown; the form and the file have every question.
-      if (size > BODY_CAP) {
-        truncated = true
-        break
-      }
-      for (const piece of packed(batchQuestionUnits(q, i, BODY_CAP - size), i)) {
-        body.push(piece)
-        size += piece.size
-      }
-    }
     tail = batchControls(view)
     moreQuestions = (count) => escapeMrkdwn(words.moreQuestions(count))
   } else {
     const question = view.questions[0]!
-    const preview = questionPreview(question.question)
-    head = [context, ...header(shape === 'plan-review' ? (question.header ?? words.planReview) : question.header), preview.block]
-    const units = [...preview.full]
-    if (question.detail !== undefined && question.detail.trim() !== '') {
-      // Source past twice BODY_CAP renders past what the thread shows: the file carries it.
-      const source = question.detail.length > 2 * BODY_CAP ? question.detail.slice(0, 2 * BODY_CAP) : question.detail
-      truncated = source !== question.detail
-      units.push(...markdownUnits(source, { tables: 'block' }))
-    }
-    if (question.options.reduce((n, o) => n + o.label.length + (o.description?.length ?? 0), 0) > BODY_CAP) truncated = true
-    const control = messageControl(question)
-    // The options are listed only when the control cannot show them whole: once is enough.
-    if (shape === 'single' && question.options.length > 0 && !controlShowsOptions(question, control)) units.push(...optionListUnits(question))
-    body = packed(units)
+    head = [context, ...header(shape === 'plan-review' ? (question.header ?? words.planReview) : question.header), questionPreview(question.question).block]
     tail = shape === 'plan-review' ? planControls(view, question) : singleControls(view, question)
   }
   const parts: CardParts = {
     locale: view.locale,
     head,
-    body,
+    body: body.blocks,
     tail,
     reserve: { text: Math.max(textSize(tail), LIMIT.statusText), blocks: Math.max(tail.length, STATUS_BLOCKS) },
-    text,
-    threadText,
-    file,
-    truncated,
+    text: fallbackText(view),
+    threadText: fitMrkdwn(view.questions[0]?.header ?? view.questions[0]?.question ?? '', LIMIT.notificationText),
+    file: { filename: askFileName(view), make: () => askFile(view) },
+    truncated: body.truncated,
   }
   if (moreQuestions !== undefined) parts.moreQuestions = moreQuestions
   return parts
@@ -339,6 +351,6 @@ export function askCard(view: AskView): CardParts {
  * (rendered Markdown), the options and the controls; plus thread parts (and a
  * file) for whatever did not fit on the card.
  */
-export function questionMessage(view: AskView): RenderedMessage {
-  return layoutCard(askCard(view))
+export function questionMessage(view: AskView, body?: AskBody): RenderedMessage {
+  return layoutCard(askCard(view, body))
 }

@@ -8,7 +8,7 @@ import { dateMrkdwn, personMrkdwn } from './context.js'
 import { wordsFor, type Words } from './i18n.js'
 import { contextLine, layoutCard, textSize, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
-import { approveIndex, askCard, askShape } from './question-message.js'
+import { approveIndex, askCard, askShape, type AskBody } from './question-message.js'
 import { fitEscaped, fitMrkdwn, fitText, wellFormed } from './text.js'
 import type { AnswerView, AskView, Locale, Outcome, Person, QuestionView } from './view.js'
 
@@ -104,12 +104,13 @@ export function askStatus(view: AskView, outcome: Outcome): KnownBlock[] {
 
 /**
  * The card once settled: same head and body excerpt as when it was posted
- * (the thread parts were posted then and stay), the controls replaced by the status.
+ * (the thread parts were posted then and stay), the controls replaced by the
+ * status. `body` is askBody(view) when the caller kept it from the open card.
  */
-export function settledMessage(view: AskView, outcome: Outcome): MessagePayload {
+export function settledMessage(view: AskView, outcome: Outcome, body?: AskBody): MessagePayload {
   // The status line says who settled it and when; an expiry in the context
   // line ("expires tomorrow") would read as if the question were still open.
-  const parts = askCard({ ...view, expiresAt: undefined })
+  const parts = askCard({ ...view, expiresAt: undefined }, body)
   const tail = askStatus(view, outcome)
   const rendered = layoutCard({ ...parts, tail })
   const status = (tail[0] as { elements: { text: string }[] }).elements[0]!.text

@@ -187,24 +187,18 @@ function block(out: RichUnit[], node: RootContent, ctx: Ctx): void {
   }
 }
 
+/** Where a definition can stand: flow content, so paragraphs, headings and tables (phrasing inside) are not searched. */
+const HOLDS_FLOW = new Set(['root', 'blockquote', 'list', 'listItem', 'footnoteDefinition'])
+
 function collectDefinitions(root: Root): Map<string, Definition> {
   const definitions = new Map<string, Definition>()
   const visit = (node: Nodes) => {
     if (node.type === 'definition' && !definitions.has(node.identifier)) definitions.set(node.identifier, node)
-    if ('children' in node) for (const child of node.children) visit(child as Nodes)
+    if (HOLDS_FLOW.has(node.type) && 'children' in node) for (const child of node.children) visit(child as Nodes)
   }
   visit(root)
   return definitions
 }
-
-/**
- * The last few Markdown texts rendered, and their units. Parsing is the slow
- * part (micromark takes about a second per 100 KB of list-heavy Markdown on a
- * small machine), and one plan is rendered again for its settled state, its
- * form and its feedback modal. Callers get copies, so the cache stays pure.
- */
-const recent = new Map<string, RichUnit[]>()
-const RECENT_SIZE = 4
 
 /** How markdownUnits renders. */
 export interface MarkdownOptions {
@@ -224,19 +218,7 @@ export function treeUnits(root: Root, options: MarkdownOptions = {}): RichUnit[]
 
 /** Markdown as block-level rich text units, each within the budget. */
 export function markdownUnits(markdown: string, options: MarkdownOptions = {}): RichUnit[] {
-  const budget = options.budget ?? LIMIT.richTextElementText
-  const tables = options.tables ?? 'text'
-  const key = `${budget}:${tables}:${markdown}`
-  const hit = recent.get(key)
-  if (hit !== undefined) {
-    recent.delete(key)
-    recent.set(key, hit)
-    return structuredClone(hit)
-  }
-  const out = treeUnits(parseMarkdown(wellFormed(markdown)), options)
-  recent.set(key, structuredClone(out))
-  if (recent.size > RECENT_SIZE) recent.delete(recent.keys().next().value!)
-  return out
+  return treeUnits(parseMarkdown(wellFormed(markdown)), options)
 }
 
 /** Literal text (no Markdown) as rich text units, optionally styled (a question in bold). */

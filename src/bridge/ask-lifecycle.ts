@@ -9,7 +9,7 @@ import type { AskStore } from '../store/ask-store.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { TIMING } from '../slack/timing.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
-import type { SlackPort } from '../slack/slack-port.js'
+import type { MessageContent, SlackPort } from '../slack/slack-port.js'
 import { agentView } from './agent-view.js'
 import type { ViewSettings } from './ask-view.js'
 import { setLongTimeout } from './long-timeout.js'
@@ -92,7 +92,7 @@ export class AskLifecycle {
 
   constructor(private readonly options: LifecycleOptions) {
     this.#now = options.now ?? Date.now
-    this.#renderer = options.renderer ?? createRenderer(options.logger)
+    this.#renderer = options.renderer ?? createRenderer(options.logger, { warm: options.owner === 'service' })
     const { store, slack, pacer, settings, logger } = options
     this.#poster = new AskPoster({ store, slack, pacer, settings, logger, renderer: this.#renderer, ...(options.workspaceUrl ? { workspaceUrl: options.workspaceUrl } : {}), stopped: () => this.#stopped })
     this.#messages = new MessageUpdates({ store, slack, pacer, settings, logger, renderer: this.#renderer, instance: this.instance, now: this.#now, recordEvent: (event) => this.#record(event) })
@@ -258,6 +258,11 @@ export class AskLifecycle {
   /** Where escalations posted a copy of the ask (DMs with its controls). */
   copiesOf(id: string): Promise<{ channel: string; ts: string }[]> {
     return this.#messages.copiesOf(id)
+  }
+
+  /** The ask's open card as it stands (with the quorum's approvals so far), from the body rendered when it was posted. */
+  async openCard(record: AskRecord): Promise<MessageContent> {
+    return (await this.#renderer.open(record, this.options.settings, await this.options.store.approvals(record.id))).message
   }
 
   /** Records an event from outside the lifecycle (the scheduler's reminders and escalations). */

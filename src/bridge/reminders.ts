@@ -6,7 +6,6 @@ import type { ChannelPacer } from '../slack/channel-pacer.js'
 import type { SlackPort } from '../slack/slack-port.js'
 import type { AskLifecycle } from './ask-lifecycle.js'
 import type { ViewSettings } from './ask-view.js'
-import { renderOpen } from './render.js'
 
 const USER_ID = /^[UW][A-Z0-9]+$/
 
@@ -90,7 +89,7 @@ export class Reminders {
     }
     const dm = await slack.openDirectMessage(to)
     await pacer.run(dm, () => slack.postMessage(dm, content))
-    const card = renderOpen(record, settings, await lifecycle.store.approvals(record.id)).message
+    const card = await lifecycle.openCard(record)
     const copy = await pacer.run(dm, () => slack.postMessage(dm, card))
     await lifecycle.recordEvent({ askId: record.id, type: 'escalated', at: this.options.now(), detail: { to, channel: copy.channel, ts: copy.ts, copy: true } })
     // Settled while we posted: the copy must not keep live controls.

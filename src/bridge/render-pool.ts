@@ -7,6 +7,7 @@ import type { MessageContent } from '../slack/slack-port.js'
 import type { AskRecord } from '../store/ask-record.js'
 import type { Approval } from '../store/team-records.js'
 import type { ViewSettings } from './ask-view.js'
+import { BodyCache } from './body-cache.js'
 import { renderOpen, renderSettled, type PostPlan } from './render.js'
 
 /**
@@ -50,18 +51,24 @@ const WORKER_FILE = new URL('./render-worker.js', import.meta.url)
  * One render thread per bridge, started on the first long ask and never
  * keeping the process alive. If the thread cannot run (a crash, running
  * from sources), asks are rendered in place: slower for a long plan, never wrong.
+ * With `warm` (a service, which lives long and takes long plans over HTTP)
+ * the thread starts at once and renders a made-up plan first, so the first
+ * real plan does not pay for the JIT compiling the renderers (several times
+ * a warm render).
  */
-export function createRenderer(logger: Logger): Renderer {
+export function createRenderer(logger: Logger, { warm = false }: { warm?: boolean } = {}): Renderer {
   let worker: Worker | undefined
   let usable = existsSync(fileURLToPath(WORKER_FILE))
   let seq = 0
   let offLoop = 0
   const waiting = new Map<number, { resolve: (reply: RenderReply) => void; reject: (error: Error) => void }>()
+  // Bodies rendered here; the render thread keeps its own for the asks it renders.
+  const bodies = new BodyCache()
 
   const thread = (): Worker | undefined => {
     if (!usable) return undefined
     if (worker) return worker
-    const started = new Worker(WORKER_FILE)
+    const started = new Worker(WORKER_FILE, { workerData: { warmUp: warm } })
     started.unref()
     started.on('message', (reply: RenderReply) => {
       const job = waiting.get(reply.id)
@@ -78,6 +85,8 @@ export function createRenderer(logger: Logger): Renderer {
     worker = started
     return worker
   }
+
+  if (warm) thread()
 
   const run = async (job: RenderWork): Promise<RenderReply | undefined> => {
     const target = thread()
@@ -103,7 +112,7 @@ export function createRenderer(logger: Logger): Renderer {
         }
         if (reply?.error !== undefined) throw new Error(reply.error)
       }
-      return renderOpen(record, settings, approvals)
+      return renderOpen(record, settings, approvals, bodies)
     },
     async settled(record, outcome, settings) {
       if (textSize(record) > OFF_LOOP_TEXT_CHARS) {
@@ -114,7 +123,7 @@ export function createRenderer(logger: Logger): Renderer {
         }
         if (reply?.error !== undefined) throw new Error(reply.error)
       }
-      return renderSettled(record, outcome, settings)
+      return renderSettled(record, outcome, settings, bodies)
     },
     get offLoop() {
       return offLoop

@@ -2,19 +2,33 @@
  * The render thread: long asks are rendered here, off the event loop that
  * acknowledges everyone's clicks (a 100 KB plan's Markdown parse takes far
  * longer than a click may wait). blocks/ is pure, so the same renderers run
- * here as on the main thread; the parse cache lives here, so a long ask's
- * settled card, rendered here too, reuses its parse.
+ * here as on the main thread. The thread keeps its own rendered bodies, so a
+ * long ask's quorum progress and settled card, rendered here too, reuse them.
  */
-import { parentPort } from 'node:worker_threads'
+import { parentPort, workerData } from 'node:worker_threads'
+import { planReviewQuestion } from '../contract/plan-review.js'
+import type { AskRecord } from '../store/ask-record.js'
 import type { RenderJob, RenderReply } from './render-pool.js'
+import { BodyCache } from './body-cache.js'
 import { renderOpen, renderSettled } from './render.js'
+import { warmUpPlan } from './warm-up-plan.js'
+
+const bodies = new BodyCache()
+
+/** Plans rendered when the thread starts warm (a service), before any job: the first real plan then renders at full speed. */
+const WARM_UP_RENDERS = 3
+
+if ((workerData as { warmUp?: boolean } | undefined)?.warmUp === true) {
+  const record: AskRecord = { id: 'warm-up', kind: 'question', questions: [planReviewQuestion(warmUpPlan(60))], target: 'C0', status: 'pending', createdAt: 0, owner: { kind: 'service' } }
+  for (let i = 0; i < WARM_UP_RENDERS; i++) renderOpen({ ...record, id: `warm-up-${i}` }, { locale: 'en' })
+}
 
 const port = parentPort
 if (port) {
   port.on('message', (job: RenderJob) => {
     let reply: RenderReply
     try {
-      reply = job.kind === 'open' ? { id: job.id, open: renderOpen(job.record, job.settings, job.approvals) } : { id: job.id, settled: renderSettled(job.record, job.outcome, job.settings) }
+      reply = job.kind === 'open' ? { id: job.id, open: renderOpen(job.record, job.settings, job.approvals, bodies) } : { id: job.id, settled: renderSettled(job.record, job.outcome, job.settings, bodies) }
     } catch (error) {
       reply = { id: job.id, error: error instanceof Error ? error.message : String(error) }
     }

@@ -20,16 +20,19 @@ const outcome = { kind: 'answered' as const, by: { id: 'U1' }, at: 0, answers: [
 // The render thread runs compiled JavaScript, as in production: this suite compiles the project once.
 let built: ReturnType<typeof buildCli>
 let renderer: Renderer
+let warmRenderer: Renderer
 
 beforeAll(async () => {
   built = buildCli()
   const compiled = join(dirname(dirname(built.main)), 'bridge', 'render-pool.js')
   const { createRenderer } = (await import(compiled)) as typeof import('../../src/bridge/render-pool.js')
   renderer = createRenderer(silentLogger)
+  warmRenderer = createRenderer(silentLogger, { warm: true })
 }, 180_000)
 
 afterAll(async () => {
   await renderer?.close()
+  await warmRenderer?.close()
   built?.cleanup()
 })
 
@@ -43,6 +46,19 @@ describe('the render thread', () => {
     expect(open).toEqual(renderOpen(record, settings))
     expect(settled).toEqual(renderSettled(record, outcome, settings))
     expect(renderer.offLoop).toBe(2)
+  }, 120_000)
+
+  it('starts a warm render thread at once, and it renders a plan (and that plan again) as in place', async () => {
+    const record = planAsk(3 * OFF_LOOP_TEXT_CHARS)
+
+    const open = await warmRenderer.open(record, settings)
+    const again = await warmRenderer.open(record, settings, [{ by: { id: 'U2' }, at: 0 }])
+    const settled = await warmRenderer.settled(record, outcome, settings)
+
+    expect(open).toEqual(renderOpen(record, settings))
+    expect(again).toEqual(renderOpen(record, settings, [{ by: { id: 'U2' }, at: 0 }]))
+    expect(settled).toEqual(renderSettled(record, outcome, settings))
+    expect(warmRenderer.offLoop).toBe(3)
   }, 120_000)
 
   it('renders a short question in place: the hop to the thread would cost more than the render', async () => {
