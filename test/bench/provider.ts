@@ -190,7 +190,7 @@ async function secondAskSameChannel(trials: number): Promise<number[]> {
  * → 201), then 100 KB plans posted and approved while the event loop's delay
  * is measured in the service's process.
  */
-async function longPlans(plans: number) {
+export async function longPlans(plans: number) {
   const slack = await startSandbox()
   const channels = makeChannels(slack, plans + 1, 'C0PLAN')
   const app = await startChild('bridge', slack)

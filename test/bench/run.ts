@@ -16,7 +16,7 @@ async function section(title: string, run: () => Promise<string[]>): Promise<voi
 async function main(): Promise<void> {
   process.stdout.write(`dsh-slack benchmark (node ${process.version}, ${quick ? 'quick' : 'full'} run)\n`)
   // A missing section is a broken benchmark, not a shorter one: no dynamic import that could be skipped.
-  await section('Rendering (blocks/)', () => benchRender())
+  await section('Rendering (blocks/ and the bridge\'s kept bodies)', () => benchRender({ runs: quick ? 10 : 40 }))
   await section('Provider on the local Slack stand-in (Socket Mode)', () =>
     benchProvider(quick ? { sets: 2, rounds: 10, burst: 10, openAsks: 1000, plans: 2, trials: 3 } : { sets: 5, rounds: 30, burst: 100, openAsks: 10_000, plans: 5, trials: 10 }),
   )
