@@ -47,6 +47,18 @@ function frozen(body: AskBody): AskBody {
   return Object.freeze(body)
 }
 
+/**
+ * A digest of everything a body is made of. A plan's text goes to the hash
+ * as it is, beside the JSON of the rest: JSON-encoding 100 KB of Markdown
+ * on every later render cost more than the render itself.
+ */
+function digestOf(view: AskView): string {
+  const hash = createHash('sha256')
+  hash.update(JSON.stringify(view.questions.map(({ detail, ...rest }) => [rest, detail?.length ?? -1])))
+  for (const q of view.questions) if (q.detail !== undefined) hash.update(q.detail)
+  return hash.digest('base64url')
+}
+
 export class BodyCache {
   readonly #entries = new Map<string, { body: AskBody; weight: number }>()
   #weight = 0
@@ -57,7 +69,7 @@ export class BodyCache {
 
   /** The ask's body: rendered now, or kept from an earlier render of the same questions. */
   body(view: AskView): AskBody {
-    const key = `${view.askId}:${createHash('sha256').update(JSON.stringify(view.questions)).digest('base64url')}`
+    const key = `${view.askId}:${digestOf(view)}`
     const kept = this.#entries.get(key)
     if (kept !== undefined) {
       this.#hits++

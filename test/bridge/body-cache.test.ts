@@ -38,6 +38,16 @@ describe('BodyCache', () => {
     expect(cache.stats.misses).toBe(2)
   })
 
+  it('tells apart questions whose details only split the same text differently', () => {
+    const cache = new BodyCache()
+    const batch = (a: string, b: string): AskView => ({ askId: 'A1', locale: 'en', questions: [{ ...planReviewQuestion(a), id: 'q1' }, { ...planReviewQuestion(b), id: 'q2' }] })
+
+    cache.body(batch('ab', 'c'))
+    cache.body(batch('a', 'bc'))
+
+    expect(cache.stats.misses).toBe(2)
+  })
+
   it('forgets the least recently used bodies past its character budget', () => {
     const cache = new BodyCache(3 * longPlan.length + 1000)
 
