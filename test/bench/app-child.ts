@@ -148,7 +148,7 @@ async function bare(): Promise<() => Promise<void>> {
 }
 
 async function bridge(): Promise<() => Promise<void>> {
-  const bridge = await createSlackBridge({ botToken: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), slackApiUrl: env('BENCH_API_URL'), channel: env('BENCH_CHANNEL'), state: env('BENCH_STATE') || ':memory:', logger: silentLogger, owner: 'service' })
+  const bridge = await createSlackBridge({ botToken: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), slackApiUrl: env('BENCH_API_URL'), channel: env('BENCH_CHANNEL'), state: env('BENCH_STATE') || ':memory:', logger: silentLogger, ...(env('BENCH_OWNER') === 'service' ? { owner: 'service' as const } : {}) })
   const api = createApiServer({ bridge, logger: silentLogger })
   const { url } = await api.listen('127.0.0.1', 0)
   send({ type: 'ready', url })
