@@ -15,17 +15,27 @@ import { warmUpPlan } from './warm-up-plan.js'
 
 const bodies = new BodyCache()
 
-/** Plans rendered when the thread starts warm (a service), before any job: the first real plan then renders at full speed. */
+/**
+ * Plans rendered when the thread starts warm (a service), one a turn: a real
+ * job that arrives meanwhile goes first and ends the warm-up (real plans warm
+ * the JIT as well), so the first long ask waits for one warm-up render at most.
+ */
 const WARM_UP_RENDERS = 3
+let jobsSeen = 0
 
-if ((workerData as { warmUp?: boolean } | undefined)?.warmUp === true) {
-  const record: AskRecord = { id: 'warm-up', kind: 'question', questions: [planReviewQuestion(warmUpPlan(60))], target: 'C0', status: 'pending', createdAt: 0, owner: { kind: 'service' } }
-  for (let i = 0; i < WARM_UP_RENDERS; i++) renderOpen({ ...record, id: `warm-up-${i}` }, { locale: 'en' })
+function warmUp(left: number): void {
+  if (left === 0 || jobsSeen > 0) return
+  const record: AskRecord = { id: `warm-up-${left}`, kind: 'question', questions: [planReviewQuestion(warmUpPlan(60))], target: 'C0', status: 'pending', createdAt: 0, owner: { kind: 'service' } }
+  renderOpen(record, { locale: 'en' })
+  setImmediate(() => warmUp(left - 1))
 }
+
+if ((workerData as { warmUp?: boolean } | undefined)?.warmUp === true) setImmediate(() => warmUp(WARM_UP_RENDERS))
 
 const port = parentPort
 if (port) {
   port.on('message', (job: RenderJob) => {
+    jobsSeen++
     let reply: RenderReply
     try {
       reply = job.kind === 'open' ? { id: job.id, open: renderOpen(job.record, job.settings, job.approvals, bodies) } : { id: job.id, settled: renderSettled(job.record, job.outcome, job.settings, bodies) }
