@@ -81,27 +81,31 @@ export interface EphemeralMessage {
   blocks?: Record<string, unknown>[]
 }
 
-/** A view as views.open returns it. */
-export interface SandboxView {
+/** What every view Slack returns carries, whatever its surface. */
+export interface SandboxViewBase {
   id: string
   team_id: string
-  type: 'modal'
-  title: Record<string, unknown>
-  submit?: Record<string, unknown>
-  close?: Record<string, unknown>
   blocks: Record<string, unknown>[]
   private_metadata: string
   callback_id: string
   external_id: string
   state: { values: Record<string, Record<string, unknown>> }
   hash: string
-  clear_on_close: boolean
-  notify_on_close: boolean
-  previous_view_id: string | null
   root_view_id: string
   app_id: string
   app_installed_team_id: string
   bot_id: string
+}
+
+/** A view as views.open returns it. */
+export interface SandboxView extends SandboxViewBase {
+  type: 'modal'
+  title: Record<string, unknown>
+  submit?: Record<string, unknown>
+  close?: Record<string, unknown>
+  clear_on_close: boolean
+  notify_on_close: boolean
+  previous_view_id: string | null
 }
 
 /**
@@ -109,21 +113,9 @@ export interface SandboxView {
  * whole by each publish (the id stays; the hash changes). Not kept between
  * runs: an app publishes the tab again when the person opens it.
  */
-export interface SandboxHomeView {
-  id: string
-  team_id: string
+export interface SandboxHomeView extends SandboxViewBase {
   type: 'home'
-  blocks: Record<string, unknown>[]
-  private_metadata: string
-  callback_id: string
-  external_id: string
-  state: { values: Record<string, Record<string, unknown>> }
-  hash: string
   previous_view_id: null
-  root_view_id: string
-  app_id: string
-  app_installed_team_id: string
-  bot_id: string
 }
 
 /** What changed in the workspace: the feed a live page (or a test) follows. */

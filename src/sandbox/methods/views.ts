@@ -13,7 +13,7 @@ import { BAD_JSON, json, text } from '../args.js'
 import type { SandboxCore } from '../core.js'
 import { SlackRefusal } from '../errors.js'
 import { fillIds } from '../fill-ids.js'
-import type { SandboxHomeView, SandboxView } from '../model.js'
+import type { SandboxHomeView, SandboxView, SandboxViewBase } from '../model.js'
 import { refuseProblems } from './content.js'
 import { method, perMinute, type MethodTable } from './method.js'
 
@@ -29,22 +29,30 @@ export function buildView(core: SandboxCore, raw: unknown, keep?: Pick<SandboxVi
   const id = keep?.id ?? workspace.ids.next('V')
   const optional = (key: 'submit' | 'close'): Partial<SandboxView> => (view[key] ? { [key]: view[key] as Record<string, unknown> } : {})
   return {
-    id,
-    team_id: workspace.app.teamId,
+    ...viewBase(core, view, id, keep?.root_view_id ?? id),
     type: 'modal',
     title: view.title as Record<string, unknown>,
     ...optional('submit'),
     ...optional('close'),
+    clear_on_close: view.clear_on_close === true,
+    notify_on_close: view.notify_on_close === true,
+    previous_view_id: keep?.previous_view_id ?? null,
+  }
+}
+
+/** The fields Slack fills in on every view it returns: ids, the blocks with their ids filled, a fresh hash, empty state. */
+function viewBase(core: SandboxCore, view: Record<string, unknown>, id: string, rootViewId: string): SandboxViewBase {
+  const { workspace } = core
+  return {
+    id,
+    team_id: workspace.app.teamId,
     blocks: fillIds(view.blocks as Record<string, unknown>[], workspace.ids),
     private_metadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
     callback_id: typeof view.callback_id === 'string' ? view.callback_id : '',
     external_id: typeof view.external_id === 'string' ? view.external_id : '',
     state: { values: {} },
     hash: `${Math.floor(core.clock.now() / 1000)}.${workspace.ids.opaque()}`,
-    clear_on_close: view.clear_on_close === true,
-    notify_on_close: view.notify_on_close === true,
-    previous_view_id: keep?.previous_view_id ?? null,
-    root_view_id: keep?.root_view_id ?? id,
+    root_view_id: rootViewId,
     app_id: workspace.app.appId,
     app_installed_team_id: workspace.app.teamId,
     bot_id: workspace.app.botId,
@@ -61,22 +69,7 @@ function buildHomeView(core: SandboxCore, raw: unknown, keepId: string | undefin
   const view = raw as Record<string, unknown>
   const { workspace } = core
   const id = keepId ?? workspace.ids.next('V')
-  return {
-    id,
-    team_id: workspace.app.teamId,
-    type: 'home',
-    blocks: fillIds(view.blocks as Record<string, unknown>[], workspace.ids),
-    private_metadata: typeof view.private_metadata === 'string' ? view.private_metadata : '',
-    callback_id: typeof view.callback_id === 'string' ? view.callback_id : '',
-    external_id: typeof view.external_id === 'string' ? view.external_id : '',
-    state: { values: {} },
-    hash: `${Math.floor(core.clock.now() / 1000)}.${workspace.ids.opaque()}`,
-    previous_view_id: null,
-    root_view_id: id,
-    app_id: workspace.app.appId,
-    app_installed_team_id: workspace.app.teamId,
-    bot_id: workspace.app.botId,
-  }
+  return { ...viewBase(core, view, id, id), type: 'home', previous_view_id: null }
 }
 
 export const viewMethods: MethodTable = {
