@@ -92,7 +92,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   })
   const policy = new AnswerPolicy(slack, resolved, logger)
   const now = options.now ?? Date.now
-  const home = new HomeTab({ store, slack, policy, settings, logger, now, instance: lifecycle.instance })
+  const home = new HomeTab({ store, slack, pacer, policy, settings, logger, now, instance: lifecycle.instance })
   const refreshHomes = (record: Parameters<HomeTab['refreshFor']>[0]) => {
     home.refreshFor(record).catch((error: unknown) => logger.warn(`could not refresh Home tabs for ask ${record.id}: ${error instanceof Error ? error.message : String(error)}`))
   }

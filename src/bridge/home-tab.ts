@@ -5,9 +5,7 @@ import type { AskStore } from '../store/ask-store.js'
 import { MemoryHomeViewers, type HomeViewers } from '../store/home-viewers.js'
 import type { Approval } from '../store/team-records.js'
 import type { HomePort } from '../slack/handlers/context.js'
-import { gcraTerms, RateBucket } from '../slack/rate-bucket.js'
-import type { LedgerBucket } from '../store/rate-ledger.js'
-import { RATE_RULES } from '../slack/rate-rules.js'
+import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { SlackCallError } from '../slack/slack-call-error.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
 import type { SlackPort } from '../slack/slack-port.js'
@@ -20,6 +18,8 @@ import { hasQuorum } from './quorum.js'
 export interface HomeTabOptions {
   store: AskStore
   slack: Pick<SlackPort, 'publishHome' | 'conversationMembers'>
+  /** The bridge's pacer: views.publish takes its turn in Tier 4 (shared by every instance on a shared store). */
+  pacer: Pick<ChannelPacer, 'publish'>
   policy: AnswerPolicy
   settings: ViewSettings
   logger: Logger
@@ -27,9 +27,6 @@ export interface HomeTabOptions {
   /** This instance, as the holder of a person's publishing claim. */
   instance: string
 }
-
-/** views.publish (Tier 4) as a bucket of the shared rate ledger, a margin apart like the pacer's. */
-const PUBLISH_SHARED: LedgerBucket[] = [{ key: 'views.publish', costMs: gcraTerms(RATE_RULES.tier4).costMs + TIMING.sharedRateMarginMs, burstMs: gcraTerms(RATE_RULES.tier4).burstMs }]
 
 /** Rounds one publish may take when other instances keep marking the tab stale; then the claim runs out and they take over. */
 const MAX_ROUNDS = 5
@@ -54,7 +51,6 @@ export class HomeTab implements HomePort {
   readonly #finding = new Set<Promise<void>>()
   /** People whose tab is to be published, with the notice to show on it. */
   readonly #dirty = new Map<string, Notice | undefined>()
-  readonly #bucket = new RateBucket(RATE_RULES.tier4)
   #timer: NodeJS.Timeout | undefined
   #flushing: Promise<void> | undefined
   #stopped = false
@@ -151,22 +147,14 @@ export class HomeTab implements HomePort {
     this.options.logger.warn(`the Home tab of ${user} kept changing while it was published; it is left to the next refresh`)
   }
 
-  /** One views.publish within Tier 4. False when it failed: the claim is let go, and a rate-limited tab is published again later. */
+  /** One views.publish within Tier 4 (the pacer waits out Slack's Retry-After). False when it failed: the claim is let go, and a tab still rate limited is published again later. */
   async #send(user: string, view: HomeTabView, notice: Notice | undefined): Promise<boolean> {
-    const wait = await this.#turn()
-    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref())
-    this.#bucket.take(this.options.now())
     try {
-      await this.options.slack.publishHome(user, view)
-      this.#bucket.answered(this.options.now())
-      this.#ledger?.answered(PUBLISH_SHARED).catch((error: unknown) => this.#warn('could not charge the shared rate budget', error))
+      await this.options.pacer.publish(() => this.options.slack.publishHome(user, view))
       return true
     } catch (error) {
       if (error instanceof SlackCallError && error.slackError === 'ratelimited') {
-        // Slack said when: publish again then (the newest picture, the notice kept).
-        const forMs = (error.retryAfterSeconds ?? 1) * 1000
-        this.#bucket.pauseUntil(this.options.now() + forMs)
-        await this.#ledger?.pause(PUBLISH_SHARED, forMs).catch((failure: unknown) => this.#warn('could not pause the shared rate budget', failure))
+        // Still limited after the pacer's retries: publish again later (the newest picture, the notice kept).
         this.#dirty.set(user, notice ?? this.#dirty.get(user))
       } else if (error instanceof SlackCallError && error.slackError === 'not_enabled') {
         if (!this.#warnedNotEnabled) this.options.logger.warn(`views.publish failed with Slack error "not_enabled": ${adviceFor('not_enabled')}`)
@@ -180,26 +168,6 @@ export class HomeTab implements HomePort {
       if (!(await release())) await release()
       return false
     }
-  }
-
-  /**
-   * How long to wait before the next views.publish: this process's bucket,
-   * or, on a shared store, the turn reserved in the budget every instance
-   * shares (Slack counts Tier 4 per app; a failing ledger falls back to ours).
-   */
-  async #turn(): Promise<number> {
-    const local = this.#bucket.delay(this.options.now())
-    if (!this.#ledger) return local
-    try {
-      return await this.#ledger.reserve(PUBLISH_SHARED)
-    } catch (error) {
-      this.#warn('could not reserve a turn in the shared rate budget; pacing views.publish alone', error)
-      return local
-    }
-  }
-
-  get #ledger() {
-    return this.options.store.rateLedger
   }
 
   /** The tab as `user` sees it now: the pending asks they may answer. */

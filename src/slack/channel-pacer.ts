@@ -24,6 +24,8 @@ export interface PacerRules {
   workspacePost: RateRule
   /** chat.update (Tier 3). */
   update: RateRule
+  /** views.publish (Tier 4). */
+  publish: RateRule
 }
 
 export interface PacerOptions {
@@ -69,6 +71,16 @@ function retryAfterOf(error: unknown): number | undefined {
   return error instanceof SlackCallError && error.slackError === 'ratelimited' ? error.retryAfterSeconds ?? 1 : undefined
 }
 
+/** A per-method tier (chat.update, views.publish): this process's bucket and its bucket in the shared ledger. */
+interface Tier {
+  bucket: RateBucket
+  shared: LedgerBucket[]
+}
+
+function tier(method: string, rule: RateRule): Tier {
+  return { bucket: new RateBucket(rule), shared: ledgerBuckets(method, rule) }
+}
+
 /** A rule's bucket in the shared ledger (turns a margin apart); none for an unlimited rule (nothing to share). */
 function ledgerBuckets(key: string, rule: RateRule): LedgerBucket[] {
   const { costMs, burstMs } = gcraTerms(rule)
@@ -78,9 +90,9 @@ function ledgerBuckets(key: string, rule: RateRule): LedgerBucket[] {
 /**
  * Paces what dsh-slack sends to Slack's documented limits, so callers never
  * see a 429: per channel a token bucket (a short burst at once, then about
- * one post a second), a workspace-wide budget across channels, and Tier 3
- * for chat.update. Posts to one channel go one at a time, in order: new
- * questions first, then thread continuations. A 429 that happens anyway
+ * one post a second), a workspace-wide budget across channels, Tier 3
+ * for chat.update and Tier 4 for views.publish. Posts to one channel go one
+ * at a time, in order: new questions first, then thread continuations. A 429 that happens anyway
  * (another app on the token) pauses only that channel (or that method) for
  * Slack's Retry-After, and the call is retried. With a shared store every
  * instance on the Slack app also takes its turn in one shared budget, so
@@ -90,13 +102,13 @@ export class ChannelPacer {
   readonly #channels = new Map<string, ChannelQueue>()
   readonly #channelRule: RateRule
   readonly #workspace: RateBucket
-  readonly #update: RateBucket
+  readonly #update: Tier
+  readonly #publish: Tier
   readonly #sleep: (ms: number) => Promise<void>
   readonly #now: () => number
   readonly #ledger: RateLedger | undefined
   readonly #logger: Pick<Logger, 'warn'> | undefined
   readonly #workspaceShared: LedgerBucket[]
-  readonly #updateShared: LedgerBucket[]
   #ledgerFailing = false
 
   constructor(options: PacerOptions = {}) {
@@ -105,15 +117,14 @@ export class ChannelPacer {
     this.#channelRule =
       options.intervalMs !== undefined && options.intervalMs > 0 ? { perSecond: 1000 / options.intervalMs, burst: 1 } : rule('channelPost', RATE_RULES.channelPost)
     const workspaceRule = rule('workspacePost', RATE_RULES.workspacePost)
-    const updateRule = rule('update', RATE_RULES.tier3)
     this.#workspace = new RateBucket(workspaceRule)
-    this.#update = new RateBucket(updateRule)
+    this.#update = tier('chat.update', rule('update', RATE_RULES.tier3))
+    this.#publish = tier('views.publish', rule('publish', RATE_RULES.tier4))
     this.#sleep = options.sleep ?? defaultSleep
     this.#now = options.now ?? Date.now
     this.#ledger = options.ledger
     this.#logger = options.logger
     this.#workspaceShared = ledgerBuckets('post:*', workspaceRule)
-    this.#updateShared = ledgerBuckets('chat.update', updateRule)
   }
 
   /**
@@ -136,21 +147,31 @@ export class ChannelPacer {
   }
 
   /** Runs a chat.update within Tier 3, waiting out a 429's Retry-After. */
-  async update<T>(call: () => Promise<T>): Promise<T> {
+  update<T>(call: () => Promise<T>): Promise<T> {
+    return this.#withinTier(this.#update, call)
+  }
+
+  /** Runs a views.publish within Tier 4, waiting out a 429's Retry-After. */
+  publish<T>(call: () => Promise<T>): Promise<T> {
+    return this.#withinTier(this.#publish, call)
+  }
+
+  /** One call of a per-method tier: its own bucket, its turn in the shared budget, Slack's Retry-After waited out a few times. */
+  async #withinTier<T>(tier: Tier, call: () => Promise<T>): Promise<T> {
     for (let rateLimited = 0; ; rateLimited++) {
-      for (let wait = this.#localDelay(this.#update); wait > 0; wait = this.#localDelay(this.#update)) await this.#sleep(wait)
-      this.#update.take(this.#now())
-      await this.#sharedTurn(this.#updateShared)
+      for (let wait = this.#localDelay(tier.bucket); wait > 0; wait = this.#localDelay(tier.bucket)) await this.#sleep(wait)
+      tier.bucket.take(this.#now())
+      await this.#sharedTurn(tier.shared)
       try {
         const result = await call()
-        this.#update.answered(this.#now())
-        this.#sharedAnswered(this.#updateShared)
+        tier.bucket.answered(this.#now())
+        this.#sharedAnswered(tier.shared)
         return result
       } catch (error) {
         const retryAfter = retryAfterOf(error)
         if (retryAfter === undefined || retryAfter > MAX_RATE_LIMIT_WAIT_SECONDS || rateLimited >= MAX_RATE_LIMIT_RETRIES) throw error
-        this.#update.pauseUntil(this.#now() + retryAfter * 1000)
-        await this.#sharedPause(this.#updateShared, retryAfter * 1000)
+        tier.bucket.pauseUntil(this.#now() + retryAfter * 1000)
+        await this.#sharedPause(tier.shared, retryAfter * 1000)
       }
     }
   }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { AnswerPolicy } from '../../src/bridge/answer-policy.js'
 import { HomeTab } from '../../src/bridge/home-tab.js'
+import { ChannelPacer } from '../../src/slack/channel-pacer.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
@@ -33,7 +34,7 @@ afterEach(async () => {
 async function setup(options: { allowedUsers?: string[] } = {}) {
   const store = new MemoryAskStore()
   const slack = new FakeSlackPort()
-  const tab = new HomeTab({ store, slack, policy: new AnswerPolicy(slack, options, silentLogger), settings: { locale: 'en' }, logger: silentLogger, now: () => NOW, instance: 'test' })
+  const tab = new HomeTab({ store, slack, pacer: new ChannelPacer(), policy: new AnswerPolicy(slack, options, silentLogger), settings: { locale: 'en' }, logger: silentLogger, now: () => NOW, instance: 'test' })
   tabs.push(tab)
   const published = (user: string) => slack.homes.filter((home) => home.user === user)
   const text = (user: string) => JSON.stringify(published(user).at(-1)?.view.blocks ?? [])
