@@ -59,6 +59,9 @@ export type ApproveResult =
 
 const NO_DEFAULTS: PolicyDefaults = { approvals: 1, approvers: [] }
 
+/** Settlements a person makes in Slack (as opposed to the agent, a timer or a stop). */
+const BY_A_PERSON: ReadonlySet<string> = new Set(['answered', 'decided', 'dismissed'])
+
 /** Ask ids go into action ids: url-safe, unguessable, short. */
 export function newAskId(): string {
   return randomBytes(12).toString('base64url')
@@ -223,6 +226,11 @@ export class AskLifecycle {
   async settle(id: string, settlement: Settlement): Promise<SettleResult> {
     const record = await this.options.store.get(id)
     if (!record) throw new Error(`no ask ${id}`)
+    // A person's answer to an ask whose library process died would reach no
+    // agent: the ask expires instead, and the person is told it is closed.
+    if (BY_A_PERSON.has(settlement.outcome.kind) && (await this.#lease.ownerGone(record))) {
+      return { won: false, record: (await this.expire(id)) ?? record }
+    }
     if (settlement.answer) settlement = { ...settlement, answer: validateAnswer(record, settlement.answer) }
     const result = await this.options.store.settle(id, settlement)
     if (!result.won) return result
@@ -363,15 +371,17 @@ export class AskLifecycle {
    * At start: asks of a library process that is gone are marked expired
    * (their `ask()` died with it); every other ask with an expiry gets its
    * timer here (whichever instance fires first expires it, once); settled
-   * asks whose message update failed are shown again. On a shared store the
-   * check for gone processes repeats while this instance runs.
+   * asks whose message update failed are shown again. The check for gone
+   * processes repeats while this instance runs.
    */
   async recover(): Promise<void> {
     await this.#sweep()
     for (const record of await this.options.store.listUnshownSettled()) {
       if (record.settlement) await this.#messages.showSettled(record, record.settlement.outcome, 'recovery')
     }
-    if (this.options.store.shared && !this.#stopped && !this.#sweepTimer) {
+    // Repeated, not only at start: a library process killed a moment ago
+    // still has a running lease, and its asks must expire once it lapses.
+    if (!this.#stopped && !this.#sweepTimer) {
       this.#sweepTimer = setInterval(() => {
         this.#sweep().catch((error: unknown) => this.options.logger.warn(`could not check for asks whose process is gone: ${error instanceof Error ? error.message : String(error)}`))
       }, Math.min(TIMING.leaseSweepMs, this.#leaseMs / 3))

@@ -53,9 +53,12 @@ export class ProcessLease {
   async ownerGone(record: AskRecord): Promise<boolean> {
     const { store, instance, now } = this.options
     if (record.owner.kind !== 'library' || record.owner.instance === instance) return false
+    // On a local store every process is on this machine: a dead process is
+    // gone at once (killed with SIGKILL, its lease is still running).
+    if (!store.shared && !isProcessAlive(record.owner.pid)) return true
     const lease = await store.leaseUntil(record.owner.instance)
     if (lease !== undefined) return lease < now()
     // No lease: the process ended it when it stopped, or the ask predates leases.
-    return store.shared ? true : !isProcessAlive(record.owner.pid)
+    return store.shared === true
   }
 }

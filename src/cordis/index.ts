@@ -1,150 +1,146 @@
 import type { SlackBridge } from '../bridge/types.js'
+import { connectToService } from '../client/connect-to-service.js'
 import type { AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
 import { knownFieldsOnly } from '../contract/validate-request.js'
 import type { Logger } from '../log/logger.js'
+import { scrubSecrets } from '../log/scrub.js'
 import type { CreateBridge } from '../service/bridge-factory.js'
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
-import { connectToService } from '../client/connect-to-service.js'
-import { bridgeOptionsFromPluginConfig, isServiceConfig, parsePluginConfig, type ServicePluginConfig, type SlackPluginConfig } from './plugin-config.js'
+import { slackApprovalAnswerer } from './approval-answerer.js'
+import type { PluginContext } from './harness-context.js'
+import { harnessErrorClassOf, inHarnessTerms } from './harness-errors.js'
+import { bridgeOptionsFromPluginConfig, isServiceConfig, PluginConfigSchema, type PluginSettings, type ServicePluginConfig, type SlackPluginConfig } from './plugin-config.js'
+
+export type { PluginContext, PluginSettings, SlackPluginConfig, ServicePluginConfig }
 
 /**
- * The harness's seam service as a plugin sees it (SEAM.md, "Registering in
- * a harness"): `registerProvider` returns a disposer and throws
- * `DUPLICATE_PROVIDER` synchronously when a provider is already registered.
+ * `userQuestions` is the seam. `loader` with `await` holds `apply` until
+ * every other entry of the profile has loaded: a host with its own question
+ * UI (`dsh web`, the terminal) has registered its provider by then, so
+ * dsh-slack finds the slot taken and steps aside, instead of taking it first
+ * and making the host fail to boot with DUPLICATE_PROVIDER.
  */
-export interface SeamService {
-  registerProvider(provider: UserInteractionProvider): () => unknown
-}
+const INJECT = { userQuestions: null, loader: { await: true } } as const
 
-/**
- * The part of a cordis context the plugin uses, typed structurally so that
- * dsh-slack does not depend on cordis (a harness brings its own).
- */
-export interface PluginContext {
-  /** Older harnesses. */
-  userInteraction?: SeamService
-  /** Newer harnesses (the seam renamed, same contract). */
-  userQuestions?: SeamService
-  on(event: 'dispose', listener: () => unknown): unknown
-  /** cordis's logger service, when present. */
-  logger?: (name: string) => { info(...args: unknown[]): void; warn(...args: unknown[]): void; error(...args: unknown[]): void; debug(...args: unknown[]): void }
-  scope?: { cancel?(reason?: unknown): void }
-}
-
-export type { SlackPluginConfig, ServicePluginConfig }
-
-/** A cordis plugin object: `name`, `inject`, `Config`, `apply`. */
+/** A cordis 4 plugin object, as the harness's loader reads a module. */
 export interface SlackPlugin {
   readonly name: 'dsh-slack'
-  /** Both seam names, optional: a harness has one or the other (or both). */
-  readonly inject: Record<'userInteraction' | 'userQuestions', { required: false }>
-  readonly Config: (raw: unknown) => SlackPluginConfig
-  apply(ctx: PluginContext, config: SlackPluginConfig): void
-}
-
-function seamsOf(ctx: PluginContext): SeamService[] {
-  const seams: SeamService[] = []
-  if (ctx.userInteraction) seams.push(ctx.userInteraction)
-  // A harness that serves both names with one service must not see us twice.
-  if (ctx.userQuestions && ctx.userQuestions !== ctx.userInteraction) seams.push(ctx.userQuestions)
-  return seams
-}
-
-/** Registers with every seam, or with none: a refusal (DUPLICATE_PROVIDER) undoes the ones made. */
-function registerWithAll(seams: SeamService[], provider: UserInteractionProvider): (() => unknown)[] {
-  const disposers: (() => unknown)[] = []
-  try {
-    for (const seam of seams) disposers.push(seam.registerProvider(provider))
-  } catch (error) {
-    for (const dispose of disposers) dispose()
-    throw error
-  }
-  return disposers
-}
-
-function loggerOf(ctx: PluginContext): Logger | undefined {
-  if (typeof ctx.logger !== 'function') return undefined
-  const logger = ctx.logger('dsh-slack')
-  return { info: (m) => logger.info(m), warn: (m) => logger.warn(m), error: (m) => logger.error(m), debug: (m) => logger.debug(m) }
+  readonly inject: typeof INJECT
+  readonly Config: typeof PluginConfigSchema
+  apply(ctx: PluginContext, settings: PluginSettings): void
 }
 
 /**
- * Builds the plugin around a bridge factory (tests pass a fake one).
+ * The plugin around a bridge factory (unit tests pass a fake one).
  *
- * `apply` registers the provider before anything connects to Slack, so a
- * second registration fails at once (`DUPLICATE_PROVIDER`, thrown by the
- * harness) without opening a socket; the bridge then starts in the
- * background, and an `ask()` that arrives meanwhile waits for it. Disposing
- * the plugin unregisters the provider and stops the bridge, withdrawing
- * every open question (their `ask()` rejects with `ASK_ABORTED`).
+ * In a profile with no other question UI (headless runs, custom profiles)
+ * dsh-slack is the question provider and the tool-approval answerer. Where
+ * the host shows questions itself, it does nothing but say so: the host
+ * relay (`dsh-slack relay`) brings that host's questions to Slack. Nothing
+ * it meets at start (a bad config, Slack unreachable, a native module built
+ * for another Node) stops the host: it says what is wrong on stderr, once,
+ * and stays off.
  */
 export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = loadCreateSlackBridge): SlackPlugin {
   return {
     name: 'dsh-slack',
-    inject: { userInteraction: { required: false }, userQuestions: { required: false } },
-    Config: parsePluginConfig,
-    apply(ctx, config) {
-      const seams = seamsOf(ctx)
-      if (seams.length === 0) {
-        throw new Error('dsh-slack: this context has no user-interaction seam (ctx.userInteraction or ctx.userQuestions); load the harness’s seam plugin first')
-      }
-      if (isServiceConfig(config)) {
-        applyServiceConfig(ctx, seams, config)
+    inject: INJECT,
+    Config: PluginConfigSchema,
+    apply(ctx, settings) {
+      const logger = pluginLogger(ctx)
+      if (settings.problem !== undefined) {
+        logger.warn(`off: ${settings.problem}`)
         return
       }
-      let resolveBridge!: (bridge: SlackBridge) => void
-      let rejectBridge!: (error: unknown) => void
-      const ready = new Promise<SlackBridge>((resolve, reject) => ((resolveBridge = resolve), (rejectBridge = reject)))
-      ready.catch(() => undefined)
+      const config = settings.config
+      const errorClass = harnessErrorClassOf(ctx.userQuestions)
+
+      // The provider is registered before anything connects: a host that
+      // already has one refuses at once, and no socket is opened for nothing.
+      let ready!: Promise<UserInteractionProvider>
       const provider: UserInteractionProvider = {
         // The harness hands over its own objects and ignores keys it does not
-        // know (SEAM.md); so does its plugin, unlike the library's strict ask().
-        ask: async (request: AskUserQuestionRequest) => (await ready).provider.ask(knownFieldsOnly(request)),
+        // know (SEAM.md); so does the plugin, unlike the library's strict ask().
+        ask: async (request: AskUserQuestionRequest) => {
+          try {
+            return await (await ready).ask(knownFieldsOnly(request))
+          } catch (error) {
+            throw inHarnessTerms(error, await errorClass)
+          }
+        },
+      }
+      let unregister: () => void
+      try {
+        unregister = ctx.userQuestions.registerProvider(provider)
+      } catch (error) {
+        logger.warn(`off: ${(error as { code?: unknown }).code === 'DUPLICATE_PROVIDER' ? HOST_HAS_ITS_OWN_UI : describe(error)}`)
+        return
       }
 
-      const disposers = registerWithAll(seams, provider)
+      let connection: { provider: UserInteractionProvider; stop(): Promise<void> } | undefined
+      let bridge: Promise<SlackBridge> | undefined
+      if (isServiceConfig(config)) {
+        connection = connectToService({ url: config.serviceUrl, logger, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.channel ? { channel: config.channel } : {}), ...(config.timeout !== undefined ? { timeout: config.timeout } : {}) })
+        ready = Promise.resolve(connection.provider)
+      } else {
+        bridge = createBridge().then((create) => create({ ...bridgeOptionsFromPluginConfig(config), logger }))
+        ready = bridge.then((started) => started.provider)
+        ready.catch(() => undefined)
+      }
 
-      let disposed = false
-      ctx.on('dispose', async () => {
-        disposed = true
-        for (const dispose of disposers.splice(0)) dispose()
-        const bridge = await ready.catch(() => undefined)
-        await bridge?.stop({ withdrawOpen: true })
-      })
-
-      const logger = loggerOf(ctx)
-      const options = { ...bridgeOptionsFromPluginConfig(config), ...(logger ? { logger } : {}) }
-      createBridge()
-        .then((create) => create(options))
-        .then(
-          async (bridge) => {
-            resolveBridge(bridge)
-            // Disposed while starting: the dispose handler stops it once resolved.
-            if (disposed) logger?.debug('disposed while starting; stopping the bridge')
-          },
+      if (bridge) {
+        const started = bridge
+        ctx.inject(['approval'], (scope) => scope.on('approval/request', slackApprovalAnswerer(() => started, logger)))
+        started.then(
+          () => logger.info('connected to Slack: questions and tool approvals of this profile are asked there'),
           (error: unknown) => {
-            rejectBridge(error)
-            logger?.error(`could not start: ${error instanceof Error ? error.message : String(error)}`)
-            ctx.scope?.cancel?.(error)
+            // Off, not half-on: the harness then says NO_PROVIDER to the agent, as with no plugin.
+            unregister()
+            logger.warn(`off: could not start: ${describe(error)}`)
           },
         )
+      }
+
+      // cordis 4 has no `dispose` event: the plugin's lifetime is an effect.
+      // Unloading (a headless run ending, Ctrl-C, the entry disabled)
+      // withdraws open questions, updates their cards, and closes the
+      // socket, so the process can exit.
+      ctx.effect(() => async () => {
+        unregister()
+        await connection?.stop()
+        const running = await bridge?.catch(() => undefined)
+        await running?.stop({ withdrawOpen: true })
+      }, 'dsh-slack: Slack connection')
     },
   }
 }
 
+const HOST_HAS_ITS_OWN_UI =
+  'this host shows questions in its own UI (dsh web or the terminal), so dsh-slack is not its question provider. To answer this host from Slack, run `dsh-slack relay` with DSH_HOST_URL set to it (docs/host-relay.md), and remove dsh-slack from this profile.'
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
+
 /**
- * `serviceUrl`: the provider asks through a running service. Nothing
- * connects at start (each ask is a request), so registering is all there
- * is; dispose withdraws the questions still open through it.
+ * Info and debug go to the harness's logger. Warnings and errors go to
+ * stderr as well, one line each: a headless run prints none of a plugin's
+ * log lines, and "why is Slack silent" must never be invisible.
  */
-function applyServiceConfig(ctx: PluginContext, seams: SeamService[], config: ServicePluginConfig): void {
-  const logger = loggerOf(ctx)
-  const connection = connectToService({ url: config.serviceUrl, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.channel ? { channel: config.channel } : {}), ...(config.timeout !== undefined ? { timeout: config.timeout } : {}), ...(logger ? { logger } : {}) })
-  const disposers = registerWithAll(seams, connection.provider)
-  ctx.on('dispose', async () => {
-    for (const dispose of disposers.splice(0)) dispose()
-    await connection.stop()
-  })
+function pluginLogger(ctx: PluginContext): Logger {
+  let harness: ReturnType<NonNullable<PluginContext['logger']>> | undefined
+  try {
+    harness = ctx.logger?.('dsh-slack')
+  } catch {
+    harness = undefined
+  }
+  const stderr = (level: string, message: string) => process.stderr.write(`dsh-slack: ${level}${scrubSecrets(message)}\n`)
+  return {
+    info: (message) => harness?.info('%s', message),
+    debug: (message) => harness?.debug('%s', message),
+    warn: (message) => stderr('', message),
+    error: (message) => stderr('error: ', message),
+  }
 }
 
 const plugin = createSlackPlugin()

@@ -1,7 +1,9 @@
 import { z } from 'zod'
 import type { SlackBridgeOptions } from '../bridge/types.js'
 import { ConfigError } from '../config/config-error.js'
-import { valueChecks } from '../config/config.js'
+import { configFromEnv, valueChecks } from '../config/config.js'
+import { bridgeOptionsFromConfig } from '../service/bridge-options.js'
+import { silentLogger } from '../log/logger.js'
 
 /**
  * The plugin's configuration: the bridge's options that are plain data (a
@@ -43,7 +45,9 @@ const checked = (variable: string, check: (value: string) => string | null, miss
     if (problem) context.addIssue({ code: 'custom', message: problem })
   })
 
-const schema = z.object({
+const duration = (name: string) => z.union([z.number().positive(), checked(name, valueChecks.duration)], { error: 'expected ms or a duration like 15m' })
+
+const schema = z.strictObject({
   botToken: checked('botToken', valueChecks.botToken, 'is required (or serviceUrl, to ask through a running dsh-slack serve)'),
   appToken: checked('appToken', valueChecks.appToken).optional(),
   signingSecret: checked('signingSecret', valueChecks.signingSecret).optional(),
@@ -56,7 +60,12 @@ const schema = z.object({
   timeout: z.union([z.number().positive(), checked('timeout', valueChecks.duration)], { error: 'expected ms or a duration like 30m' }).optional(),
   state: z.string().optional(),
   listen: z.union([z.literal(false), z.object({ host: z.string().optional(), port: z.number().int().min(0).max(65535) })]).optional(),
-})
+  approvals: z.number({ error: 'expected a whole number from 1 to 10' }).int().min(1).max(10).optional(),
+  approvers: z.array(checked('approvers', valueChecks.userOrGroup)).optional(),
+  remindAfter: duration('remindAfter').optional(),
+  escalateTo: checked('escalateTo', valueChecks.userOrGroup).optional(),
+  escalateAfter: duration('escalateAfter').optional(),
+}, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a dsh-slack plugin setting (see docs/harness-plugin.md for the settings)' : undefined) })
 
 const serviceSchema = z.strictObject(
   {
@@ -98,3 +107,42 @@ export function bridgeOptionsFromPluginConfig(config: BridgePluginConfig): Slack
   const options: SlackBridgeOptions = { ...config, owner: 'library' }
   return options
 }
+
+/**
+ * A plugin entry with no `config` (what a bundle install inserts) takes the
+ * service's environment variables (SLACK_BOT_TOKEN, SLACK_APP_TOKEN,
+ * SLACK_CHANNEL, …; ARCHITECTURE.md), so the same settings serve
+ * `dsh-slack serve` and the harness. `.env` is not read: the harness runs
+ * in the user's project, whose `.env` is not ours.
+ */
+export function pluginConfigFromEnv(env: NodeJS.ProcessEnv): SlackPluginConfig {
+  // A copy: the environment object itself is not a plain record to a schema.
+  const config = configFromEnv({ ...env }, { checkCombination: false })
+  if (!config.botToken) {
+    throw new ConfigError('SLACK_BOT_TOKEN', 'is not set, and the dsh-slack plugin entry has no config: set SLACK_BOT_TOKEN and SLACK_APP_TOKEN (or give the entry a config with botToken and appToken, or serviceUrl)')
+  }
+  const { logger: _logger, owner: _owner, ...options } = bridgeOptionsFromConfig({ ...config, botToken: config.botToken }, { owner: 'library', logger: silentLogger })
+  return parsePluginConfig(options)
+}
+
+/** What the harness hands `apply`: a usable config, or the one line saying what is wrong with it. */
+export type PluginSettings = { config: SlackPluginConfig; problem?: undefined } | { problem: string; config?: undefined }
+
+function settingsOf(raw: unknown, env: NodeJS.ProcessEnv): PluginSettings {
+  const empty = raw === undefined || raw === null || (typeof raw === 'object' && Object.keys(raw).length === 0)
+  try {
+    return { config: empty ? pluginConfigFromEnv(env) : parsePluginConfig(raw) }
+  } catch (error) {
+    return { problem: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/**
+ * The plugin's `Config` for cordis 4, which validates a plugin's config
+ * through Standard Schema (zod 4 implements it). It never fails: a config
+ * that cordis refused would fail the whole entry, and the harness refuses
+ * to boot with a failed entry, so a typo in dsh-slack's settings would stop
+ * `dsh web` or a headless run. The problem travels to `apply` instead,
+ * which says it in one line and leaves the plugin off.
+ */
+export const PluginConfigSchema = z.unknown().transform((raw): PluginSettings => settingsOf(raw, process.env))

@@ -101,7 +101,7 @@ function argumentsText(value: z.infer<typeof argumentsSchema>): string {
 }
 
 /** The tool calls a session event carries; empty for every other event. */
-function toolCallsOf(event: { type: string; data?: unknown }): ToolCall[] {
+export function toolCallsOf(event: { type: string; data?: unknown }): ToolCall[] {
   if (event.type === 'tool/call') {
     const call = toolCallEventSchema.safeParse(event.data)
     return call.success ? [{ callId: call.data.callId, toolName: call.data.name, arguments: argumentsText(call.data.arguments) }] : []
