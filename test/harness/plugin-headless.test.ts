@@ -1,8 +1,13 @@
 import { mkdtempSync, writeFileSync } from 'node:fs'
+import Database from 'better-sqlite3'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, type TestContext } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest'
+import { serviceDeps } from '../../src/cli/service-deps.js'
+import { configFromEnv } from '../../src/config/config.js'
+import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { startService } from '../../src/service/start-service.js'
 import type { StoredMessage } from '../../src/sandbox/model.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
 import { addPlugin, startHeadless, writeProfilePatch, type DshRun } from '../support/harness/dsh-process.js'
@@ -34,6 +39,17 @@ beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'dsh-slack-harness-'))
   await addPlugin(harness, home, 'headless', pluginDir)
 }, HARNESS_BUILD_TIMEOUT_MS)
+
+/** Runs a test started, so a failed test leaves no harness behind to answer the next one's cards. */
+const runs: DshRun[] = []
+
+afterEach(async () => {
+  for (const run of runs.splice(0)) {
+    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL')
+    await run.exited
+  }
+  model?.reset()
+})
 
 afterAll(async () => {
   await model?.close()
@@ -79,6 +95,16 @@ function nextCard(after: string | undefined, run: DshRun): Promise<StoredMessage
   )
 }
 
+/** The message timestamps the plugin has recorded on its asks (its SQLite state, read as the next run will). */
+function recordedMessages(state: string): string[] {
+  const db = new Database(state, { readonly: true, fileMustExist: true })
+  try {
+    return (db.prepare('SELECT record FROM asks').all() as { record: string }[]).map((row) => (JSON.parse(row.record) as { message?: { ts: string } }).message?.ts ?? '')
+  } finally {
+    db.close()
+  }
+}
+
 function latestTs(): string | undefined {
   return slack.latestMessage(slack.defaultChannel)?.ts
 }
@@ -100,7 +126,11 @@ async function runUntilCard(dsh: RealHarness, replies: Parameters<ScriptedModel[
   model.script(...replies)
   const before = latestTs()
   const run = startHeadless(dsh, { home, task: options.task ?? 'Set up the project', cwd: work, env: MODEL_ENV(), ...(options.patches ? { patches: options.patches } : {}) })
-  const card = await nextCard(before, run)
+  runs.push(run)
+  const card = await nextCard(before, run).catch(async (error: unknown) => {
+    await run.exited
+    throw new Error(`${String(error)}; the run ended with stdout ${run.stdout()}; the model got ${JSON.stringify(model.requests.at(-1)?.messages.slice(-2))}`)
+  })
   return { run, card }
 }
 
@@ -124,6 +154,7 @@ describe('dsh-slack inside the real harness (headless)', { timeout: 90_000 }, ()
     model.script(askTool([{ id: 'pm', header: 'Tooling', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)', description: 'Fast, strict' }, { label: 'npm' }] }]), { text: 'Using pnpm.' })
     const before = latestTs()
     const run = startHeadless(dsh, { home, task: 'Set up the project', cwd: work, env: { DEEPSEEK_BASE_URL: model.baseUrl, DEEPSEEK_API_KEY: 'test' } })
+    runs.push(run)
 
     const card = await nextCard(before, run)
     expect(visibleText(card)).toContain('Which package manager?')
@@ -215,5 +246,123 @@ describe('dsh-slack inside the real harness (headless)', { timeout: 90_000 }, ()
     expect(result).toContain('The user dismissed the plan review to speak instead')
     expect(result).not.toContain('dismissed in Slack by')
     expect(visibleText(await settledCard(card.ts))).toMatch(/Dismissed by/)
+  })
+
+  it('withdraws the open card on Ctrl-C (SIGINT) and exits: the agent\'s turn is over', async (context) => {
+    const dsh = requireHarness(context)
+    configurePlugin(slackConfig())
+    const { run, card } = await runUntilCard(dsh, [askTool([{ id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }])])
+    await slack.waitFor(() => interactiveElements(cardNow(card.ts)).length > 0 && cardNow(card.ts))
+
+    run.child.kill('SIGINT')
+
+    const exit = await run.exited
+    expect(exit.code ?? exit.signal).not.toBe(0)
+    const final = cardNow(card.ts)
+    expect(interactiveElements(final)).toEqual([])
+    expect(visibleText(final)).toMatch(/withdr|stopped/i)
+  })
+
+  it('exits on its own within 5 s once the run is answered: nothing of dsh-slack keeps the process alive', async (context) => {
+    const dsh = requireHarness(context)
+    configurePlugin(slackConfig())
+    const { run, card } = await runUntilCard(dsh, [askTool([{ id: 'go', question: 'Go ahead?', options: [{ label: 'Yes' }, { label: 'No' }] }]), { text: 'Went ahead.' }])
+
+    await slack.user(ALICE).click(card, 'Yes')
+    const clickedAt = performance.now()
+
+    const exit = await run.exited
+    expect(exit.code).toBe(0)
+    expect(exit.atMs - clickedAt).toBeLessThan(5000)
+    expect(visibleText(await settledCard(card.ts))).toContain('Yes')
+  })
+
+  it('after a SIGKILL, the next run expires the dead run\'s question and refuses a late click on it', async (context) => {
+    const dsh = requireHarness(context)
+    const state = join(work, 'killed.sqlite')
+    configurePlugin(slackConfig(state))
+    const first = await runUntilCard(dsh, [askTool([{ id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }])])
+    const staleView = structuredClone(first.card)
+    // Killed while it waits for the answer (the card fully posted and recorded), not mid-post.
+    await slack.waitFor(() => recordedMessages(state).includes(first.card.ts), { timeoutMs: 10_000, message: 'the card recorded on its ask' })
+    first.run.child.kill('SIGKILL')
+    await first.run.exited
+
+    const second = await runUntilCard(dsh, [askTool([{ id: 'name', question: 'Project name?', options: [{ label: 'demo' }] }]), { text: 'Named.' }])
+    await slack.waitFor(() => interactiveElements(cardNow(first.card.ts)).length === 0, { timeoutMs: 15_000, message: 'the dead run\'s card to expire' })
+    expect(visibleText(cardNow(first.card.ts))).toMatch(/expired/i)
+    await slack.user(ALICE).click({ stale: staleView }, 'pnpm')
+    const told = await slack.waitFor(() => slack.ephemerals(ALICE).at(-1), { timeoutMs: 5000, message: 'alice told about her late click' })
+    expect(visibleText(told)).toMatch(/closed|expired/i)
+    await slack.user(ALICE).click(cardNow(second.card.ts), 'demo')
+
+    expect((await second.run.exited).code).toBe(0)
+    expect(JSON.parse(model.toolResult(model.callIds.at(-1)!)!)).toEqual({ answers: [{ id: 'name', selected: ['demo'] }] })
+  })
+
+  it('asks a tool approval in Slack and runs the command once it is allowed', async (context) => {
+    const dsh = requireHarness(context)
+    configurePlugin(slackConfig())
+    const command = 'echo approved-from-slack'
+    const { run, card } = await runUntilCard(dsh, [
+      { toolCalls: [{ name: 'bash', arguments: { command, description: 'print a marker', sandbox_permissions: 'danger-full-access', justification: 'needs to run outside the sandbox' } }] },
+      { text: 'Ran it.' },
+    ])
+    expect(visibleText(card)).toContain(command)
+    expect(visibleText(card)).toContain('needs to run outside the sandbox')
+
+    await slack.user(ALICE).click(card, /Allow/)
+
+    expect((await run.exited).code).toBe(0)
+    expect(model.toolResult(model.callIds.at(-1)!)).toContain('approved-from-slack')
+    expect(visibleText(await settledCard(card.ts))).toMatch(/Allowed|allowed/)
+  })
+
+  it('refuses the command when the tool approval is rejected in Slack', async (context) => {
+    const dsh = requireHarness(context)
+    configurePlugin(slackConfig())
+    const { run, card } = await runUntilCard(dsh, [
+      { toolCalls: [{ name: 'bash', arguments: { command: 'echo should-not-run', description: 'print a marker', sandbox_permissions: 'danger-full-access', justification: 'needs to run outside the sandbox' } }] },
+      { text: 'Understood.' },
+    ])
+
+    await slack.user(ALICE).click(card, /Reject/)
+
+    expect((await run.exited).code).toBe(0)
+    const result = model.toolResult(model.callIds.at(-1)!)
+    expect(result).not.toContain('should-not-run\n')
+    expect(result).toMatch(/reject|denied|declined/i)
+    expect(visibleText(await settledCard(card.ts))).toMatch(/Rejected|rejected/)
+  })
+
+  it('asks through a running dsh-slack service when configured with serviceUrl (no Slack token in the harness)', async (context) => {
+    const dsh = requireHarness(context)
+    const apiKey = 'k'.repeat(32)
+    const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: ':memory:', DSH_SLACK_API_KEY: apiKey, PORT: '0' }
+    const service = await startService(configFromEnv(env), await serviceDeps(), silentLogger)
+    try {
+      configurePlugin({ serviceUrl: service.url, apiKey })
+      const { run, card } = await runUntilCard(dsh, [askTool([{ id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }]), { text: 'Using npm.' }])
+
+      await slack.user(ALICE).click(card, 'npm')
+
+      expect((await run.exited).code).toBe(0)
+      expect(JSON.parse(model.toolResult(model.callIds.at(-1)!)!)).toEqual({ answers: [{ id: 'pm', selected: ['npm'] }] })
+    } finally {
+      await service.stop()
+    }
+  })
+
+  it('with a wrong setting, the run still works and stderr says in one line what to fix', async (context) => {
+    const dsh = requireHarness(context)
+    configurePlugin({ ...slackConfig(), channel: '#general' })
+    model.script({ text: 'Nothing to ask.' })
+    const run = startHeadless(dsh, { home, task: 'Say hello', cwd: work, env: MODEL_ENV() })
+    runs.push(run)
+
+    const exit = await run.exited
+    expect(exit.code).toBe(0)
+    expect(run.stdout()).toContain('Nothing to ask.')
+    expect(run.stderr().split('\n').filter((line) => line.startsWith('dsh-slack:'))).toEqual([expect.stringMatching(/^dsh-slack: off: dsh-slack plugin config channel: /)])
   })
 })

@@ -130,7 +130,8 @@ async function nativeSqliteFor(harness: RealHarness, lock: string): Promise<stri
     `rm -rf '${home}' && mkdir -p '${home}/node_modules'`,
     // bindings and file-uri-to-path are better-sqlite3's only runtime dependencies.
     ...['better-sqlite3', 'bindings', 'file-uri-to-path'].map((name) => `cp -a '${join(REPO_ROOT, 'node_modules', name)}' '${home}/node_modules/'`),
-    `cd '${built}' && rm -rf build && PATH='${dirname(harness.node)}':"$PATH" '${harness.node}' "$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js" rebuild --release --nodedir='${harness.nodeDir}'`,
+    // npm exports its settings to what it runs (Debian's nodedir is /usr), and node-gyp prefers them to its flags.
+    `cd '${built}' && rm -rf build && for v in $(compgen -e | grep -i '^npm_config_'); do unset "$v"; done && PATH='${dirname(harness.node)}':"$PATH" '${harness.node}' "$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js" rebuild --release --nodedir='${harness.nodeDir}'`,
     `'${harness.node}' -e "new (require('${built}'))(':memory:').close()"`,
     `touch '${marker}'`,
   ].join(' && ')

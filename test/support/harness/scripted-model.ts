@@ -17,8 +17,12 @@ export interface ScriptedModel {
   /** `DEEPSEEK_BASE_URL` for the harness (`…/v1`). */
   readonly baseUrl: string
   readonly requests: ModelRequest[]
+  /** The ids of the tool calls the model made, in order. */
+  readonly callIds: string[]
   /** Queues replies; a request with nothing queued gets a short closing text. */
   script(...replies: ScriptedReply[]): void
+  /** Drops replies a previous test left unused. */
+  reset(): void
   /** The tool result the harness sent back for a call, as text. */
   toolResult(callId: string): string | undefined
   close(): Promise<void>
@@ -33,7 +37,7 @@ export interface ScriptedModel {
 export async function startScriptedModel(): Promise<ScriptedModel> {
   const queue: ScriptedReply[] = []
   const requests: ModelRequest[] = []
-  let calls = 0
+  const callIds: string[] = []
 
   const server: Server = createServer(async (req, res) => {
     if (req.method !== 'POST' || !req.url?.endsWith('/chat/completions')) {
@@ -50,9 +54,10 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
       send({ choices: [{ index: 0, delta: { content: '' }, finish_reason: 'stop' }], usage: { prompt_tokens: 3, completion_tokens: 3 } })
     } else {
       reply.toolCalls.forEach((call, index) => {
-        calls += 1
+        const id = `call-${callIds.length + 1}`
+        callIds.push(id)
         const args = typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments)
-        send({ choices: [{ index: 0, delta: { tool_calls: [{ index, id: `call-${calls}`, type: 'function', function: { name: call.name, arguments: args } }] }, finish_reason: null }] })
+        send({ choices: [{ index: 0, delta: { tool_calls: [{ index, id, type: 'function', function: { name: call.name, arguments: args } }] }, finish_reason: null }] })
       })
       send({ choices: [{ index: 0, delta: { content: '' }, finish_reason: 'tool_calls' }], usage: { prompt_tokens: 3, completion_tokens: 3 } })
     }
@@ -64,7 +69,9 @@ export async function startScriptedModel(): Promise<ScriptedModel> {
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,
     requests,
+    callIds,
     script: (...replies) => void queue.push(...replies),
+    reset: () => void queue.splice(0),
     toolResult(callId) {
       for (const request of requests) {
         const message = request.messages.find((m) => m.role === 'tool' && m.tool_call_id === callId)
