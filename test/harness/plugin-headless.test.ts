@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -23,6 +23,8 @@ let slack: Sandbox
 let model: ScriptedModel
 let home: string
 let work: string
+/** What `dsh plugin add` printed. */
+let installed: string
 
 beforeAll(async () => {
   const found = await findRealHarness()
@@ -37,7 +39,7 @@ beforeAll(async () => {
   model = await startScriptedModel()
   home = freshDshHome()
   work = mkdtempSync(join(tmpdir(), 'dsh-slack-harness-'))
-  await addPlugin(harness, home, 'headless', pluginDir)
+  installed = await addPlugin(harness, home, 'headless', pluginDir)
 }, HARNESS_BUILD_TIMEOUT_MS)
 
 /** Runs a test started, so a failed test leaves no harness behind to answer the next one's cards. */
@@ -63,20 +65,24 @@ function requireHarness(context: TestContext): RealHarness {
   return harness!
 }
 
-/** The plugin's entry as the docs show it, in the profile's own patch layer, with the ask tool a headless profile lacks. */
-function configurePlugin(config: Record<string, unknown>): void {
-  const settings = Object.entries(config).map(([key, value]) => `      ${key}: ${JSON.stringify(value)}`).join('\n')
+/**
+ * The plugin's settings as the docs show them: `dsh plugin add` made
+ * dsh-slack a layer of the profile (its cordis.patch.yml inserts the entry),
+ * and the profile's own patch layer gives that entry its config and inserts
+ * the ask tool a headless profile lacks.
+ */
+function configurePlugin(config: Record<string, unknown> | undefined): void {
+  const entry = config === undefined ? '' : `- id: dsh-slack
+  config:
+${Object.entries(config).map(([key, value]) => `    ${key}: ${JSON.stringify(value)}`).join('\n')}
+`
   writeProfilePatch(
     home,
     'headless',
     `- insert:
   - id: tool-ask-user
     name: '@deepseek-ai/dsh-tool-ask-user'
-  - id: dsh-slack
-    name: dsh-slack/cordis
-    config:
-${settings}
-`,
+${entry}`,
   )
 }
 
@@ -148,7 +154,29 @@ const PLAN = `# Plan: add a cache
 `
 
 describe('dsh-slack inside the real harness (headless)', { timeout: 90_000 }, () => {
-  it('loads from the documented profile entry and answers a single-select question with one click', async (context) => {
+  it('installs with `dsh plugin add` as a profile layer (dsh.bundle), not as a plain dependency', (context) => {
+    requireHarness(context)
+
+    expect(installed).not.toContain('declares no dsh.bundle')
+    expect(JSON.parse(readFileSync(join(home, 'profiles/headless/package.json'), 'utf8')).dsh.profile.bundles).toContain('dsh-slack')
+  })
+
+  it('takes the service\'s environment variables when the profile gives its entry no config', async (context) => {
+    const dsh = requireHarness(context)
+    configurePlugin(undefined)
+    model.script(askTool([{ id: 'go', question: 'Go ahead?', options: [{ label: 'Yes' }, { label: 'No' }] }]), { text: 'Went ahead.' })
+    const before = latestTs()
+    const run = startHeadless(dsh, { home, task: 'Set up the project', cwd: work, env: { ...MODEL_ENV(), SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: join(work, 'from-env.sqlite') } })
+    runs.push(run)
+
+    const card = await nextCard(before, run)
+    await slack.user(ALICE).click(card, 'Yes')
+
+    expect((await run.exited).code).toBe(0)
+    expect(JSON.parse(model.toolResult(model.callIds.at(-1)!)!)).toEqual({ answers: [{ id: 'go', selected: ['Yes'] }] })
+  })
+
+  it('loads with its config in the profile\'s patch layer and answers a single-select question with one click', async (context) => {
     const dsh = requireHarness(context)
     configurePlugin(slackConfig())
     model.script(askTool([{ id: 'pm', header: 'Tooling', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)', description: 'Fast, strict' }, { label: 'npm' }] }]), { text: 'Using pnpm.' })
