@@ -1,12 +1,13 @@
 import { configFromEnv } from '../config/config.js'
 import type { CliIo } from './cli-io.js'
 import type { DoctorSlack } from './doctor/doctor-port.js'
+import { checkHarnessProfile } from './doctor/harness-checks.js'
 import { runDoctorChecks, type CheckResult } from './doctor/run-checks.js'
 import { webApiDoctorPort } from './doctor/web-api-doctor-port.js'
 import { EXIT } from './exit-codes.js'
 import { parseCommandArgs } from './parse-command-args.js'
 
-export const DOCTOR_HELP = `Usage: dsh-slack doctor
+export const DOCTOR_HELP = `Usage: dsh-slack doctor [--harness PROFILE]
 
 Checks the configuration (environment variables and .env) against Slack's
 Web API (SLACK_API_URL, default Slack's own) and says exactly what to fix:
@@ -16,10 +17,17 @@ Web API (SLACK_API_URL, default Slack's own) and says exactly what to fix:
                chat:write.public), or a DM with that user opens
   Socket Mode  SLACK_APP_TOKEN opens a connection (or, in HTTP mode, the
                signing secret is set)
+With --harness, checks a harness profile first (a folder such as
+$DSH_HOME/profiles/headless, or its cordis.patch.yml): the patch is a list
+of loader patches, dsh-slack's settings there (or in the environment) are
+valid, a headless profile has the ask tool, and this Node can run dsh-slack
+as the harness will (run it with the harness's Node). The Slack checks then
+use the plugin's settings.
 Exit code 0 when every check passes, 1 otherwise, 2 for a malformed setting.
 
 Options:
-  -h, --help   show this help`
+  --harness PROFILE   check a harness profile's dsh-slack set-up too
+  -h, --help          show this help`
 
 export function formatCheck(result: CheckResult): string {
   const head = `${result.ok ? '✓' : '✗'} ${result.name}: ${result.detail}`
@@ -28,13 +36,23 @@ export function formatCheck(result: CheckResult): string {
 
 /** `dsh-slack doctor`. `port` replaces the Web API in tests. */
 export async function doctorCommand(argv: string[], io: CliIo, port?: (config: { botToken: string; appToken?: string; slackApiUrl?: string }) => DoctorSlack): Promise<number> {
-  const { values } = parseCommandArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' } } })
+  const { values } = parseCommandArgs({ args: argv, options: { help: { type: 'boolean', short: 'h' }, harness: { type: 'string' } } })
   if (values.help) {
     io.stdout.write(`${DOCTOR_HELP}\n`)
     return EXIT.ok
   }
   // The rules across variables become failed checks below, so one missing setting does not hide the rest.
   const config = configFromEnv(io.env, { checkCombination: false })
+  const harness = values.harness === undefined ? undefined : checkHarnessProfile(values.harness, io.env)
+  if (harness) {
+    for (const result of harness.results) io.stdout.write(`${formatCheck(result)}\n`)
+    // The Slack checks follow the plugin's own settings, as the harness will use them.
+    if (harness.slack) Object.assign(config, harness.slack)
+    if (harness.viaService) {
+      io.stdout.write(`Slack is checked where the service runs: dsh-slack doctor there (the plugin asks through ${harness.viaService}).\n`)
+      return reportTotal(harness.results, io)
+    }
+  }
   const slack = config.botToken
     ? (port ?? webApiDoctorPort)({
         botToken: config.botToken,
@@ -42,8 +60,12 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
         ...(config.slackApiUrl ? { slackApiUrl: config.slackApiUrl } : {}),
       })
     : undefined
-  const results = await runDoctorChecks(config, slack)
-  for (const result of results) io.stdout.write(`${formatCheck(result)}\n`)
+  const slackResults = await runDoctorChecks(config, slack)
+  for (const result of slackResults) io.stdout.write(`${formatCheck(result)}\n`)
+  return reportTotal([...(harness?.results ?? []), ...slackResults], io)
+}
+
+function reportTotal(results: CheckResult[], io: CliIo): number {
   const failed = results.filter((result) => !result.ok).length
   io.stdout.write(failed === 0 ? 'All checks passed.\n' : `${failed} check${failed === 1 ? '' : 's'} failed.\n`)
   return failed === 0 ? EXIT.ok : EXIT.failure

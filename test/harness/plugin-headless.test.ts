@@ -1,6 +1,8 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
+import { execFile } from 'node:child_process'
 import { tmpdir } from 'node:os'
+import { promisify } from 'node:util'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest'
 import { serviceDeps } from '../../src/cli/service-deps.js'
@@ -23,6 +25,8 @@ let slack: Sandbox
 let model: ScriptedModel
 let home: string
 let work: string
+/** dsh-slack as the harness installed it (its better-sqlite3 built for the harness's Node). */
+let pluginDir: string
 /** What `dsh plugin add` printed. */
 let installed: string
 
@@ -34,7 +38,7 @@ beforeAll(async () => {
     return
   }
   harness = found.harness
-  const pluginDir = await pluginPackageFor(harness)
+  pluginDir = await pluginPackageFor(harness)
   slack = await startSandbox()
   model = await startScriptedModel()
   home = freshDshHome()
@@ -392,5 +396,15 @@ describe('dsh-slack inside the real harness (headless)', { timeout: 90_000 }, ()
     expect(exit.code).toBe(0)
     expect(run.stdout()).toContain('Nothing to ask.')
     expect(run.stderr().split('\n').filter((line) => line.startsWith('dsh-slack:'))).toEqual([expect.stringMatching(/^dsh-slack: off: dsh-slack plugin config channel: /)])
+  })
+
+  it('`dsh-slack doctor --harness` run with the harness\'s Node passes a working profile, Slack checks included', async (context) => {
+    const dsh = requireHarness(context)
+    configurePlugin(slackConfig())
+
+    const { stdout } = await promisify(execFile)(dsh.node, [join(pluginDir, 'dist/src/cli/main.js'), 'doctor', '--harness', join(home, 'profiles/headless')], { env: { PATH: process.env.PATH ?? '' }, cwd: work })
+
+    expect(stdout.split('\n').filter((line) => /^[✓✗]/.test(line)).map((line) => line.split(':')[0])).toEqual(['✓ harness patch', '✓ plugin config', '✓ Node', '✓ token', '✓ scopes', '✓ channel', '✓ Socket Mode', '✓ HTTP API'])
+    expect(stdout).toContain('loads better-sqlite3')
   })
 })

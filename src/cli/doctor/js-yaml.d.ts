@@ -1,4 +1,4 @@
-// js-yaml ships no types; the manifest test needs only load().
+// js-yaml ships no types; doctor --harness and the manifest test need only load().
 declare module 'js-yaml' {
   const yaml: { load(text: string): unknown }
   export default yaml

@@ -1,0 +1,95 @@
+import { existsSync, readFileSync, statSync } from 'node:fs'
+import { createRequire } from 'node:module'
+import { basename, dirname, join } from 'node:path'
+import yaml from 'js-yaml'
+import { z } from 'zod'
+import { isServiceConfig, parsePluginConfig, pluginConfigFromEnv, type SlackPluginConfig } from '../../cordis/plugin-config.js'
+import type { CheckResult } from './run-checks.js'
+
+/** The harness's own `engines` (SEAM.md): what the Node running it must satisfy. */
+const HARNESS_NODE = '^22.19.0 || >=24'
+
+/** One loader patch as the harness reads them: an `insert` of entries, or an `id` with overrides. */
+const patchSchema = z.looseObject({
+  id: z.string().optional(),
+  name: z.string().optional(),
+  config: z.unknown().optional(),
+  insert: z.array(z.looseObject({ id: z.string().optional(), name: z.string().optional(), config: z.unknown().optional() })).optional(),
+})
+
+/** What `doctor --harness` learned, for the Slack checks that follow: the plugin's settings, when it has a Slack connection of its own. */
+export interface HarnessFindings {
+  results: CheckResult[]
+  /** The plugin's own Slack settings (absent when it asks through a service, or its config is wrong). */
+  slack?: { botToken: string; appToken?: string; signingSecret?: string; channel?: string; slackApiUrl?: string }
+  /** It asks through a running service: Slack is that service's to check. */
+  viaService?: string
+}
+
+const fail = (name: string, detail: string, fix: string): CheckResult => ({ ok: false, name, detail, fix })
+const pass = (name: string, detail: string): CheckResult => ({ ok: true, name, detail })
+
+/**
+ * Checks a harness profile for dsh-slack: the patch file (a profile folder
+ * or its `cordis.patch.yml`) is a list of loader patches, dsh-slack has an
+ * entry or a config patch there (or is configured by the environment), its
+ * settings are what the plugin accepts, a headless profile gives the model
+ * the ask tool, and this Node can load dsh-slack's SQLite module as the
+ * harness's must.
+ */
+export function checkHarnessProfile(path: string, env: NodeJS.ProcessEnv): HarnessFindings {
+  const file = existsSync(path) && statSync(path).isDirectory() ? join(path, 'cordis.patch.yml') : path
+  const profile = basename(dirname(file))
+  let patches: z.infer<typeof patchSchema>[]
+  try {
+    const parsed = z.array(patchSchema).safeParse(yaml.load(readFileSync(file, 'utf8')))
+    if (!parsed.success) {
+      return { results: [fail('harness patch', `${file} is not a list of loader patches`, 'the harness wants a top-level YAML list, e.g. "- id: dsh-slack" followed by "  config: {…}" (docs/harness-plugin.md); a map such as "dsh-slack/cordis:" is refused')] }
+    }
+    patches = parsed.data
+  } catch (error) {
+    return { results: [fail('harness patch', `cannot read ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, 'give the profile folder ($DSH_HOME/profiles/<name>) or its cordis.patch.yml')] }
+  }
+
+  const results: CheckResult[] = [pass('harness patch', `${file}: ${patches.length} loader patch${patches.length === 1 ? '' : 'es'}`)]
+  const entries = patches.flatMap((patch) => [patch, ...(patch.insert ?? [])])
+  const ours = entries.filter((entry) => entry.id === 'dsh-slack' || entry.name === 'dsh-slack/cordis')
+  const configured = ours.find((entry) => entry.config !== undefined)
+  let plugin: SlackPluginConfig | undefined
+  try {
+    plugin = configured ? parsePluginConfig(configured.config) : pluginConfigFromEnv(env)
+    const source = configured ? `the dsh-slack entry's config in ${basename(file)}` : ours.length > 0 ? 'the environment (its entry has no config)' : 'the environment (no dsh-slack entry here: from `dsh plugin add dsh-slack`, its own layer inserts it)'
+    results.push(pass('plugin config', `${isServiceConfig(plugin) ? `asks through ${plugin.serviceUrl}` : 'connects to Slack itself'}; settings from ${source}`))
+  } catch (error) {
+    results.push(fail('plugin config', error instanceof Error ? error.message : String(error), 'fix that setting (docs/harness-plugin.md lists them); the harness still runs, with dsh-slack off'))
+  }
+
+  if (profile === 'headless' && !entries.some((entry) => entry.name === '@deepseek-ai/dsh-tool-ask-user')) {
+    results.push(fail('ask tool', 'this headless profile does not insert @deepseek-ai/dsh-tool-ask-user: the model cannot ask questions (plan reviews and tool approvals still reach Slack)', 'add "- insert: [{ id: tool-ask-user, name: \'@deepseek-ai/dsh-tool-ask-user\' }]" to the profile\'s cordis.patch.yml'))
+  }
+
+  results.push(checkNode(plugin))
+  if (!plugin) return { results }
+  if (isServiceConfig(plugin)) return { results, viaService: plugin.serviceUrl }
+  const { botToken, appToken, signingSecret, channel, slackApiUrl } = plugin
+  return { results, slack: { botToken, ...(appToken ? { appToken } : {}), ...(signingSecret ? { signingSecret } : {}), ...(channel ? { channel } : {}), ...(slackApiUrl ? { slackApiUrl } : {}) } }
+}
+
+/** The harness runs dsh-slack on its own Node: run doctor with that Node to check the native module it will load. */
+function checkNode(plugin: SlackPluginConfig | undefined): CheckResult {
+  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
+  const harnessNode = major >= 24 || (major === 22 && minor >= 19)
+  const needsSqlite = plugin !== undefined && !isServiceConfig(plugin) && !/^postgres(ql)?:\/\//.test(plugin.state ?? '')
+  if (needsSqlite) {
+    try {
+      const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => { close(): void }
+      new Database(':memory:').close()
+    } catch (error) {
+      return fail('Node', `better-sqlite3 does not load in Node ${process.versions.node}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, 'run `npm rebuild better-sqlite3` in dsh-slack\'s folder with the Node the harness runs on, or set state to a postgres:// URL')
+    }
+  }
+  if (!harnessNode) {
+    return fail('Node', `this is Node ${process.versions.node}; the harness needs ${HARNESS_NODE}`, 'run `dsh-slack doctor --harness …` with the Node the harness runs on, so the check loads dsh-slack as the harness will')
+  }
+  return pass('Node', `Node ${process.versions.node} satisfies the harness (${HARNESS_NODE})${needsSqlite ? ' and loads better-sqlite3' : ''}`)
+}
