@@ -228,7 +228,8 @@ export class AskLifecycle {
     if (!record) throw new Error(`no ask ${id}`)
     // A person's answer to an ask whose library process died would reach no
     // agent: the ask expires instead, and the person is told it is closed.
-    if (BY_A_PERSON.has(settlement.outcome.kind) && (await this.#lease.ownerGone(record))) {
+    // (Checked only for another process's asks: this one's own settle with no extra turn.)
+    if (BY_A_PERSON.has(settlement.outcome.kind) && this.#lease.ownedElsewhere(record) && (await this.#lease.ownerGone(record))) {
       return { won: false, record: (await this.expire(id)) ?? record }
     }
     if (settlement.answer) settlement = { ...settlement, answer: validateAnswer(record, settlement.answer) }

@@ -49,10 +49,15 @@ export class ProcessLease {
     })
   }
 
+  /** Whether another library process waits for `record` (only then can its owner be gone). */
+  ownedElsewhere(record: AskRecord): boolean {
+    return record.owner.kind === 'library' && record.owner.instance !== this.options.instance
+  }
+
   /** Whether the library process that waits for `record` is gone (its `ask()` died with it). */
   async ownerGone(record: AskRecord): Promise<boolean> {
-    const { store, instance, now } = this.options
-    if (record.owner.kind !== 'library' || record.owner.instance === instance) return false
+    const { store, now } = this.options
+    if (!this.ownedElsewhere(record) || record.owner.kind !== 'library') return false
     // On a local store every process is on this machine: a dead process is
     // gone at once (killed with SIGKILL, its lease is still running).
     if (!store.shared && !isProcessAlive(record.owner.pid)) return true
