@@ -1,0 +1,164 @@
+/**
+ * Every example in README.md and docs/ runs (docs/README.md, "Every example
+ * runs"): `sh`/`bash` blocks are run in order against a `dsh-slack serve` on
+ * the local stand-in started for their file, `json` blocks are validated,
+ * `<!-- doc-test: file NAME -->` blocks are written into the file's working
+ * folder, `<!-- doc-test: skip: reason -->` blocks are passed over.
+ */
+import { spawn } from 'node:child_process'
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+
+import { requestProblem } from '../../src/cli/check-request.js'
+import { answerSchema, validateAnswer, validateRequest } from '../../src/contract/index.js'
+import { buildCli, cleanEnv, runCli, type CliRun } from '../cli/cli-process.js'
+import { docFiles, readDocBlocks, type DocBlock } from './doc-blocks.js'
+import { startAnswerer } from './stand-in-answerer.js'
+
+const root = fileURLToPath(new URL('../..', import.meta.url))
+const RUNS = new Set(['sh', 'bash'])
+/** Fences must say what they hold, so a shell example cannot hide from the test in an untagged one. */
+const KNOWN = new Set(['sh', 'bash', 'json', 'text', 'ts', 'js', 'yaml', 'sql', 'diff'])
+const BLOCK_TIMEOUT_MS = 30_000
+/** The addresses the docs write, as a reader's `npm start` has them; the test's service has its own ports. */
+const DOC_API = '127.0.0.1:3000'
+const DOC_STAND_IN = '127.0.0.1:4100'
+
+/** `npx dsh-slack …` as in a clone of the project, where npx finds the package's own bin. */
+const PRELUDE = `npx() { if [ "$1" = dsh-slack ]; then shift; dsh-slack "$@"; else command npx "$@"; fi; }\n`
+
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
+interface BlockRun {
+  code: number | null
+  output: string
+}
+
+/** One block in its own bash, in its own process group so what it leaves running in the background is stopped with it. */
+function runBlock(script: string, cwd: string, env: Record<string, string>): Promise<BlockRun> {
+  return new Promise((resolve) => {
+    const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', PRELUDE + script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const killGroup = (): void => {
+      try {
+        process.kill(-child.pid!, 'SIGKILL')
+      } catch {
+        // already gone
+      }
+    }
+    const timer = setTimeout(() => {
+      output += `\n[doc-test: stopped after ${BLOCK_TIMEOUT_MS / 1000} s]`
+      killGroup()
+    }, BLOCK_TIMEOUT_MS)
+    child.on('close', (code) => {
+      clearTimeout(timer)
+      killGroup()
+      resolve({ code, output })
+    })
+  })
+}
+
+/** A JSON example is a request, an answer (to the request just before it, when there is one), or other data that parses. */
+function checkJson(block: DocBlock, previous: Record<string, unknown> | undefined): Record<string, unknown> | undefined {
+  const where = `${block.file}:${block.line}`
+  let value: unknown
+  try {
+    value = JSON.parse(block.text)
+  } catch (error) {
+    throw new Error(`${where}: not JSON: ${(error as Error).message}`)
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined
+  const object = value as Record<string, unknown>
+  if ('questions' in object) {
+    const problem = requestProblem(object)
+    if (problem) throw new Error(`${where}: not a valid request: ${problem.code} ${problem.message}`)
+    return object
+  }
+  if ('answers' in object) {
+    if (previous) validateAnswer(validateRequest({ questions: previous.questions as never }), object)
+    else answerSchema.parse(object)
+  }
+  return undefined
+}
+
+describe('every example in the docs', () => {
+  let main = ''
+  let cleanup = () => {}
+  const scratch = mkdtempSync(join(tmpdir(), 'dsh-slack-doc-test-'))
+  const bin = join(scratch, 'bin')
+
+  beforeAll(() => {
+    const built = buildCli()
+    main = built.main
+    cleanup = built.cleanup
+    mkdirSync(bin)
+    writeFileSync(join(bin, 'dsh-slack'), `#!/bin/sh\nexec "${process.execPath}" "${main}" "$@"\n`)
+    chmodSync(join(bin, 'dsh-slack'), 0o755)
+  }, 120_000)
+  afterAll(() => {
+    cleanup()
+    rmSync(scratch, { recursive: true, force: true })
+  })
+
+  for (const file of docFiles(root)) {
+    it(`${file}: shell examples run, JSON examples are valid`, async () => {
+      const blocks = readDocBlocks(root, file)
+      for (const block of blocks) expect(KNOWN.has(block.lang), `${block.file}:${block.line}: fence language "${block.lang}" (tag it: ${[...KNOWN].join(', ')})`).toBe(true)
+      const cwd = join(scratch, file.replace(/[/.]/g, '_'))
+      mkdirSync(cwd, { recursive: true })
+      const runnable = blocks.some((b) => RUNS.has(b.lang) && !b.marker)
+      let serve: CliRun | undefined
+      let answerer: ReturnType<typeof startAnswerer> | undefined
+      const env: Record<string, string> = cleanEnv({ PATH: `${bin}:${process.env.PATH ?? ''}` })
+      let apiUrl = ''
+      let standInUrl = ''
+      try {
+        if (runnable) {
+          const [apiPort, standInPort] = [await freePort(), await freePort()]
+          Object.assign(env, { PORT: String(apiPort), DSH_SLACK_SANDBOX_PORT: String(standInPort) })
+          serve = runCli(main, ['serve'], { env, cwd })
+          await serve.waitForOutput('API: ')
+          apiUrl = `127.0.0.1:${apiPort}`
+          standInUrl = `127.0.0.1:${standInPort}`
+          Object.assign(env, { DSH_SLACK_URL: `http://${apiUrl}`, DSH_SLACK_SANDBOX_URL: `http://${standInUrl}` })
+          answerer = startAnswerer(`http://${standInUrl}`)
+        }
+        let request: Record<string, unknown> | undefined
+        for (const block of blocks) {
+          if (block.marker?.kind === 'skip') continue
+          if (block.marker?.kind === 'file') {
+            mkdirSync(dirname(join(cwd, block.marker.name)), { recursive: true })
+            writeFileSync(join(cwd, block.marker.name), block.text)
+          }
+          if (block.lang === 'json') {
+            request = checkJson(block, request) ?? request
+            continue
+          }
+          if (!RUNS.has(block.lang) || block.marker) continue
+          const script = block.text.replaceAll(DOC_API, apiUrl).replaceAll(DOC_STAND_IN, standInUrl)
+          const run = await runBlock(script, cwd, env)
+          expect(run.code, `${block.file}:${block.line} exited ${String(run.code)}:\n${block.text}\n--- output ---\n${run.output}`).toBe(0)
+        }
+        expect(answerer?.problems ?? []).toEqual([])
+      } finally {
+        await answerer?.stop()
+        if (serve && serve.child.exitCode === null) {
+          serve.child.kill('SIGTERM')
+          await serve.exited
+        }
+      }
+    }, 120_000)
+  }
+})
