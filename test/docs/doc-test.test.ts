@@ -16,6 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { requestProblem } from '../../src/cli/check-request.js'
 import { answerSchema, validateAnswer, validateRequest } from '../../src/contract/index.js'
 import { buildCli, cleanEnv, runCli, type CliRun } from '../cli/cli-process.js'
+import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
 import { docFiles, readDocBlocks, type DocBlock } from './doc-blocks.js'
 import { startAnswerer } from './stand-in-answerer.js'
 
@@ -24,12 +25,25 @@ const RUNS = new Set(['sh', 'bash'])
 /** Fences must say what they hold, so a shell example cannot hide from the test in an untagged one. */
 const KNOWN = new Set(['sh', 'bash', 'json', 'text', 'ts', 'js', 'yaml', 'sql', 'diff'])
 const BLOCK_TIMEOUT_MS = 30_000
-/** The addresses the docs write, as a reader's `npm start` has them; the test's service has its own ports. */
-const DOC_API = '127.0.0.1:3000'
-const DOC_STAND_IN = '127.0.0.1:4100'
+/**
+ * The ports the docs write, as a reader's machine has them (3000 the API of
+ * `npm start`, 4100 its stand-in, others in 3000–3099 and 4100–4199 for more
+ * processes); the test gives each a free port of its own, per file.
+ */
+const DOC_PORT = /(127\.0\.0\.1:|PORT=|--port[ =])(30\d\d|41\d\d)\b/g
+/** The database the docs write; the test makes a fresh one per file that names it. */
+const DOC_DATABASE = 'postgres://postgres@127.0.0.1:5432/dsh_slack'
 
-/** `npx dsh-slack …` as in a clone of the project, where npx finds the package's own bin. */
-const PRELUDE = `npx() { if [ "$1" = dsh-slack ]; then shift; dsh-slack "$@"; else command npx "$@"; fi; }\n`
+/**
+ * `npx dsh-slack …` as in a clone of the project, where npx finds the
+ * package's own bin; `curl` fails the block on an HTTP error status (with the
+ * body shown), so an example the API refuses cannot pass.
+ */
+const PRELUDE = [
+  'npx() { if [ "$1" = dsh-slack ]; then shift; dsh-slack "$@"; else command npx "$@"; fi; }',
+  'curl() { command curl --fail-with-body "$@"; }',
+  '',
+].join('\n')
 
 async function freePort(): Promise<number> {
   const server = createServer()
@@ -122,18 +136,22 @@ describe('every example in the docs', () => {
       let serve: CliRun | undefined
       let answerer: ReturnType<typeof startAnswerer> | undefined
       const env: Record<string, string> = cleanEnv({ PATH: `${bin}:${process.env.PATH ?? ''}` })
-      let apiUrl = ''
-      let standInUrl = ''
+      const ports = new Map<string, number>()
+      let database: FreshDatabase | undefined
+      /** The block as it runs here: the docs' ports and database replaced by the test's own. */
+      const localise = async (text: string): Promise<string> => {
+        for (const [, , port] of text.matchAll(DOC_PORT)) if (!ports.has(port!)) ports.set(port!, await freePort())
+        if (text.includes(DOC_DATABASE)) database ??= await freshDatabase()
+        return text.replace(DOC_PORT, (_, prefix: string, port: string) => `${prefix}${ports.get(port)!}`).replaceAll(DOC_DATABASE, database?.url ?? DOC_DATABASE)
+      }
       try {
         if (runnable) {
-          const [apiPort, standInPort] = [await freePort(), await freePort()]
-          Object.assign(env, { PORT: String(apiPort), DSH_SLACK_SANDBOX_PORT: String(standInPort) })
+          ports.set('3000', await freePort())
+          ports.set('4100', await freePort())
+          Object.assign(env, { PORT: String(ports.get('3000')), DSH_SLACK_SANDBOX_PORT: String(ports.get('4100')) })
           serve = runCli(main, ['serve'], { env, cwd })
           await serve.waitForOutput('API: ')
-          apiUrl = `127.0.0.1:${apiPort}`
-          standInUrl = `127.0.0.1:${standInPort}`
-          Object.assign(env, { DSH_SLACK_URL: `http://${apiUrl}`, DSH_SLACK_SANDBOX_URL: `http://${standInUrl}` })
-          answerer = startAnswerer(`http://${standInUrl}`)
+          answerer = startAnswerer(`http://127.0.0.1:${ports.get('4100')}`)
         }
         let request: Record<string, unknown> | undefined
         for (const block of blocks) {
@@ -147,8 +165,7 @@ describe('every example in the docs', () => {
             continue
           }
           if (!RUNS.has(block.lang) || block.marker) continue
-          const script = block.text.replaceAll(DOC_API, apiUrl).replaceAll(DOC_STAND_IN, standInUrl)
-          const run = await runBlock(script, cwd, env)
+          const run = await runBlock(await localise(block.text), cwd, env)
           expect(run.code, `${block.file}:${block.line} exited ${String(run.code)}:\n${block.text}\n--- output ---\n${run.output}`).toBe(0)
         }
         expect(answerer?.problems ?? []).toEqual([])
@@ -158,6 +175,7 @@ describe('every example in the docs', () => {
           serve.child.kill('SIGTERM')
           await serve.exited
         }
+        await database?.drop()
       }
     }, 120_000)
   }
