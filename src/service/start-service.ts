@@ -7,7 +7,7 @@ import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from './bridge-factory.js'
 import { bridgeOptionsFromConfig } from './bridge-options.js'
 import type { LocalSlack, StartLocalSlack } from './local-slack.js'
-import { forgetStandInAsks, standInFiles } from './stand-in-files.js'
+import { forgetStandInAsks, standInFiles, standInNote } from './stand-in-files.js'
 
 /** A running relay (DSH_HOST_URL), as the service sees it. */
 export interface RunningRelay {
@@ -62,7 +62,9 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       // their own beside DSH_SLACK_STATE, so an open question survives a
       // restart as it would with Slack, and never follows the service to
       // real Slack once a token is set.
-      const files = standInFiles(config.statePath)
+      const files = standInFiles(config.statePath, config.sandboxPort)
+      const note = standInNote(config.statePath, files)
+      if (note) logger.warn(note)
       if (options.fresh) forgetStandInAsks(files)
       local = await deps.startLocalSlack({
         port: config.sandboxPort,

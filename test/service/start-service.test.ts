@@ -1,3 +1,6 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import { configFromEnv, type Config } from '../../src/config/config.js'
@@ -5,6 +8,9 @@ import type { LocalSlack, LocalSlackOptions } from '../../src/service/local-slac
 import { startService, type RunningService, type ServiceDeps } from '../../src/service/start-service.js'
 import type { Logger } from '../../src/log/logger.js'
 import { FakeBridge } from '../http/fake-bridge.js'
+
+/** A state folder that exists, as DSH_SLACK_STATE requires. */
+const srv = mkdtempSync(join(tmpdir(), 'dsh-slack-start-service-'))
 
 const running: RunningService[] = []
 
@@ -85,12 +91,12 @@ describe('startService', () => {
   it('without a bot token starts the local stand-in on its port, with its files beside the state, and points the bridge at it', async () => {
     const { deps, options, local } = fakeDeps()
 
-    const { service } = await start({ DSH_SLACK_STATE: '/srv/dsh/state.sqlite', DSH_SLACK_SANDBOX_PORT: '4321' }, deps)
+    const { service } = await start({ DSH_SLACK_STATE: join(srv, 'state.sqlite'), DSH_SLACK_SANDBOX_PORT: '4321' }, deps)
 
-    expect(local.options).toEqual([{ port: 4321, workspaceFile: '/srv/dsh/sandbox.json' }])
+    expect(local.options).toEqual([{ port: 4321, workspaceFile: join(srv, 'sandbox-4321.json') }])
     // Its own SQLite file: asks on the stand-in never follow the service to real Slack.
-    expect(options[0]?.state).toBe('/srv/dsh/sandbox.sqlite')
-    expect(service.statePath).toBe('/srv/dsh/sandbox.sqlite')
+    expect(options[0]?.state).toBe(join(srv, 'sandbox-4321.sqlite'))
+    expect(service.statePath).toBe(join(srv, 'sandbox-4321.sqlite'))
     expect(options[0]).toMatchObject({ botToken: 'xoxb-local', appToken: 'xapp-local', slackApiUrl: 'http://127.0.0.1:1/api/', channel: 'C0LOCAL' })
     expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ ok: true, slack: 'local', store: 'memory' })
     expect(service.local?.webUrl).toBe('http://127.0.0.1:1/')
@@ -107,7 +113,7 @@ describe('startService', () => {
 
   it('stops without withdrawing open asks kept in a file, and stops the stand-in after the bridge', async () => {
     const { deps, bridges, local } = fakeDeps()
-    const { service } = await start({ DSH_SLACK_STATE: '/srv/dsh/state.sqlite' }, deps)
+    const { service } = await start({ DSH_SLACK_STATE: join(srv, 'state.sqlite') }, deps)
 
     await service.stop()
 
