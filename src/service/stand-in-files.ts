@@ -36,6 +36,16 @@ export function standInFiles(statePath: string, port: number): StandInFiles {
 }
 
 /**
+ * Where `serve` with this configuration keeps its asks, for the commands
+ * that read them (`audit`): DSH_SLACK_STATE with a bot token; without one,
+ * the local stand-in's own file.
+ */
+export function servedStatePath(config: { botToken?: string; statePath: string; sandboxPort: number }): { path: string; standIn: boolean } {
+  if (config.botToken) return { path: config.statePath, standIn: false }
+  return { path: standInFiles(config.statePath, config.sandboxPort).statePath, standIn: true }
+}
+
+/**
  * What a person who set DSH_SLACK_STATE to a database must hear when the
  * stand-in runs instead of Slack: the database stays untouched, and how to
  * try several instances on it. `undefined` for a file or `:memory:`.

@@ -275,6 +275,44 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     expect(box!.x + box!.width).toBeLessThanOrEqual(390)
   })
 
+  it('reaches the Home tab at phone width, where the sidebar is hidden, through the channel picker', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })
+    await postAsk(service, SAMPLE_ASKS['plan-review'])
+    await page.getByRole('button', { name: 'Approve', exact: true }).first().waitFor()
+
+    expect(await page.locator('#sidebar, .sidebar').first().isVisible()).toBe(false)
+    await page.locator('#channel-select').selectOption({ label: 'dsh-slack · Home' })
+    const home = page.locator('#home')
+    await home.getByText('Approve this plan and leave plan mode?').waitFor()
+
+    expect(await home.isVisible()).toBe(true)
+    expect(await home.getByRole('button', { name: 'Approve', exact: true }).isVisible()).toBe(true)
+  })
+
+  it("opens a message's permalink at that message, and a thread reply's in its thread", async () => {
+    const service = await startLocalService()
+    const id = await postAsk(service, SAMPLE_ASKS.question)
+    const record = (await (await fetch(`${service.url}/v1/asks/${id}`)).json()) as { channel: string; ts: string; permalink: string }
+    const api = async (method: string, args: Record<string, string>): Promise<Record<string, any>> =>
+      (await (await fetch(`${service.local!.apiUrl}${method}`, { method: 'POST', headers: { authorization: `Bearer ${service.local!.botToken}`, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(args) })).json()) as Record<string, any>
+    const reply = await api('chat.postMessage', { channel: record.channel, thread_ts: record.ts, text: 'A reply in the thread' })
+    const replyLink = (await api('chat.getPermalink', { channel: record.channel, message_ts: reply.ts as string })).permalink as string
+
+    const direct = await fetch(record.permalink)
+    const page = await openPage(record.permalink, null)
+    const focused = page.locator('#messages .msg.focused')
+    const threadPage = await openPage(replyLink, null)
+    const inThread = threadPage.locator('#thread-messages .msg.focused')
+
+    expect(direct.status).toBe(200)
+    expect(direct.headers.get('content-type')).toContain('text/html')
+    expect(record.permalink).toMatch(new RegExp(`^${service.webUrl.replace(/\/$/, '')}/archives/${record.channel}/p\\d+$`))
+    expect(await focused.textContent()).toContain('Which package manager')
+    expect(await threadPage.locator('#thread').isVisible()).toBe(true)
+    expect(await inThread.textContent()).toContain('A reply in the thread')
+  })
+
   it("draws a plan's table block as a grid at phone width: a header row, narrow columns on one line, wide ones wrapped between words, in its own box", async () => {
     const service = await startLocalService()
     const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })

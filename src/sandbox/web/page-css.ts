@@ -49,6 +49,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .empty strong { color: var(--text); }
 
 .msg { display: flex; gap: 8px; padding: 8px 20px; position: relative; }
+.msg.focused { background: #fef6dc; box-shadow: inset 3px 0 0 #e8a723; }
 .msg:hover { background: var(--hover); }
 .msg.ephemeral { background: #f4f8fb; }
 .avatar { width: 36px; height: 36px; border-radius: 6px; flex-shrink: 0; display: flex; align-items: center; justify-content: center; color: #fff; font-weight: 900; font-size: 13px; background: var(--aubergine); }
