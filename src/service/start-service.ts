@@ -107,7 +107,11 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       metrics,
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     })
-    const { url } = await api.listen(config.host, config.port)
+    const { url } = await api.listen(config.host, config.port).catch((error: NodeJS.ErrnoException) => {
+      // The bare "listen EADDRINUSE" names no setting; the person needs the variable to change.
+      if (error.code !== 'EADDRINUSE') throw error
+      throw new Error(`port ${config.port} on ${config.host} is already in use (PORT): stop the other process (another dsh-slack serve?), or set PORT to a free port`, { cause: error })
+    })
     stack.push(() => api.close())
     const mode = local ? 'the local Slack stand-in' : effective.appToken ? 'Slack (Socket Mode)' : `Slack (HTTP mode: Slack's requests go to ${url}/slack/events)`
     logger.info(`dsh-slack serving ${url}/v1/asks, connected to ${mode}`)

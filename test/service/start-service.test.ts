@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -174,5 +175,16 @@ describe('startService', () => {
 
     expect(bridges).toHaveLength(1)
     expect(listener).toHaveBeenCalledTimes(1)
+  })
+
+  it('names PORT when the API port is taken, instead of a bare EADDRINUSE', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as AddressInfo
+    try {
+      await expect(start({ PORT: String(port), SLACK_BOT_TOKEN: 'xoxb-test', SLACK_APP_TOKEN: 'xapp-test' }, fakeDeps().deps)).rejects.toThrow(`port ${port} on 127.0.0.1 is already in use (PORT): stop the other process (another dsh-slack serve?), or set PORT to a free port`)
+    } finally {
+      await new Promise((resolve) => taken.close(resolve))
+    }
   })
 })
