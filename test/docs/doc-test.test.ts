@@ -6,7 +6,7 @@
  * folder, `<!-- doc-test: skip: reason -->` blocks are passed over.
  */
 import { spawn } from 'node:child_process'
-import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -179,4 +179,31 @@ describe('every example in the docs', () => {
       }
     }, 120_000)
   }
+})
+
+/** Pages other work streams are writing, linked before they land. */
+const PENDING = new Set(['docs/policy.md', 'docs/outages.md'])
+
+describe('links between the docs', () => {
+  it('point to files that exist, so the index reaches every page', () => {
+    const broken: string[] = []
+    for (const file of docFiles(root)) {
+      const text = readFileSync(join(root, file), 'utf8').replace(/```[\s\S]*?```/g, '')
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!) || target!.startsWith('#')) continue
+        const path = join(dirname(file), target!.split('#')[0]!)
+        if (!existsSync(join(root, path)) && !PENDING.has(path)) broken.push(`${file}: ${target}`)
+      }
+    }
+    expect(broken).toEqual([])
+  })
+
+  it('reach every page under docs/ from docs/README.md or the README', () => {
+    const index = readFileSync(join(root, 'docs/README.md'), 'utf8') + readFileSync(join(root, 'README.md'), 'utf8')
+    const decisions = readFileSync(join(root, 'docs/decisions/README.md'), 'utf8')
+    const unlinked = docFiles(root)
+      .filter((file) => file.startsWith('docs/') && file !== 'docs/README.md')
+      .filter((file) => (file.startsWith('docs/decisions/') ? !decisions.includes(`](${file.slice('docs/decisions/'.length)})`) && file !== 'docs/decisions/README.md' : !index.includes(file.slice('docs/'.length))))
+    expect(unlinked).toEqual([])
+  })
 })
