@@ -45,12 +45,19 @@ const PRELUDE = [
   '',
 ].join('\n')
 
+/** Ports handed out in this run: pages run side by side, and a port is free only until its process binds it. */
+const handedOut = new Set<number>()
+
 async function freePort(): Promise<number> {
-  const server = createServer()
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  const { port } = server.address() as { port: number }
-  await new Promise((resolve) => server.close(resolve))
-  return port
+  for (;;) {
+    const server = createServer()
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    const { port } = server.address() as { port: number }
+    await new Promise((resolve) => server.close(resolve))
+    if (handedOut.has(port)) continue
+    handedOut.add(port)
+    return port
+  }
 }
 
 interface BlockRun {
@@ -107,7 +114,8 @@ function checkJson(block: DocBlock, previous: Record<string, unknown> | undefine
   return undefined
 }
 
-describe('every example in the docs', () => {
+// Pages run side by side (each has its own folder, ports, service and database): most of a page's time is waiting for processes to start.
+describe('every example in the docs', { concurrent: true }, () => {
   let main = ''
   let cleanup = () => {}
   const scratch = mkdtempSync(join(tmpdir(), 'dsh-slack-doc-test-'))
@@ -127,7 +135,7 @@ describe('every example in the docs', () => {
   })
 
   for (const file of docFiles(root)) {
-    it(`${file}: shell examples run, JSON examples are valid`, async () => {
+    it(`${file}: shell examples run, JSON examples are valid`, async ({ expect }) => {
       const blocks = readDocBlocks(root, file)
       for (const block of blocks) expect(KNOWN.has(block.lang), `${block.file}:${block.line}: fence language "${block.lang}" (tag it: ${[...KNOWN].join(', ')})`).toBe(true)
       const cwd = join(scratch, file.replace(/[/.]/g, '_'))
