@@ -38,6 +38,8 @@ export function docBlocks(markdown: string, file: string): DocBlock[] {
   const blocks: DocBlock[] = []
   for (let i = 0; i < lines.length; i++) {
     const open = FENCE.exec(lines[i]!)
+    // A marker that is not right before a fence belongs to nothing: say so rather than ignore it.
+    if (!open && MARKER.test(lines[i]!.trim()) && !FENCE.test(lines[i + 1] ?? '')) throw new DocMarkerError(`${file}:${i + 1}: a doc-test marker must be the line right before a fence`)
     if (!open) continue
     const fence = open[1]!
     const before = i > 0 ? MARKER.exec(lines[i - 1]!.trim()) : null
@@ -53,10 +55,6 @@ export function docBlocks(markdown: string, file: string): DocBlock[] {
     })
     i = j
   }
-  // A marker that is not right before a fence belongs to nothing: say so rather than ignore it.
-  lines.forEach((line, index) => {
-    if (MARKER.test(line.trim()) && !FENCE.test(lines[index + 1] ?? '')) throw new DocMarkerError(`${file}:${index + 1}: a doc-test marker must be the line right before a fence`)
-  })
   return blocks
 }
 
