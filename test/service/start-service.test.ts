@@ -187,4 +187,14 @@ describe('startService', () => {
       await new Promise((resolve) => taken.close(resolve))
     }
   })
+
+  it('says at start that the stand-in does not use a DSH_SLACK_STATE database, and keeps its asks in its own file', async () => {
+    const { deps, options } = fakeDeps()
+    const { logger, service } = await start({ DSH_SLACK_STATE: 'postgres://dsh:secret@db.internal:5432/dsh_slack', DSH_SLACK_SANDBOX_PORT: '4200' }, deps)
+
+    expect(options[0]?.state).toBe('.dsh-slack/sandbox-4200.sqlite')
+    expect(service.statePath).toBe('.dsh-slack/sandbox-4200.sqlite')
+    expect(logger.lines).toContainEqual(expect.stringMatching(/^warn DSH_SLACK_STATE names a database, but without SLACK_BOT_TOKEN .* kept in \.dsh-slack\/sandbox-4200\.sqlite, not in the database/))
+    expect(logger.lines.join('\n')).not.toContain('secret')
+  })
 })
