@@ -71,11 +71,17 @@ function newestFirst(a: HomeAskView, b: HomeAskView): number {
   return b.createdAt - a.createdAt || (a.view.askId < b.view.askId ? 1 : a.view.askId > b.view.askId ? -1 : 0)
 }
 
-/** The first Markdown heading of a plan ("# Plan: drop the table"), which names it better than "Plan review". */
-function planTitle(question: QuestionView): string | undefined {
+/**
+ * The first Markdown heading of a plan ("# Plan: drop the table"), which
+ * names it better than "Plan review". A heading that says no more than that
+ * ("# Plan", or the question's own header) is passed over: "Plan review: Plan"
+ * names nothing.
+ */
+function planTitle(question: QuestionView, header: string): string | undefined {
+  const says = (text: string) => text.toLowerCase() !== header.toLowerCase() && !/^(the\s+)?plan:?$/i.test(text) && text !== '计划'
   for (const line of (question.detail ?? '').split('\n', 200)) {
     const heading = /^\s{0,3}#{1,6}\s+(.+?)\s*#*\s*$/.exec(line)
-    if (heading) return heading[1]
+    if (heading && says(heading[1]!)) return heading[1]
   }
   return undefined
 }
@@ -93,7 +99,8 @@ function titleBlock(words: Words, ask: HomeAskView): RichTextBlock {
   } else {
     const first = ask.view.questions[0]!
     const shape = askShape(ask.view)
-    const title = shape === 'plan-review' ? `${first.header?.trim() || words.planReview}: ${planTitle(first) ?? first.question}` : shape === 'batch' ? `${first.question} (+${ask.view.questions.length - 1})` : first.question
+    const header = first.header?.trim() || words.planReview
+    const title = shape === 'plan-review' ? `${header}: ${planTitle(first, header) ?? first.question}` : shape === 'batch' ? `${first.question} (+${ask.view.questions.length - 1})` : first.question
     elements.push({ type: 'text', text: literal(title), style: { bold: true } })
   }
   return { type: 'rich_text', elements: [{ type: 'rich_text_section', elements }] }

@@ -46,6 +46,14 @@ export async function askViaService(options: AskViaServiceOptions): Promise<AskO
     if (isUserInteractionError(error)) return outcomeOfCode(error.code, error.message)
     // A body over the service's limit is the request's fault, like a bad one.
     if (error instanceof ServiceCallError && error.status === 413) return { kind: 'failed', status: 'invalid', code: error.code, message: error.message }
+    // The service's words are for HTTP clients ("send Authorization: …"); a person at the CLI passes a flag.
+    if (error instanceof ServiceCallError && error.code === 'UNAUTHORIZED') throw new ServiceCallError(error.code, keyAdvice(options.url, options.apiKey !== undefined), error.status, { cause: error })
     throw error
   }
+}
+
+function keyAdvice(url: string, keyGiven: boolean): string {
+  return keyGiven
+    ? `the service at ${url} refused the API key (from --api-key or DSH_SLACK_API_KEY): it is not the DSH_SLACK_API_KEY the service was started with`
+    : `the service at ${url} needs an API key: pass --api-key KEY, or set DSH_SLACK_API_KEY to the key the service was started with`
 }

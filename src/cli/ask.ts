@@ -51,7 +51,7 @@ Asks the questions in FILE (or stdin, for "-" or no FILE) in Slack, waits for
 the answer and prints it as JSON on stdout. The request is the HTTP API's
 POST /v1/asks body. Only "questions", and each question's "id" and
 "question", are required; a field it does not know is refused by name
-(exit 2). Every field: README, "Request format"; JSON Schema: GET /v1/openapi.json.
+(exit 2). Every field: docs/request-format.md; JSON Schema: GET /v1/openapi.json.
 
 Options:
   --url URL        ask through a running \`dsh-slack serve\` (e.g. http://127.0.0.1:3000);

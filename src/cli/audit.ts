@@ -1,5 +1,9 @@
+import { existsSync } from 'node:fs'
+
 import { configFromEnv } from '../config/config.js'
+import { servedStatePath } from '../service/stand-in-files.js'
 import { openStore } from '../store/open-store.js'
+import { describePostgresUrl, isPostgresUrl } from '../store/postgres/postgres-ask-store.js'
 import type { AskEvent } from '../store/team-records.js'
 import { parseSince } from '../http/audit-handlers.js'
 import type { CliIo } from './cli-io.js'
@@ -9,8 +13,12 @@ import { UsageError } from './usage-error.js'
 
 export const AUDIT_HELP = `Usage: dsh-slack audit [--since 7d] [--format jsonl|csv]
 
-Exports the audit trail of every ask from the state (DSH_SLACK_STATE: the
-SQLite file or the postgres:// database the service uses): posted (where),
+Exports the audit trail of every ask from the state the service uses, found
+as \`dsh-slack serve\` finds it: DSH_SLACK_STATE (the SQLite file or the
+postgres:// database) with SLACK_BOT_TOKEN set; without it, the local
+stand-in's own file (sandbox-PORT.sqlite beside DSH_SLACK_STATE, PORT being
+DSH_SLACK_SANDBOX_PORT). It never creates a state: with none there, it says
+where it looked. The trail: posted (where),
 each approval, reminder and escalation, the answer or decision (who, what,
 when), withdrawal, expiry, and message updates that failed. Question text and
 answers are in this output: keep it where the questions may be read.
@@ -48,7 +56,18 @@ export async function auditCommand(argv: string[], io: CliIo, now: () => number 
   const since = parseSince(values.since ?? '7d', now())
   if (since === null) throw new UsageError(`--since ${JSON.stringify(values.since)} is not an age like 7d or an ISO date like 2026-01-31`)
   const config = configFromEnv(io.env, { checkCombination: false })
-  const store = await openStore(config.statePath)
+  const { path, standIn } = servedStatePath(config)
+  const where = `${isPostgresUrl(path) ? describePostgresUrl(path) : path}${standIn ? ' (the local stand-in\'s asks, as SLACK_BOT_TOKEN is not set)' : ''}`
+  if (path === ':memory:') {
+    io.stderr.write('dsh-slack audit: DSH_SLACK_STATE is :memory:, which keeps nothing: there is no trail to export\n')
+    return EXIT.ok
+  }
+  if (!isPostgresUrl(path) && !existsSync(path)) {
+    io.stderr.write(`dsh-slack audit: no state at ${where}, so nothing to export. Run it where the service runs, with its DSH_SLACK_STATE${standIn ? ', and SLACK_BOT_TOKEN for the state kept while connected to Slack' : ''}\n`)
+    return EXIT.ok
+  }
+  io.stderr.write(`dsh-slack audit: reading ${where}\n`)
+  const store = await openStore(path)
   try {
     if (format === 'csv') io.stdout.write(`${CSV_COLUMNS.join(',')}\n`)
     let afterSeq = 0

@@ -25,9 +25,11 @@ Without SLACK_BOT_TOKEN it starts a local Slack stand-in on
 127.0.0.1:${DEFAULT_SANDBOX_PORT} (DSH_SLACK_SANDBOX_PORT) and prints the address of
 its web page, where you can answer the questions yourself. The stand-in keeps
 its workspace (channels, messages, threads, files, open forms) in
-sandbox.json and its questions in sandbox.sqlite, beside DSH_SLACK_STATE
-(default .dsh-slack/), so a restart finds them where they were, at the same
-address: an open page goes on working.
+sandbox-PORT.json and its questions in sandbox-PORT.sqlite (PORT: the
+stand-in's), beside DSH_SLACK_STATE (default .dsh-slack/), so a restart finds
+them where they were, at the same address: an open page goes on working. A
+DSH_SLACK_STATE database is not used then; to try several instances on one,
+run \`dsh-slack sandbox\` and give each instance the SLACK_* lines it prints.
 
 Options:
   --fresh      with the stand-in: start with an empty workspace and no questions

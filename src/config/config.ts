@@ -1,3 +1,5 @@
+import { existsSync, statSync } from 'node:fs'
+import { dirname, resolve } from 'node:path'
 import { z } from 'zod'
 import { ConfigError } from './config-error.js'
 import { hostAccessSecrets } from './host-secrets.js'
@@ -138,8 +140,35 @@ const checks = {
     value === '*' || /^\.?[a-z0-9_-]+(\.[a-z0-9_-]+)*(:\d{1,5})?$/i.test(value) || /^\[[0-9a-f:.]+\](:\d{1,5})?$/i.test(value)
       ? null
       : `${shown(value)} is not a host name (expected e.g. dsh.example.com, dsh.example.com:8443, .example.com for every subdomain, or * for any)`,
+  statePath: (value) => statePathProblem(value),
   apiKey: (value) => (value.length >= 16 ? null : 'is too short; use at least 16 random characters (e.g. from `openssl rand -hex 24`)'),
 } satisfies Record<string, Check>
+
+const STATE_FORMS = 'expected a postgres:// or postgresql:// URL, :memory:, or a SQLite file in a folder that exists (default .dsh-slack/state.sqlite)'
+
+/**
+ * DSH_SLACK_STATE's three forms. Anything else is refused rather than taken
+ * as a file name: a misspelt scheme (`postgress://`, `mysql://`) would
+ * otherwise become a folder in the project, and a path into a folder that
+ * does not exist would quietly create it somewhere unexpected.
+ */
+export function statePathProblem(value: string): string | null {
+  if (value === ':memory:') return null
+  if (/^postgres(ql)?:\/\//i.test(value)) {
+    try {
+      new URL(value)
+      return null
+    } catch {
+      return `${shown(value)} is not a valid URL (${STATE_FORMS})`
+    }
+  }
+  if (/^[a-z][a-z0-9+.-]*:/i.test(value)) return `${shown(value)} is neither a postgres:// URL nor a file (${STATE_FORMS})`
+  const folder = resolve(dirname(value))
+  if (folder === resolve(dirname(DEFAULT_STATE_PATH))) return null
+  if (!existsSync(folder)) return `the folder ${shown(dirname(value))} does not exist; create it first (${STATE_FORMS})`
+  if (!statSync(folder).isDirectory()) return `${shown(dirname(value))} is not a folder (${STATE_FORMS})`
+  return null
+}
 
 function required(variable: string, value: string | undefined, check: Check): string | undefined {
   if (value === undefined) return undefined
@@ -190,7 +219,7 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     allowedUsers: list('SLACK_ALLOWED_USERS', get('SLACK_ALLOWED_USERS'), checks.userId),
     allowedUserGroups: list('SLACK_ALLOWED_USERGROUPS', get('SLACK_ALLOWED_USERGROUPS'), checks.userGroupId),
     locale: (required('DSH_SLACK_LOCALE', get('DSH_SLACK_LOCALE'), checks.locale) ?? 'en') as Locale,
-    statePath: get('DSH_SLACK_STATE') ?? DEFAULT_STATE_PATH,
+    statePath: required('DSH_SLACK_STATE', get('DSH_SLACK_STATE'), checks.statePath) ?? DEFAULT_STATE_PATH,
     host: get('HOST') ?? '127.0.0.1',
     port: Number(required('PORT', get('PORT'), checks.port) ?? 3000),
     sandboxPort: Number(required('DSH_SLACK_SANDBOX_PORT', get('DSH_SLACK_SANDBOX_PORT'), checks.port) ?? DEFAULT_SANDBOX_PORT),

@@ -2,7 +2,7 @@ import { z } from 'zod'
 
 /**
  * The request and answer format, as data: one zod schema per shape, with a
- * description on every field. Validation parses with these, the README's
+ * description on every field. Validation parses with these, docs/request-format.md's
  * reference and the published JSON Schema (`z.toJSONSchema`) are read from
  * them, so the format is written down once. Objects are strict: a key the
  * format does not know is refused by name (see unknown-fields.ts), except

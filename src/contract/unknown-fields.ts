@@ -85,8 +85,8 @@ export function unknownFields(root: z.ZodType, issues: readonly z.core.$ZodIssue
   return found.sort((a, b) => a.path.length - b.path.length)
 }
 
-/** How many unknown fields one message names; the rest are summed up. */
-const NAMED_AT_MOST = 3
+/** How many unknown fields one message names; past that it is not a typo, and the rest are summed up. */
+const NAMED_AT_MOST = 20
 
 /**
  * "unknown field questions[0].multiselect — did you mean multiSelect?", or,

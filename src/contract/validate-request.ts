@@ -59,17 +59,19 @@ export function validateRequest(request: unknown): ValidRequest {
   if (!Array.isArray(questions)) fail('BAD_REQUEST', '"questions" must be an array of questions, like [{"id": "deploy", "question": "Deploy now?"}]')
   if (questions.length === 0) fail('EMPTY_QUESTIONS', 'the request has no questions; add at least one')
 
+  // Every misspelt field of every question in one message, so a person fixes them in one go.
+  const unknown = questionUnknownFields(questions)
+  if (unknown.length > 0) {
+    // The intent is the seam's own check, so its unknown keys are a bad intent.
+    const inIntent = unknown.every((field) => field.path.includes('intent'))
+    fail(inIntent ? 'BAD_INTENT' : 'BAD_REQUEST', describeUnknownFields(unknown))
+  }
+
   // Array.from: map() would keep the holes of a sparse array, and a hole is
   // no question (it must be reported, not skipped).
   const parsed = Array.from(questions as unknown[]).map((raw, index): ValidQuestion => {
     const result = questionSchema.safeParse(raw)
     if (!result.success) {
-      const unknown = unknownFieldsOf(result.error, index)
-      if (unknown.length > 0) {
-        // The intent is the seam's own check, so its unknown keys are a bad intent.
-        const inIntent = unknown.every((field) => field.path.includes('intent'))
-        fail(inIntent ? 'BAD_INTENT' : 'BAD_REQUEST', describeUnknownFields(unknown))
-      }
       const issue = result.error.issues[0]
       const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
       const what = issue?.code === 'invalid_type' && issue.path.length === 0 ? 'must be an object' : `${where}${issue?.message ?? 'is malformed'}`
@@ -106,8 +108,13 @@ function unknownRequestKeys(request: object): UnknownField[] {
     })
 }
 
-function unknownFieldsOf(error: z.ZodError, index: number): UnknownField[] {
-  return unknownFields(questionSchema, error.issues, ['questions', index])
+/** The fields no question knows, in every question of `questions` (an array; anything else has none). */
+export function questionUnknownFields(questions: unknown): UnknownField[] {
+  if (!Array.isArray(questions)) return []
+  return Array.from(questions as unknown[]).flatMap((raw, index) => {
+    const result = questionSchema.safeParse(raw)
+    return result.success ? [] : unknownFields(questionSchema, result.error.issues, ['questions', index])
+  })
 }
 
 /**

@@ -4,7 +4,7 @@ import { MAX_TIMEOUT_MS } from '../config/duration.js'
 import type { AgentLike } from '../contract/index.js'
 import { questionsSchema } from '../contract/request-schema.js'
 import { describeUnknownFields, unknownFields } from '../contract/unknown-fields.js'
-import { NO_QUESTIONS_MESSAGE } from '../contract/validate-request.js'
+import { NO_QUESTIONS_MESSAGE, questionUnknownFields } from '../contract/validate-request.js'
 import { policyInputSchema, type PolicyInput } from '../bridge/ask-policy.js'
 import { ApiError } from './api-error.js'
 
@@ -70,7 +70,8 @@ export function parseCreateAskBody(body: unknown): CreateAskBody {
   const result = envelopeSchema.safeParse(body)
   if (!result.success) {
     const unknown = unknownFields(createAskBodySchema, result.error.issues)
-    if (unknown.length > 0) throw badRequest(describeUnknownFields(unknown))
+    // The questions' own misspellings too: all of them in one answer, not one per attempt.
+    if (unknown.length > 0) throw badRequest(describeUnknownFields([...unknown, ...questionUnknownFields(isObject(body) ? body.questions : undefined)]))
     if (isObject(body) && body.questions === undefined) throw badRequest(NO_QUESTIONS_MESSAGE)
     throw badRequest(result.error.issues[0]?.message ?? 'the request body is malformed')
   }

@@ -174,7 +174,7 @@ export function openApiDocument(): Record<string, unknown> {
   }
 }
 
-/** One example per request shape; the README shows the same ones. */
+/** One example per request shape; docs/request-format.md shows the same ones. */
 const REQUEST_EXAMPLES = {
   buttons: {
     summary: 'One question, a few options: one tap answers',

@@ -35,7 +35,7 @@ when the relay stops, and the next start posts them again).
 Without SLACK_BOT_TOKEN it runs against the built-in local Slack stand-in,
 on 127.0.0.1:4100 (DSH_SLACK_SANDBOX_PORT), and prints its page's address.
 As with \`dsh-slack serve\`, the stand-in keeps its workspace in
-sandbox.json and the requests in sandbox.sqlite, beside DSH_SLACK_STATE,
+sandbox-PORT.json and the requests in sandbox-PORT.sqlite, beside DSH_SLACK_STATE,
 so a pending request is still there, and still answerable, after a restart.
 
 Options:
@@ -128,7 +128,7 @@ async function startBridge(
     effective = { ...config, botToken: config.botToken }
   } else {
     // Its own files beside DSH_SLACK_STATE, as with serve (stand-in-files.ts says why).
-    const files = standInFiles(config.statePath)
+    const files = standInFiles(config.statePath, config.sandboxPort)
     if (fresh) forgetStandInAsks(files)
     const options = { port: config.sandboxPort, ...(files.workspaceFile ? { workspaceFile: files.workspaceFile } : {}), ...(fresh ? { fresh: true } : {}) }
     local = await (io.startLocalSlack ?? startStandIn)(options)

@@ -13,8 +13,10 @@ import { startSandbox } from './index.js'
 
 /** The port `dsh-slack serve` also gives its stand-in by default (DSH_SLACK_SANDBOX_PORT), so the page's address is the same every run. */
 const SANDBOX_DEFAULT_PORT = DEFAULT_SANDBOX_PORT
-/** Where `dsh-slack serve` also keeps its stand-in's workspace by default (src/service/stand-in-files.ts: beside the state file). */
-const SANDBOX_DEFAULT_WORKSPACE = join(dirname(DEFAULT_STATE_PATH), 'sandbox.json')
+/** Where `dsh-slack serve` also keeps the workspace of its stand-in on `port` by default (src/service/stand-in-files.ts: beside the state file). */
+function defaultWorkspace(port: number): string {
+  return join(dirname(DEFAULT_STATE_PATH), `sandbox-${port}.json`)
+}
 
 const USAGE = `Usage: dsh-slack sandbox [--port N] [--workspace FILE] [--fresh]
 
@@ -25,7 +27,7 @@ forms) in a file between runs.
 
 Options:
   --port N          listen on port N (default ${SANDBOX_DEFAULT_PORT}; 0: any free port)
-  --workspace FILE  keep the workspace in FILE (default ${SANDBOX_DEFAULT_WORKSPACE});
+  --workspace FILE  keep the workspace in FILE (default ${join(dirname(DEFAULT_STATE_PATH), 'sandbox-N.json')} on port N);
                     :memory: keeps nothing
   --fresh           start with an empty workspace, replacing the kept one
   --help            show this help`
@@ -41,7 +43,8 @@ export interface SandboxArgs {
 
 /** Parses `argv` (the words after `sandbox`); `null` asks for the usage text. */
 export function parseSandboxArgs(argv: string[]): SandboxArgs | null {
-  const args: SandboxArgs = { port: SANDBOX_DEFAULT_PORT, workspace: SANDBOX_DEFAULT_WORKSPACE, fresh: false }
+  const args: SandboxArgs = { port: SANDBOX_DEFAULT_PORT, workspace: null, fresh: false }
+  let workspace: string | null | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--help' || arg === '-h') return null
@@ -54,13 +57,14 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs | null {
     const value = inline ?? argv[++i]
     if (value === undefined || value === '') throw new Error(name === '--port' ? '--port needs a number' : '--workspace needs a file name (or :memory:)')
     if (name === '--workspace') {
-      args.workspace = value === ':memory:' ? null : value
+      workspace = value === ':memory:' ? null : value
       continue
     }
     const parsed = Port.safeParse(value)
     if (!parsed.success) throw new Error(`--port must be a port number (0-65535), got ${value}`)
     args.port = parsed.data
   }
+  args.workspace = workspace === undefined ? defaultWorkspace(args.port) : workspace
   return args
 }
 

@@ -51,6 +51,10 @@ export class Workspace extends EventEmitter<WorkspaceEvents> {
     readonly clock: SandboxClock,
   ) {
     super()
+    // Every waitFor() and every open page follows 'change' while it lasts and
+    // stops after, so hundreds at once (a load test's waits) are no leak: no
+    // limit, rather than Node's warning at 11.
+    this.setMaxListeners(0)
     this.ids = new IdSource(clock)
     this.users.set(app.botUserId, { id: app.botUserId, name: app.botName, realName: app.botName, isBot: true })
   }

@@ -7,7 +7,7 @@ import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from './bridge-factory.js'
 import { bridgeOptionsFromConfig } from './bridge-options.js'
 import type { LocalSlack, StartLocalSlack } from './local-slack.js'
-import { forgetStandInAsks, standInFiles } from './stand-in-files.js'
+import { forgetStandInAsks, standInFiles, standInNote } from './stand-in-files.js'
 
 /** A running relay (DSH_HOST_URL), as the service sees it. */
 export interface RunningRelay {
@@ -62,7 +62,9 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       // their own beside DSH_SLACK_STATE, so an open question survives a
       // restart as it would with Slack, and never follows the service to
       // real Slack once a token is set.
-      const files = standInFiles(config.statePath)
+      const files = standInFiles(config.statePath, config.sandboxPort)
+      const note = standInNote(config.statePath, files)
+      if (note) logger.warn(note)
       if (options.fresh) forgetStandInAsks(files)
       local = await deps.startLocalSlack({
         port: config.sandboxPort,
@@ -105,7 +107,11 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       metrics,
       ...(config.apiKey ? { apiKey: config.apiKey } : {}),
     })
-    const { url } = await api.listen(config.host, config.port)
+    const { url } = await api.listen(config.host, config.port).catch((error: NodeJS.ErrnoException) => {
+      // The bare "listen EADDRINUSE" names no setting; the person needs the variable to change.
+      if (error.code !== 'EADDRINUSE') throw error
+      throw new Error(`port ${config.port} on ${config.host} is already in use (PORT): stop the other process (another dsh-slack serve?), or set PORT to a free port`, { cause: error })
+    })
     stack.push(() => api.close())
     const mode = local ? 'the local Slack stand-in' : effective.appToken ? 'Slack (Socket Mode)' : `Slack (HTTP mode: Slack's requests go to ${url}/slack/events)`
     logger.info(`dsh-slack serving ${url}/v1/asks, connected to ${mode}`)

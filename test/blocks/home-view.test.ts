@@ -76,6 +76,18 @@ describe('homeView', () => {
     expect(actions.elements.map((e) => e.action_id)).toEqual([0, 1, 2].map((option) => encodeActionId({ kind: 'option', askId: 'a1', question: 0, option })))
   })
 
+  it('titles a plan whose first heading is just "Plan" by its next heading, or its question, never "Plan review: Plan"', () => {
+    const titled = (detail: string) => {
+      const plan = { kind: 'question', view: { ...planReview(detail, {}), askId: 'p1' }, createdAt: NOW, channel: 'C0AGENTS' } as HomeAskView
+      return texts(homeView({ locale: 'en', now: NOW, asks: [plan] })).join('\n')
+    }
+
+    expect(titled('# Plan\n\n## Drop the legacy table\n\nBack up first.')).toContain('Plan review: Drop the legacy table')
+    expect(titled('# Plan\n\n1. Back up first.')).not.toContain('Plan review: Plan\n')
+    expect(titled('# Plan\n\n1. Back up first.')).toMatch(/Plan review: \S/)
+    expect(titled('# Plan\n\n1. Back up first.')).not.toMatch(/Plan review: Plan$/m)
+  })
+
   it('gives a plan review Approve, its other options, Request changes… and the quorum’s progress', () => {
     const plan = { kind: 'question', view: { ...planReview('# Plan: drop the legacy table\n\nBack up first.', {}), askId: 'p1', quorum: { required: 2, approvals: [{ id: 'U0ALICE' }] } }, createdAt: NOW, channel: 'C0AGENTS' } as HomeAskView
 

@@ -165,12 +165,21 @@ describe('dsh-slack ask --url (exit codes against a service)', () => {
     expect(run.stderr()).toMatch(/^dsh-slack ask: cannot reach http:\/\/127\.0\.0\.1:9 .*dsh-slack serve/)
   })
 
-  it('exits 1 when the API key is wrong', async () => {
+  it('exits 1 when the API key is wrong, saying so in CLI terms', async () => {
     const { url } = await service('b'.repeat(32))
     const run = cli(['ask', '--url', url, '--api-key', 'c'.repeat(32)], {}, JSON.stringify(oneQuestion))
 
     expect(await run.exited).toBe(1)
-    expect(run.stderr()).toMatch(/UNAUTHORIZED/)
+    expect(run.stderr()).toContain(`dsh-slack ask: the service at ${url} refused the API key (from --api-key or DSH_SLACK_API_KEY)`)
+  })
+
+  it('exits 1 without the API key, advising --api-key or DSH_SLACK_API_KEY rather than an HTTP header', async () => {
+    const { url } = await service('b'.repeat(32))
+    const run = cli(['ask', '--url', url], {}, JSON.stringify(oneQuestion))
+
+    expect(await run.exited).toBe(1)
+    expect(run.stderr()).toContain(`dsh-slack ask: the service at ${url} needs an API key: pass --api-key KEY, or set DSH_SLACK_API_KEY`)
+    expect(run.stderr()).not.toContain('Authorization')
   })
 
   it('keeps waiting through a service restart and prints the answer given afterwards', async () => {

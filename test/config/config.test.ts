@@ -1,3 +1,6 @@
+import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, DEFAULT_SANDBOX_PORT, DEFAULT_STATE_PATH, configFromEnv, isLoopbackHost } from '../../src/config/index.js'
 
@@ -202,9 +205,32 @@ describe('configFromEnv: each variable', () => {
     expect(configRejection(() => configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: value })).variable).toBe('DSH_SLACK_ALLOWED_HOSTS')
   })
 
-  it('reads DSH_SLACK_STATE as a path, including :memory:', () => {
-    expect(configFromEnv({ DSH_SLACK_STATE: '/var/lib/dsh-slack/state.sqlite' }).statePath).toBe('/var/lib/dsh-slack/state.sqlite')
+  it('reads DSH_SLACK_STATE as a SQLite file in a folder that exists, :memory:, or a postgres URL', () => {
+    const folder = mkdtempSync(join(tmpdir(), 'dsh-slack-config-'))
+    expect(configFromEnv({ DSH_SLACK_STATE: join(folder, 'state.sqlite') }).statePath).toBe(join(folder, 'state.sqlite'))
     expect(configFromEnv({ DSH_SLACK_STATE: ':memory:' }).statePath).toBe(':memory:')
+    expect(configFromEnv({ DSH_SLACK_STATE: 'postgres://dsh:pw@db:5432/dsh_slack' }).statePath).toBe('postgres://dsh:pw@db:5432/dsh_slack')
+    expect(configFromEnv({ DSH_SLACK_STATE: 'postgresql://db/dsh_slack' }).statePath).toBe('postgresql://db/dsh_slack')
+    // The default folder is created at start, so a file in it needs no folder yet.
+    expect(configFromEnv({ DSH_SLACK_STATE: '.dsh-slack/other.sqlite' }).statePath).toBe('.dsh-slack/other.sqlite')
+    rmSync(folder, { recursive: true })
+  })
+
+  it.each(['postgress://postgres@127.0.0.1:5432/dsh', 'mysql://root@db/dsh', 'redis://cache'])('refuses DSH_SLACK_STATE=%s, naming the accepted forms', (value) => {
+    const error = configRejection(() => configFromEnv({ DSH_SLACK_STATE: value }))
+    expect(error.variable).toBe('DSH_SLACK_STATE')
+    expect(error.message).toContain('expected a postgres:// or postgresql:// URL, :memory:, or a SQLite file in a folder that exists')
+  })
+
+  it('refuses a DSH_SLACK_STATE file in a folder that does not exist, instead of creating it', () => {
+    const missing = join(tmpdir(), `dsh-slack-missing-${process.pid}`, 'dir', 'state.sqlite')
+    expect(() => configFromEnv({ DSH_SLACK_STATE: missing })).toThrow(/DSH_SLACK_STATE: the folder ".*dir" does not exist; create it first/)
+    expect(existsSync(dirname(missing))).toBe(false)
+  })
+
+  it('never shows the password of a malformed state URL', () => {
+    expect(() => configFromEnv({ DSH_SLACK_STATE: 'postgress://dsh:hunter2@db/dsh' })).toThrow(/postgress:\/\/\*\*\*@db\/dsh/)
+    expect(() => configFromEnv({ DSH_SLACK_STATE: 'postgress://dsh:hunter2@db/dsh' })).not.toThrow(/hunter2/)
   })
 
   it.each([

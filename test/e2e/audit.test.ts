@@ -1,9 +1,12 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { auditCommand } from '../../src/cli/audit.js'
+import { serviceDeps } from '../../src/cli/service-deps.js'
+import { configFromEnv } from '../../src/config/config.js'
+import { startService } from '../../src/service/start-service.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
@@ -21,9 +24,11 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 function cliIo(env: Record<string, string>) {
   let out = ''
+  let err = ''
   return {
-    io: { env, stdout: { write: (text: string) => (out += text) }, stderr: { write: () => true }, stdin: new PassThrough(), onSignal: () => () => undefined },
+    io: { env, stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (err += text) }, stdin: new PassThrough(), onSignal: () => () => undefined },
     output: () => out,
+    errors: () => err,
   }
 }
 
@@ -68,8 +73,9 @@ describe('the audit trail', () => {
     expect(badStatus.status).toBe(400)
     expect(unknown.status).toBe(404)
 
-    const jsonl = cliIo({ DSH_SLACK_STATE: state })
-    const csv = cliIo({ DSH_SLACK_STATE: state })
+    // With a bot token, audit reads DSH_SLACK_STATE itself, as serve would.
+    const jsonl = cliIo({ DSH_SLACK_STATE: state, SLACK_BOT_TOKEN: slack.botToken })
+    const csv = cliIo({ DSH_SLACK_STATE: state, SLACK_BOT_TOKEN: slack.botToken })
     expect(await auditCommand(['--since', '7d'], jsonl.io)).toBe(0)
     expect(await auditCommand(['--format', 'csv'], csv.io)).toBe(0)
 
@@ -80,5 +86,31 @@ describe('the audit trail', () => {
     expect(rows[0]).toBe('seq,at,askId,type,byId,byName,detail')
     expect(rows).toHaveLength(6)
     expect(rows[4]).toContain(`,answered,${BOB},`)
+  })
+
+  it('finds a stand-in session’s asks the way serve does, without a token: the stand-in’s own file', async () => {
+    const folder = mkdtempSync(join(dir, 'stand-in-'))
+    const env = { DSH_SLACK_STATE: join(folder, 'state.sqlite'), DSH_SLACK_SANDBOX_PORT: '0', PORT: '0' }
+    const service = await startService(configFromEnv(env), await serviceDeps(), silentLogger)
+    const created = await fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ questions: [{ id: 'go', question: 'Deploy now?' }] }) })
+    await service.stop()
+    const audit = cliIo(env)
+
+    expect(await auditCommand([], audit.io)).toBe(0)
+
+    expect(created.status).toBe(201)
+    expect(audit.output()).toContain('"type":"posted"')
+    expect(audit.errors()).toContain(`reading ${join(folder, 'sandbox-0.sqlite')} (the local stand-in's asks, as SLACK_BOT_TOKEN is not set)`)
+  })
+
+  it('says where it looked when there is no state, and creates none', async () => {
+    const folder = mkdtempSync(join(dir, 'empty-'))
+    const audit = cliIo({ DSH_SLACK_STATE: join(folder, 'state.sqlite') })
+
+    expect(await auditCommand([], audit.io)).toBe(0)
+
+    expect(audit.output()).toBe('')
+    expect(audit.errors()).toContain(`no state at ${join(folder, 'sandbox-4100.sqlite')} (the local stand-in's asks, as SLACK_BOT_TOKEN is not set), so nothing to export`)
+    expect(readdirSync(folder)).toEqual([])
   })
 })

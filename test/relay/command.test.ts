@@ -160,7 +160,7 @@ describe('dsh-slack relay', () => {
     expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'go', selected: ['Yes'] }] } })
     expect(sandbox!.messages(sandbox!.defaultChannel).filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts)).toHaveLength(1)
     expect(firstLog.text('info')).toContain(
-      `stopping (open requests stay open: the stand-in's workspace in ${join(dir, 'sandbox.json')} and their state in ${join(dir, 'sandbox.sqlite')} are kept for the next start (--fresh starts empty))`,
+      `stopping (open requests stay open: the stand-in's workspace in ${join(dir, 'sandbox-0.json')} and their state in ${join(dir, 'sandbox-0.sqlite')} are kept for the next start (--fresh starts empty))`,
     )
   })
 })

@@ -6,6 +6,7 @@
  * failure under CI instead).
  */
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { Browser, Page } from 'playwright-core'
@@ -34,6 +35,15 @@ async function startLocalService(env: Record<string, string> = {}): Promise<Runn
   const service = await startService(configFromEnv({ PORT: '0', DSH_SLACK_SANDBOX_PORT: '0', DSH_SLACK_STATE: ':memory:', ...env }), await serviceDeps(), silentLogger)
   cleanups.push(() => service.stop())
   return { ...service, webUrl: service.local!.webUrl! }
+}
+
+/** A port nobody listens on now (the stand-in's port must be the same across a restart). */
+async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as AddressInfo
+  await new Promise((resolve) => server.close(resolve))
+  return port
 }
 
 async function postAsk(service: RunningService, request: unknown): Promise<string> {
@@ -207,7 +217,8 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
   it('keeps an open question across a restart of serve: the same page, without a reload, answers it', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-web-restart-'))
     cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
-    const env = { DSH_SLACK_STATE: join(dir, 'state.sqlite') }
+    // One stand-in port for both runs, as npm start keeps it: the stand-in's files are named after it.
+    const env = { DSH_SLACK_STATE: join(dir, 'state.sqlite'), DSH_SLACK_SANDBOX_PORT: String(await freePort()) }
     const first = await startLocalService(env)
     const page = await openPage(first.webUrl)
     const id = await postAsk(first, SAMPLE_ASKS['plan-review'])
@@ -216,7 +227,7 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
 
     await first.stop()
     await page.locator('body[data-live="off"]').waitFor()
-    const second = await startLocalService({ ...env, DSH_SLACK_SANDBOX_PORT: new URL(first.webUrl).port })
+    const second = await startLocalService(env)
     await page.locator('body[data-live="on"]').waitFor()
     await card.getByRole('button', { name: 'Approve', exact: true }).click()
     const result = await settled(second, id)
@@ -261,6 +272,33 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     expect(await toast.textContent()).toBe('The service is offline, so this was not sent (nothing changed). Start it again (npm start): this page reconnects by itself.')
   })
 
+  it('keeps the offline notice off the question’s Other…, Skip and Dismiss at phone width, and a tap dismisses it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-web-offline-phone-'))
+    cleanups.push(async () => rmSync(dir, { recursive: true, force: true }))
+    const service = await startLocalService({ DSH_SLACK_STATE: join(dir, 'state.sqlite') })
+    const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })
+    await postAsk(service, SAMPLE_ASKS.question)
+    const card = page.locator('.msg', { hasText: 'Which package manager' })
+    await card.getByRole('button', { name: 'npm', exact: true }).waitFor()
+
+    await service.stop()
+    await page.locator('body[data-live="off"]').waitFor()
+    await card.getByRole('button', { name: 'npm', exact: true }).click()
+    const toast = page.locator('#toast')
+    await toast.waitFor()
+    const notice = (await toast.boundingBox())!
+    const covered: string[] = []
+    for (const name of ['Other…', 'Skip', 'Dismiss']) {
+      const box = (await card.getByRole('button', { name, exact: true }).boundingBox())!
+      const apart = box.y >= notice.y + notice.height || box.y + box.height <= notice.y || box.x >= notice.x + notice.width || box.x + box.width <= notice.x
+      if (!apart) covered.push(name)
+    }
+    await toast.click()
+
+    expect(covered).toEqual([])
+    expect(await toast.isHidden()).toBe(true)
+  })
+
   it('fits a phone-width screen: the question and its buttons without sideways scrolling', async () => {
     const service = await startLocalService()
     const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })
@@ -273,6 +311,44 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
 
     expect(overflow).toBe(0)
     expect(box!.x + box!.width).toBeLessThanOrEqual(390)
+  })
+
+  it('reaches the Home tab at phone width, where the sidebar is hidden, through the channel picker', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })
+    await postAsk(service, SAMPLE_ASKS['plan-review'])
+    await page.getByRole('button', { name: 'Approve', exact: true }).first().waitFor()
+
+    expect(await page.locator('#sidebar, .sidebar').first().isVisible()).toBe(false)
+    await page.locator('#channel-select').selectOption({ label: 'dsh-slack · Home' })
+    const home = page.locator('#home')
+    await home.getByRole('button', { name: 'Approve', exact: true }).waitFor()
+
+    expect(await home.isVisible()).toBe(true)
+    expect(await home.textContent()).toContain('Waiting for you')
+  })
+
+  it("opens a message's permalink at that message, and a thread reply's in its thread", async () => {
+    const service = await startLocalService()
+    const posted = await fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(SAMPLE_ASKS.question) })
+    const record = (await posted.json()) as { channel: string; ts: string; permalink: string }
+    const api = async (method: string, args: Record<string, string>): Promise<Record<string, any>> =>
+      (await (await fetch(`${service.local!.apiUrl}${method}`, { method: 'POST', headers: { authorization: `Bearer ${service.local!.botToken}`, 'content-type': 'application/json; charset=utf-8' }, body: JSON.stringify(args) })).json()) as Record<string, any>
+    const reply = await api('chat.postMessage', { channel: record.channel, thread_ts: record.ts, text: 'A reply in the thread' })
+    const replyLink = (await api('chat.getPermalink', { channel: record.channel, message_ts: reply.ts as string })).permalink as string
+
+    const direct = await fetch(record.permalink)
+    const page = await openPage(record.permalink, null)
+    const focused = page.locator('#messages .msg.focused')
+    const threadPage = await openPage(replyLink, null)
+    const inThread = threadPage.locator('#thread-messages .msg.focused')
+
+    expect(direct.status).toBe(200)
+    expect(direct.headers.get('content-type')).toContain('text/html')
+    expect(record.permalink).toMatch(new RegExp(`^${service.webUrl.replace(/\/$/, '')}/archives/${record.channel}/p\\d+$`))
+    expect(await focused.textContent()).toContain('Which package manager')
+    expect(await threadPage.locator('#thread').isVisible()).toBe(true)
+    expect(await inThread.textContent()).toContain('A reply in the thread')
   })
 
   it("draws a plan's table block as a grid at phone width: a header row, narrow columns on one line, wide ones wrapped between words, in its own box", async () => {

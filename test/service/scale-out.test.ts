@@ -197,8 +197,8 @@ describe('five processes on one Slack app in Socket Mode, sharing PostgreSQL', (
       }),
     )
     mark('posted')
-    const client = new pg.Client({ connectionString: db.url })
-    await client.connect()
+    // A pool: the asks are looked up at once, and one client runs one query at a time.
+    const client = new pg.Pool({ connectionString: db.url, max: 4 })
     const libraryMessages = await Promise.all(
       libraryAsks.map(async (libraryAsk) => {
         for (;;) {

@@ -1,4 +1,5 @@
-import { join } from 'node:path'
+import { mkdirSync } from 'node:fs'
+import { dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
@@ -12,6 +13,8 @@ const suite = cliSuite('dsh-slack-serve-')
 const { cwd, running, closers } = suite
 
 function serve(env: Record<string, string>, args: string[] = []): CliRun {
+  // DSH_SLACK_STATE's folder must exist (only the default one is created).
+  if (env.DSH_SLACK_STATE?.startsWith('/')) mkdirSync(dirname(env.DSH_SLACK_STATE), { recursive: true })
   const run = runCli(suite.main, ['serve', ...args], { env: cleanEnv({ PORT: '0', DSH_SLACK_SANDBOX_PORT: '0', ...env }), cwd })
   running.push(run)
   return run
@@ -61,8 +64,8 @@ describe('dsh-slack serve (the process)', () => {
     const fresh = serve(env, ['--fresh'])
     const forgotten = await fetch(`${await apiUrlOf(fresh)}/v1/asks/${created.id}`)
 
-    expect(first.stdout()).toContain(`Kept between runs in ${join(cwd, 'stand-in', 'sandbox.json')} and ${join(cwd, 'stand-in', 'sandbox.sqlite')} (serve --fresh starts empty)`)
-    expect(first.stdout() + first.stderr()).toContain(`SIGTERM: stopping (open questions stay open: the stand-in's workspace in ${join(cwd, 'stand-in', 'sandbox.json')} and their state in`)
+    expect(first.stdout()).toContain(`Kept between runs in ${join(cwd, 'stand-in', 'sandbox-0.json')} and ${join(cwd, 'stand-in', 'sandbox-0.sqlite')} (serve --fresh starts empty)`)
+    expect(first.stdout() + first.stderr()).toContain(`SIGTERM: stopping (open questions stay open: the stand-in's workspace in ${join(cwd, 'stand-in', 'sandbox-0.json')} and their state in`)
     expect(kept.status).toBe(200)
     expect(await kept.json()).toMatchObject({ id: created.id, status: 'pending' })
     expect(forgotten.status).toBe(404)

@@ -1,3 +1,7 @@
+import { mkdtempSync } from 'node:fs'
+import { createServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import { configFromEnv, type Config } from '../../src/config/config.js'
@@ -5,6 +9,9 @@ import type { LocalSlack, LocalSlackOptions } from '../../src/service/local-slac
 import { startService, type RunningService, type ServiceDeps } from '../../src/service/start-service.js'
 import type { Logger } from '../../src/log/logger.js'
 import { FakeBridge } from '../http/fake-bridge.js'
+
+/** A state folder that exists, as DSH_SLACK_STATE requires. */
+const srv = mkdtempSync(join(tmpdir(), 'dsh-slack-start-service-'))
 
 const running: RunningService[] = []
 
@@ -85,12 +92,12 @@ describe('startService', () => {
   it('without a bot token starts the local stand-in on its port, with its files beside the state, and points the bridge at it', async () => {
     const { deps, options, local } = fakeDeps()
 
-    const { service } = await start({ DSH_SLACK_STATE: '/srv/dsh/state.sqlite', DSH_SLACK_SANDBOX_PORT: '4321' }, deps)
+    const { service } = await start({ DSH_SLACK_STATE: join(srv, 'state.sqlite'), DSH_SLACK_SANDBOX_PORT: '4321' }, deps)
 
-    expect(local.options).toEqual([{ port: 4321, workspaceFile: '/srv/dsh/sandbox.json' }])
+    expect(local.options).toEqual([{ port: 4321, workspaceFile: join(srv, 'sandbox-4321.json') }])
     // Its own SQLite file: asks on the stand-in never follow the service to real Slack.
-    expect(options[0]?.state).toBe('/srv/dsh/sandbox.sqlite')
-    expect(service.statePath).toBe('/srv/dsh/sandbox.sqlite')
+    expect(options[0]?.state).toBe(join(srv, 'sandbox-4321.sqlite'))
+    expect(service.statePath).toBe(join(srv, 'sandbox-4321.sqlite'))
     expect(options[0]).toMatchObject({ botToken: 'xoxb-local', appToken: 'xapp-local', slackApiUrl: 'http://127.0.0.1:1/api/', channel: 'C0LOCAL' })
     expect(await (await fetch(`${service.url}/healthz`)).json()).toEqual({ ok: true, slack: 'local', store: 'memory' })
     expect(service.local?.webUrl).toBe('http://127.0.0.1:1/')
@@ -107,7 +114,7 @@ describe('startService', () => {
 
   it('stops without withdrawing open asks kept in a file, and stops the stand-in after the bridge', async () => {
     const { deps, bridges, local } = fakeDeps()
-    const { service } = await start({ DSH_SLACK_STATE: '/srv/dsh/state.sqlite' }, deps)
+    const { service } = await start({ DSH_SLACK_STATE: join(srv, 'state.sqlite') }, deps)
 
     await service.stop()
 
@@ -168,5 +175,26 @@ describe('startService', () => {
 
     expect(bridges).toHaveLength(1)
     expect(listener).toHaveBeenCalledTimes(1)
+  })
+
+  it('names PORT when the API port is taken, instead of a bare EADDRINUSE', async () => {
+    const taken = createServer()
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve))
+    const { port } = taken.address() as AddressInfo
+    try {
+      await expect(start({ PORT: String(port), SLACK_BOT_TOKEN: 'xoxb-test', SLACK_APP_TOKEN: 'xapp-test' }, fakeDeps().deps)).rejects.toThrow(`port ${port} on 127.0.0.1 is already in use (PORT): stop the other process (another dsh-slack serve?), or set PORT to a free port`)
+    } finally {
+      await new Promise((resolve) => taken.close(resolve))
+    }
+  })
+
+  it('says at start that the stand-in does not use a DSH_SLACK_STATE database, and keeps its asks in its own file', async () => {
+    const { deps, options } = fakeDeps()
+    const { logger, service } = await start({ DSH_SLACK_STATE: 'postgres://dsh:secret@db.internal:5432/dsh_slack', DSH_SLACK_SANDBOX_PORT: '4200' }, deps)
+
+    expect(options[0]?.state).toBe('.dsh-slack/sandbox-4200.sqlite')
+    expect(service.statePath).toBe('.dsh-slack/sandbox-4200.sqlite')
+    expect(logger.lines).toContainEqual(expect.stringMatching(/^warn DSH_SLACK_STATE names a database, but without SLACK_BOT_TOKEN .* kept in \.dsh-slack\/sandbox-4200\.sqlite, not in the database/))
+    expect(logger.lines.join('\n')).not.toContain('secret')
   })
 })

@@ -49,6 +49,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .empty strong { color: var(--text); }
 
 .msg { display: flex; gap: 8px; padding: 8px 20px; position: relative; }
+.msg.focused { background: #fef6dc; box-shadow: inset 3px 0 0 #e8a723; }
 .msg:hover { background: var(--hover); }
 .msg.ephemeral { background: #f4f8fb; }
 .avatar { width: 36px; height: 36px; border-radius: 6px; flex-shrink: 0; display: flex; align-items: center; justify-content: center; color: #fff; font-weight: 900; font-size: 13px; background: var(--aubergine); }
@@ -170,6 +171,8 @@ input.text { width: 100%; }
 
 .toast { position: fixed; bottom: 20px; left: 50%; transform: translateX(-50%); background: #1d1c1d; color: #fff; padding: 10px 16px; border-radius: 8px; max-width: min(560px, calc(100vw - 32px)); z-index: 30; box-shadow: 0 4px 16px rgba(0,0,0,.3); font-size: 14px; }
 .toast.info { background: #1264a3; }
+/* On a phone the controls a person just tapped sit at the bottom: the notice goes above them, under the header. */
+@media (max-width: 720px) { .toast { bottom: auto; top: 64px; } }
 
 @media (max-width: 720px) {
   :root { font-size: 15px; }

@@ -2,6 +2,8 @@
  * The stand-in's web page and its endpoints, on the stand-in's own port:
  *
  * - `GET /` the page; `GET /web/app.js`, `/web/app.css`, `/web/icon.svg` its parts
+ * - `GET /archives/C…/p…` a message's permalink (what `chat.getPermalink`
+ *   gives): the page, opened at that message (its thread with `thread_ts`)
  * - `GET /web/state?user=U…&channel=C…` what that user sees (`PageSnapshot`)
  * - `GET /web/events` Server-Sent Events, one per workspace change
  * - `POST /web/act` a click, pick, tick, fill, submit or close (`WebAction`)
@@ -40,6 +42,9 @@ export interface WebPage {
   close(): void
 }
 
+/** A permalink's path, as `chat.getPermalink` builds it (src/sandbox/methods/chat.ts). */
+const PERMALINK = /^\/archives\/[CGD][A-Z0-9]{1,30}\/p\d{7,20}$/
+
 const sampleBody = z.object({ kind: z.string().min(1).max(100) })
 
 function describeZod(error: z.ZodError): string {
@@ -64,7 +69,8 @@ export function createWebPage(deps: WebPageDeps): WebPage {
   async function route(req: IncomingMessage, res: ServerResponse, path: string, url: URL): Promise<void> {
     checkHost(req, deps.port())
     const get = req.method === 'GET' || req.method === 'HEAD'
-    if (get && (path === '/' || path === '/index.html')) return send(res, 200, 'text/html; charset=utf-8', PAGE_HTML)
+    // A permalink is the page; its script reads the path and opens the channel at the message.
+    if (get && (path === '/' || path === '/index.html' || PERMALINK.test(path))) return send(res, 200, 'text/html; charset=utf-8', PAGE_HTML)
     if (get && path === '/web/app.js') {
       const script = await readPageScript()
       if (script !== null) return send(res, 200, 'text/javascript; charset=utf-8', script)
@@ -102,7 +108,7 @@ export function createWebPage(deps: WebPageDeps): WebPage {
   return {
     async handle(req, res, url) {
       const path = url.pathname
-      if (path !== '/' && path !== '/index.html' && !path.startsWith('/web/')) return false
+      if (path !== '/' && path !== '/index.html' && !PERMALINK.test(path) && !path.startsWith('/web/')) return false
       try {
         await route(req, res, path, url)
       } catch (error) {

@@ -30,7 +30,7 @@ export function render(snap: PageSnapshot): void {
   const query = new URLSearchParams({ user: S.user })
   if (S.channel) query.set('channel', S.channel)
   if (S.view === 'home') query.set('view', 'home')
-  history.replaceState(null, '', `?${query.toString()}`)
+  history.replaceState(null, '', `/?${query.toString()}`)
   renderUsers(snap)
   renderChannels(snap)
   renderApps(snap)
@@ -43,7 +43,19 @@ export function render(snap: PageSnapshot): void {
     if (!entry.used) cache.delete(key)
   })
   renderModal(snap)
+  showFocus()
   document.body.dataset.ready = 'true'
+}
+
+/** Opened from a permalink: bring that message into view (in its thread, when it is a reply) and mark it, once. */
+function showFocus(): void {
+  if (!S.focus) return
+  const selector = `.msg[data-ts="${S.focus}"]`
+  const node = byId('thread-messages').querySelector<HTMLElement>(selector) ?? byId('messages').querySelector<HTMLElement>(selector)
+  if (!node) return
+  S.focus = null
+  node.classList.add('focused')
+  node.scrollIntoView({ block: 'center' })
 }
 
 function renderUsers(snap: PageSnapshot): void {
@@ -112,7 +124,7 @@ function renderChannels(snap: PageSnapshot): void {
   const current = snap.channels.find((c) => c.id === snap.channel)
   byId('channel-title').textContent = current ? channelLabel(current) : 'No channel'
   byId('channel-meta').textContent = current ? `${current.members} members` : ''
-  const sig = JSON.stringify(snap.channels) + snap.channel + S.view
+  const sig = JSON.stringify(snap.channels) + snap.channel + S.view + snap.app.botName
   if (list.dataset.sig === sig) return
   list.dataset.sig = sig
   list.replaceChildren()
@@ -133,8 +145,15 @@ function renderChannels(snap: PageSnapshot): void {
     pick.appendChild(option)
   }
   if (!dms.children.length) dms.appendChild(el('li', 'sidebar-title', 'none yet'))
-  pick.value = snap.channel
+  // Below 720 px the sidebar is hidden and this picker is the way around: the app's Home tab is in it too.
+  const home = el('option', null, `${snap.app.botName} \u00b7 Home`)
+  home.value = HOME_PICK
+  pick.appendChild(home)
+  pick.value = S.view === 'home' ? HOME_PICK : snap.channel
 }
+
+/** The channel picker's entry for the app's Home tab (no channel id looks like this). */
+export const HOME_PICK = '__home'
 
 function sampleLabel(kind: string): string {
   const words = kind.replace(/-/g, ' ')

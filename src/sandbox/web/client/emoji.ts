@@ -14,8 +14,8 @@ const EMOJI: Record<string, [symbol: string, colour: string]> = {
   hourglass: ['\u231b', 'grey'],
   hourglass_flowing_sand: ['\u23f3', 'grey'],
   lock: ['\u26bf', 'grey'],
-  // A quorum's progress line: a person (a font without emoji has no busts).
-  busts_in_silhouette: ['\u263a', 'grey'],
+  // A quorum's progress line: two figures (a font without emoji has no busts; ☺ read as a smiley).
+  busts_in_silhouette: ['\u265f\u265f', 'grey'],
 }
 
 export function emojiNode(name: string): Node {

@@ -145,6 +145,8 @@ export function toast(message: string, kind?: string): void {
   t.textContent = message
   t.className = `toast${kind ? ` ${kind}` : ''}`
   t.hidden = false
+  // A tap dismisses it at once, so it never stands in the way for its 6 s.
+  t.onclick = () => (t.hidden = true)
   clearTimeout(toastTimer)
   toastTimer = setTimeout(() => (t.hidden = true), 6000)
 }

@@ -3,8 +3,9 @@
  * (scripts/build-page.mjs): wires the page's controls and starts the live
  * connection. The page shell is `../page-html.ts`; its look, `../page-css.ts`.
  */
-import { openChannel, render, switchUser } from './app.js'
+import { HOME_PICK, openChannel, render, switchUser } from './app.js'
 import { byId } from './dom.js'
+import { openHome } from './home.js'
 import { connect, onSnapshot, refresh, toast } from './live.js'
 import { closeModal } from './modal.js'
 import { S } from './state.js'
@@ -35,7 +36,7 @@ function start(): void {
     switchUser(id)
   })
   const channelSelect = byId<HTMLSelectElement>('channel-select')
-  channelSelect.addEventListener('change', () => openChannel(channelSelect.value))
+  channelSelect.addEventListener('change', () => (channelSelect.value === HOME_PICK ? openHome() : openChannel(channelSelect.value)))
   byId('thread-back').addEventListener('click', () => {
     S.thread = null
     byId('thread').hidden = true

@@ -1,6 +1,7 @@
 /**
  * The page's own state: who is acting and which channel is shown (read from
- * the address, `?user=U…&channel=C…`), the open thread, the last snapshot,
+ * the address, `?user=U…&channel=C…`, or a permalink's path
+ * `/archives/C…/p…?thread_ts=…`), the open thread, the message to show first, the last snapshot,
  * what was typed into modals (Slack tells the app nothing until submit), and
  * the rendered-node cache that keeps an open menu in place across updates.
  */
@@ -13,6 +14,8 @@ export interface PageState {
   view: 'channel' | 'home'
   /** The ts of the thread shown beside the channel. */
   thread: string | null
+  /** A permalink's message: scrolled into view and marked once it is drawn. */
+  focus: string | null
   snap: PageSnapshot | null
   /** Text typed into inputs, by view id (or `message`) and block_id. */
   drafts: Record<string, Record<string, string>>
@@ -26,12 +29,19 @@ export interface PageState {
 }
 
 const params = new URLSearchParams(location.search)
+const permalink = /^\/archives\/([CGD][A-Z0-9]+)\/p(\d{7,})$/.exec(location.pathname)
+
+/** A permalink's `p1764600000000100` is the ts `1764600000.000100` without its dot. */
+function tsOf(digits: string): string {
+  return `${digits.slice(0, -6)}.${digits.slice(-6)}`
+}
 
 export const S: PageState = {
   user: params.get('user') ?? '',
-  channel: params.get('channel') ?? '',
+  channel: params.get('channel') ?? permalink?.[1] ?? '',
   view: params.get('view') === 'home' ? 'home' : 'channel',
-  thread: null,
+  thread: permalink ? params.get('thread_ts') : null,
+  focus: permalink ? tsOf(permalink[2]!) : null,
   snap: null,
   drafts: {},
   modalSig: '',

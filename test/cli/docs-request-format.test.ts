@@ -5,8 +5,7 @@ import { requestProblem } from '../../src/cli/check-request.js'
 import { answerSchema, validateAnswer, validateRequest } from '../../src/contract/index.js'
 import { createAskBodySchema } from '../../src/http/create-ask-body.js'
 
-const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8')
-const section = readme.slice(readme.indexOf('\n## Request format\n'), readme.indexOf('\n## ', readme.indexOf('\n## Request format\n') + 1))
+const section = readFileSync(new URL('../../docs/request-format.md', import.meta.url), 'utf8')
 
 /** Every field path a schema accepts, as the README writes them: `questions[].options[].label`. */
 function fieldPaths(schema: z.ZodType, prefix = ''): string[] {
@@ -20,12 +19,12 @@ function fieldPaths(schema: z.ZodType, prefix = ''): string[] {
   })
 }
 
-/** The first column of the README's tables in the section. */
+/** The first column of the tables in docs/request-format.md. */
 function documentedFields(): string[] {
   return [...section.matchAll(/^\| `([^`]+)` \|/gm)].map((match) => match[1]!)
 }
 
-describe('the README’s request format section', () => {
+describe('the request format page (docs/request-format.md)', () => {
   it('documents every field of a request and an answer, and no field that does not exist', () => {
     const fields = [...fieldPaths(createAskBodySchema), ...fieldPaths(answerSchema), 'signal']
 
