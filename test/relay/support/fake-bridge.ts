@@ -53,6 +53,8 @@ export class FakeBridge implements SlackBridge {
 
   async #post(fields: Pick<AskRecord, 'kind' | 'questions' | 'approval' | 'agent'>, options: OpenAskOptions): Promise<AskRecord> {
     const id = `ask-${this.#next++}`
+    // As the real bridge does: the relay's host, when it names one, is shown beside the session.
+    if (options.host !== undefined) fields = { ...fields, agent: { ...fields.agent, host: options.host } }
     const record: AskRecord = {
       id,
       ...fields,
