@@ -457,8 +457,9 @@ function awaitsDelivery(record: AskRecord, outcome: Outcome): boolean {
 
 /** What the message shows for a settlement: "being delivered" while the relay has not delivered it. */
 function shownOutcome(record: AskRecord, outcome: Outcome): Outcome {
-  if (!awaitsDelivery(record, outcome)) return outcome
-  return { ...outcome, delivering: true } as Outcome
+  if (record.externalKey === undefined) return outcome
+  if (outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided') return { ...outcome, delivering: true }
+  return outcome
 }
 
 /** Who settled an ask in Slack, when a person did. */

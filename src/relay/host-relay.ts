@@ -230,6 +230,10 @@ export class HostRelay {
     }
   }
 
+  #forgetAwaiting(rpcId: string): void {
+    for (const [key, awaiting] of this.#awaitingArguments) if (awaiting.rpcId === rpcId) this.#awaitingArguments.delete(key)
+  }
+
   /**
    * An approval replayed to a relay that connected after its tool call was
    * made: the host's event stream does not replay session events, but the
@@ -251,7 +255,7 @@ export class HostRelay {
 
   async #onResolved(rpcId: string, how: ResolvedHow): Promise<void> {
     this.#resolved.set(rpcId, how)
-    for (const [key, awaiting] of this.#awaitingArguments) if (awaiting.rpcId === rpcId) this.#awaitingArguments.delete(key)
+    this.#forgetAwaiting(rpcId)
     this.#requests.delete(rpcId)
     this.#outbox.forget(rpcId)
     const record = await this.#recordFor(rpcId)
@@ -302,6 +306,7 @@ export class HostRelay {
       if (rpcId === undefined || this.#seen.has(rpcId) || this.#opening.has(rpcId)) continue
       if (connection !== this.#connection) return
       const how = this.#resolved.get(rpcId) ?? 'gone'
+      this.#forgetAwaiting(rpcId)
       this.#log('info', `request ${rpcId} is no longer pending on the host; ask ${record.id} withdrawn`)
       await this.#close(record.id, how)
     }
