@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { StoredMessage } from '../../src/sandbox/model.js'
-import type { Sandbox } from '../../src/sandbox/index.js'
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { runRelayCommand } from '../../src/relay/command.js'
 import { startRelay, type Relay } from '../../src/relay/index.js'
 import { startRig } from '../support/e2e.js'
 import { startDshWeb, type DshWeb } from '../support/harness/dsh-web.js'
@@ -22,7 +23,9 @@ import { recordingLogger } from './support/recording-logger.js'
 const ALICE = 'U0SANDBOX01'
 const availability = await findRealHarness()
 if (availability.skip) console.log(`real-host relay suite skipped: ${availability.skip}`)
-const realHost = describe.skipIf(availability.skip !== undefined)
+const skipIfNoHarness = describe.skipIf(availability.skip !== undefined)
+// A real host turn takes a model round trip or two, a restart a boot: generous, never a timed assertion.
+const realHost = (name: string, body: () => void) => skipIfNoHarness(name, { timeout: 90_000 }, body)
 const harness = (): RealHarness => availability.harness!
 
 const COLOR_CALL = {
@@ -327,28 +330,51 @@ realHost('relay against the real dsh web: two hosts, each with its own access se
   const first = hostPerDescribe({ accessSecret: 'first-host-secret-0123456789' })
   const second = hostPerDescribe({ accessSecret: 'second-host-secret-9876543210' })
 
-  it('logs in to each host with its own secret, names the host on each card, and answers each host\'s question to that host', async () => {
-    const { slack, channel, alice, relay } = await relayTo([
-      { url: first.host.url, accessSecret: first.host.accessSecret! },
-      { url: second.host.url, accessSecret: second.host.accessSecret! },
-    ])
-    expect(relay.status().hosts.map((h) => h.state)).toEqual(['connected', 'connected'])
+  it('as `dsh-slack relay` from the environment: logs in to each host with its own secret, names the host on each card, and answers each host\'s question to that host', async () => {
+    let slack: Sandbox | undefined
+    let stop!: () => void
+    const logger = recordingLogger()
+    const exit = runRelayCommand([], {
+      env: {
+        DSH_HOST_URL: `${first.host.url},${second.host.url}`,
+        DSH_HOST_ACCESS_SECRET: `${first.host.accessSecret},${second.host.accessSecret}`,
+        DSH_SLACK_STATE: ':memory:',
+      },
+      stdout: { write: () => true },
+      stderr: { write: (text: string) => logger.error(text) },
+      stopRequested: new Promise<void>((resolve) => (stop = resolve)),
+      logger,
+      startLocalSlack: async () => {
+        const started = (slack = await startSandbox())
+        return { apiUrl: started.apiUrl, botToken: started.botToken, appToken: started.appToken, channel: started.defaultChannel, stop: () => started.close() }
+      },
+    })
+    cleanups.push(async () => {
+      stop()
+      await exit
+    })
+    await vi.waitFor(() => expect(logger.text('info').filter((line) => line.endsWith(': connected'))).toHaveLength(2), { timeout: 15_000 })
+    const channel = slack!.defaultChannel
+    const alice = slack!.user(ALICE)
     const sessions = [await first.host.createSession(), await second.host.createSession()]
     first.model.script({ toolCalls: [COLOR_CALL] }, { text: 'ok' })
     second.model.script({ toolCalls: [COLOR_CALL] }, { text: 'ok' })
     const from = [first.model.requests.length, second.model.requests.length]
 
     await first.host.prompt(sessions[0]!, 'Paint the shed.')
-    const firstCard = await postedMessage(slack, channel)
+    const firstCard = await postedMessage(slack!, channel)
     await second.host.prompt(sessions[1]!, 'Paint the fence.')
-    const secondCard = await slack.waitFor(() => slack.messages(channel).find((m) => m.ts !== firstCard.ts && m.thread_ts === undefined))
+    const secondCard = await slack!.waitFor(() => slack!.messages(channel).find((m) => m.ts !== firstCard.ts && m.thread_ts === undefined))
 
     expect(visibleText(firstCard)).toContain(`host \`127.0.0.1:${first.host.port}\``)
     expect(visibleText(secondCard)).toContain(`host \`127.0.0.1:${second.host.port}\``)
     await alice.click(firstCard, 'Blue')
     await alice.click(secondCard, 'Green')
 
-    expect(JSON.parse(await toolResultAfter(slack, first.model, from[0]!))).toEqual({ answers: [{ id: 'color', selected: ['Blue'] }] })
-    expect(JSON.parse(await toolResultAfter(slack, second.model, from[1]!))).toEqual({ answers: [{ id: 'color', selected: ['Green'] }] })
+    expect(JSON.parse(await toolResultAfter(slack!, first.model, from[0]!))).toEqual({ answers: [{ id: 'color', selected: ['Blue'] }] })
+    expect(JSON.parse(await toolResultAfter(slack!, second.model, from[1]!))).toEqual({ answers: [{ id: 'color', selected: ['Green'] }] })
+    expect(logger.text('error')).toEqual([])
+    stop()
+    expect(await exit).toBe(0)
   })
 })
