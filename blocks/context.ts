@@ -49,7 +49,7 @@ function code(text: string): string {
 }
 
 /**
- * The card's first line: mention, agent, session, working directory, model,
+ * The card's first line: mention, agent, host, session, working directory, model,
  * expiry. The agent's title is a `plain_text` element of its own: mrkdwn has
  * no escape for `*`, `_` and `~`, so a title like `*t* _i_` would otherwise
  * render bold and italic. Session, cwd and model are in code spans, which
@@ -64,6 +64,8 @@ export function askContext(locale: Locale, agent: AgentView | undefined, mention
   // with nothing after it reads as a missing value.
   const title = agent?.title?.trim()
   if (title) line.mrkdwn(`*${escapeMrkdwn(words.agent)}*`, fitText(title, LIMIT.contextField))
+  // Several hosts: the host first, so the session id is read as one of its sessions.
+  if (agent?.host?.trim()) line.mrkdwn(`${words.host} ${code(agent.host)}`)
   if (agent?.id?.trim()) line.mrkdwn(title ? `${words.session} ${code(agent.id)}` : `*${escapeMrkdwn(words.agent)}* ${code(agent.id)}`)
   else if (!title) line.mrkdwn(`*${escapeMrkdwn(words.anAgent)}*`)
   if (agent?.cwd?.trim()) line.mrkdwn(code(agent.cwd))

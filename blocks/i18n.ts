@@ -6,6 +6,9 @@
  */
 import type { Locale, SettledElsewhereHow } from './view.js'
 
+/** What a person gave that is on its way to the host. */
+export type DeliveringWhat = 'answer' | 'approval' | 'changes' | 'dismissal' | 'allowed' | 'rejected'
+
 export interface Words {
   /** Context line: who asks. */
   agent: string
@@ -69,6 +72,13 @@ export interface Words {
   argumentsInFile(filename: string): string
   argumentsNotSeen: string
   argumentsFileTitle: string
+  /** Context line: which harness host (the relay with several). */
+  host: string
+  /**
+   * Status line of a relayed request settled in Slack while the host has not
+   * accepted it yet: `what` says what was given, `who` and `when` are mrkdwn.
+   */
+  delivering(what: DeliveringWhat, who: string, when: string): string
   /** Status lines: `who` and `when` are mrkdwn. */
   answeredBy(who: string, when: string): string
   approvedBy(who: string, when: string): string
@@ -186,8 +196,13 @@ const en: Words = {
   otherArguments: 'Other arguments',
   argumentsInThread: 'Shortened here; the full text is in the thread.',
   argumentsInFile: (filename) => `Shortened here; the full text is in the attached file ${filename}.`,
-  argumentsNotSeen: 'The relay did not see this call’s arguments (it connected after the call was made): check them in the host’s web UI before allowing.',
+  argumentsNotSeen: 'The relay has not seen this call’s arguments yet; this card shows them if they arrive. Check them in the host’s web UI before allowing.',
   argumentsFileTitle: 'Tool call arguments',
+  host: 'host',
+  delivering: (what, who, when) => {
+    const given = { answer: 'answer', approval: 'approval', changes: 'change request', dismissal: 'dismissal', allowed: '“Allow once”', rejected: 'rejection' }[what]
+    return `:hourglass_flowing_sand: Delivering ${who}'s ${given} to the host… · ${when}`
+  },
   answeredBy: (who, when) => `Answered by ${who} · ${when}`,
   approvedBy: (who, when) => `:white_check_mark: Approved by ${who} · ${when}`,
   changesRequestedBy: (who, when) => `:pencil2: Changes requested by ${who} · ${when}`,
@@ -305,8 +320,13 @@ const zhCN: Words = {
   otherArguments: '其他参数',
   argumentsInThread: '此处为节选；全文见消息串。',
   argumentsInFile: (filename) => `此处为节选；全文见附件 ${filename}。`,
-  argumentsNotSeen: '中继没有看到这次调用的参数（它在调用之后才连接）：允许之前请在主机的网页界面中查看。',
+  argumentsNotSeen: '中继尚未看到这次调用的参数；参数到达后会显示在这张卡片上。允许之前请在主机的网页界面中查看。',
   argumentsFileTitle: '工具调用参数',
+  host: '主机',
+  delivering: (what, who, when) => {
+    const given = { answer: '回答', approval: '批准', changes: '修改意见', dismissal: '忽略', allowed: '“允许一次”', rejected: '拒绝' }[what]
+    return `:hourglass_flowing_sand: 正在把 ${who} 的${given}送达主机… · ${when}`
+  },
   answeredBy: (who, when) => `${who} 已回答 · ${when}`,
   approvedBy: (who, when) => `:white_check_mark: ${who} 已批准 · ${when}`,
   changesRequestedBy: (who, when) => `:pencil2: ${who} 要求修改 · ${when}`,

@@ -19,11 +19,13 @@ export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: 
   switch (outcome.kind) {
     case 'answered': {
       const who = approversMrkdwn(outcome.by, outcome.approvedBy)
+      if (outcome.delivering) return words.delivering(plan?.feedback ? 'changes' : plan?.approved ? 'approval' : 'answer', who, when)
       if (plan?.feedback) return words.changesRequestedBy(who, when)
       if (plan?.approved) return words.approvedBy(who, when)
       return words.answeredBy(who, when)
     }
     case 'dismissed':
+      if (outcome.delivering) return words.delivering('dismissal', personMrkdwn(outcome.by), when)
       return words.dismissedBy(personMrkdwn(outcome.by), when)
     case 'aborted':
       return words.aborted(when)
@@ -34,6 +36,7 @@ export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: 
     case 'settled-elsewhere':
       return words.settledElsewhere(outcome.how, when, outcome.by === undefined ? undefined : personMrkdwn(outcome.by))
     case 'decided':
+      if (outcome.delivering) return words.delivering(outcome.decision === 'allowed-once' ? 'allowed' : 'rejected', outcome.decision === 'allowed-once' ? approversMrkdwn(outcome.by, outcome.approvedBy) : personMrkdwn(outcome.by), when)
       return outcome.decision === 'allowed-once' ? words.allowedBy(approversMrkdwn(outcome.by, outcome.approvedBy), when) : words.rejectedBy(personMrkdwn(outcome.by), when)
     case 'failed':
       return `${words.failed(when)}${outcome.reason.trim() === '' ? '' : ` — ${fitMrkdwn(outcome.reason, LIMIT.contextField)}`}`

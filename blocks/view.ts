@@ -32,6 +32,12 @@ export interface AgentView {
   /** Working directory of the session. */
   cwd?: string
   model?: string
+  /**
+   * The harness host the request came from (the relay's `DSH_HOST_URL`
+   * entry, without its scheme), when the relay serves several: a session id
+   * alone does not say which host to open.
+   */
+  host?: string
 }
 
 /** A Slack user who acted. `name` is for status lines; mentions use the id (a trusted value from Slack). */
@@ -75,7 +81,8 @@ export interface ApprovalView {
   callId?: string
   /**
    * The call's arguments as the model wrote them (usually JSON text), when
-   * the relay saw the call; absent: not seen, and the card says so.
+   * the relay saw the call; absent: not seen (yet), and the card says so.
+   * The relay fills them in later when they arrive after the card.
    */
   arguments?: string
   agent?: AgentView
@@ -100,10 +107,15 @@ export interface AnswerView {
  */
 export type SettledElsewhereHow = 'answered' | 'cancelled' | 'allowed' | 'rejected' | 'gone' | 'undelivered'
 
-/** How a question ended: drives the message that replaces the controls. */
+/**
+ * How a question ended: drives the message that replaces the controls.
+ * `delivering` (shown, never stored): a relayed request settled in Slack
+ * whose answer the host has not accepted yet, so the card must not say
+ * "Answered by" (which means the host has it) but that it is on its way.
+ */
 export type Outcome =
-  | { kind: 'answered'; by: Person; at: number; answers: AnswerView[]; approvedBy?: Person[] }
-  | { kind: 'dismissed'; by: Person; at: number }
+  | { kind: 'answered'; by: Person; at: number; answers: AnswerView[]; approvedBy?: Person[]; delivering?: true }
+  | { kind: 'dismissed'; by: Person; at: number; delivering?: true }
   /** The agent withdrew the question (its signal fired, or DELETE /v1/asks/:id). */
   | { kind: 'aborted'; at: number }
   | { kind: 'expired'; at: number }
@@ -117,7 +129,7 @@ export type Outcome =
   | { kind: 'settled-elsewhere'; at: number; how: SettledElsewhereHow; by?: Person }
   /** Tool approval decided in Slack. */
   /** `approvedBy`: a quorum's approvers, in order (the last one is `by`). */
-  | { kind: 'decided'; by: Person; at: number; decision: 'allowed-once' | 'rejected'; approvedBy?: Person[] }
+  | { kind: 'decided'; by: Person; at: number; decision: 'allowed-once' | 'rejected'; approvedBy?: Person[]; delivering?: true }
   /** Something went wrong after the click (e.g. the host refused the answer); never looks answered. */
   | { kind: 'failed'; at: number; reason: string }
 

@@ -147,6 +147,8 @@ settled('settled-expired', single, { kind: 'expired', at: AT })
 settled('settled-stopped', single, { kind: 'stopped', at: AT })
 settled('settled-elsewhere', single, { kind: 'settled-elsewhere', how: 'answered', at: AT })
 settled('settled-failed', single, { kind: 'failed', reason: 'the host refused the answer (409)', at: AT })
+// A relayed answer the host has not accepted yet (relay card states).
+settled('settled-delivering', single, { kind: 'answered', by: alice, at: AT, answers: [{ id: 'q1', selected: ['npm'] }], delivering: true })
 settled('settled-answered-zh', ask(single.questions, { locale: 'zh-CN' }), { kind: 'answered', by: alice, at: AT, answers: [{ id: 'q1', selected: ['npm'] }] })
 
 examples['approval'] = approvalMessage(approval)
@@ -155,6 +157,9 @@ examples['approval-rejected'] = settledApprovalMessage(approval, { kind: 'decide
 examples['approval-settled-elsewhere'] = settledApprovalMessage(approval, { kind: 'settled-elsewhere', how: 'rejected', at: AT })
 const { arguments: _seen, ...unseen } = approval
 examples['approval-arguments-unseen'] = approvalMessage(unseen)
+// The relay serves several hosts: the card names which one.
+examples['approval-two-hosts'] = approvalMessage({ ...approval, agent: { ...approval.agent, host: '127.0.0.1:4001' } })
+examples['approval-delivering'] = settledApprovalMessage(approval, { kind: 'decided', decision: 'allowed-once', by: alice, at: AT, delivering: true })
 
 examples['modal-other'] = otherModal(single, 0)
 examples['modal-feedback'] = feedbackModal(plan)

@@ -127,7 +127,7 @@ export class AskLifecycle {
     if (existing) return existing
     const record = this.#newRecord('question', options, styleOfQuestions(valid.questions))
     record.questions = valid.questions
-    const agent = agentView(valid.agent)
+    const agent = withHost(agentView(valid.agent), options.host)
     if (agent) record.agent = agent
     return this.#insertAndPost(record, valid.signal)
   }
@@ -141,7 +141,8 @@ export class AskLifecycle {
     if (input.reason !== undefined) record.approval.reason = input.reason
     if (input.callId !== undefined) record.approval.callId = input.callId
     if (input.arguments !== undefined) record.approval.arguments = input.arguments
-    if (input.agent) record.agent = input.agent
+    const agent = withHost(input.agent, options.host)
+    if (agent) record.agent = agent
     return this.#insertAndPost(record)
   }
 
@@ -191,7 +192,7 @@ export class AskLifecycle {
       this.#tellOpen(current)
     }
     // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
-    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome)
+    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, shownOutcome(current, current.settlement.outcome))
     this.options.logger.info(`ask ${record.id} posted to ${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`)
     return current
   }
@@ -246,8 +247,31 @@ export class AskLifecycle {
         this.options.logger.error(`a settlement listener failed: ${error instanceof Error ? error.message : String(error)}`)
       }
     }
-    await this.#messages.showSettled(result.record, settlement.outcome)
+    await this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome))
     return result
+  }
+
+  /**
+   * Relay: the host accepted the answer given in Slack. Until now the
+   * message said it was being delivered; now it says who answered.
+   */
+  async delivered(id: string): Promise<void> {
+    const record = await this.options.store.get(id)
+    if (!record?.settlement || !awaitsDelivery(record, record.settlement.outcome)) return
+    await this.#messages.showSettled(record, record.settlement.outcome, 'correction')
+  }
+
+  /**
+   * Relay: a tool call's arguments arrived after its approval card was
+   * posted. While the ask is open the card is drawn again with them (and a
+   * long command's thread follows); a settled card is left as it is.
+   */
+  async showArguments(id: string, args: string): Promise<boolean> {
+    if (!(await this.options.store.attachApprovalArguments(id, args))) return false
+    await this.#messages.showProgress(id)
+    const record = await this.options.store.get(id)
+    if (record?.message) await this.#poster.continueLate(record)
+    return true
   }
 
   /** Appends to the audit trail; a failure is logged, never thrown (the ask's life goes on). */
@@ -378,7 +402,7 @@ export class AskLifecycle {
   async recover(): Promise<void> {
     await this.#sweep()
     for (const record of await this.options.store.listUnshownSettled()) {
-      if (record.settlement) await this.#messages.showSettled(record, record.settlement.outcome, 'recovery')
+      if (record.settlement) await this.#messages.showSettled(record, shownOutcome(record, record.settlement.outcome), 'recovery')
     }
     // Repeated, not only at start: a library process killed a moment ago
     // still has a running lease, and its asks must expire once it lapses.
@@ -425,6 +449,28 @@ export class AskLifecycle {
   get armedTimers(): number {
     return this.#expiryTimers.size
   }
+}
+
+/** The agent view with the relay's host named, when it names one. */
+function withHost(agent: AskRecord['agent'], host: string | undefined): AskRecord['agent'] {
+  if (host === undefined || host.trim() === '') return agent
+  return { ...agent, host }
+}
+
+/**
+ * A relayed request (it has an external key) settled in Slack by a person:
+ * the relay still has to deliver the answer, and only the host's receipt
+ * makes it "answered" (the relay calls `delivered`).
+ */
+function awaitsDelivery(record: AskRecord, outcome: Outcome): boolean {
+  return record.externalKey !== undefined && (outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided')
+}
+
+/** What the message shows for a settlement: "being delivered" while the relay has not delivered it. */
+function shownOutcome(record: AskRecord, outcome: Outcome): Outcome {
+  if (record.externalKey === undefined) return outcome
+  if (outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided') return { ...outcome, delivering: true }
+  return outcome
 }
 
 /** Who settled an ask in Slack, when a person did. */

@@ -54,6 +54,19 @@ export class AskPoster {
     }
   }
 
+  /**
+   * Posts the thread continuation an ask's card now needs (a tool call's
+   * long arguments that arrived after the card), in the background, once.
+   */
+  async continueLate(record: AskRecord): Promise<void> {
+    if (!record.message || this.#continuing.has(record.id)) return
+    const { slack, pacer, settings, renderer, logger, stopped } = this.options
+    const plan = await renderer.open(record, settings)
+    if (plan.thread.length === 0 && !plan.file) return
+    const done = postContinuation({ slack, pacer, logger }, record.id, record.message, plan, stopped).finally(() => this.#continuing.delete(record.id))
+    this.#continuing.set(record.id, done)
+  }
+
   /** Resolves once the ask's continuation (if any) has gone out, or been given up. */
   async whenContinued(id: string): Promise<void> {
     await this.#continuing.get(id)

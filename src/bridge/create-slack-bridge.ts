@@ -125,6 +125,8 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     waitForSettlement: (id, timeoutMs, signal) => waitForSettlement(store, id, timeoutMs, signal),
     abort: (id) => lifecycle.abort(id),
     closeElsewhere: (id, how) => lifecycle.closeElsewhere(id, how),
+    delivered: (id) => lifecycle.delivered(id),
+    showArguments: (id, args) => lifecycle.showArguments(id, args),
     onSettled: (listener) => lifecycle.onSettled(listener),
     health: () => health,
     postsWaiting: () => pacer.waiting(),

@@ -75,6 +75,8 @@ export interface OpenAskOptions {
   externalKey?: string
   /** Quorum, approvers, reminder and escalation for this ask, over the bridge's defaults. */
   policy?: PolicyInput
+  /** Relay with several hosts: which host asks, shown on the card beside the session. */
+  host?: string
 }
 
 /** A tool approval to post (relay). */
@@ -121,6 +123,18 @@ export interface SlackBridge {
    * `failed`: the host refused the answer; the message must not look answered.
    */
   closeElsewhere(id: string, how: CloseHow): Promise<AskRecord | undefined>
+  /**
+   * Relay: the host accepted the answer given in Slack. A relayed request's
+   * message says the answer is being delivered from the click until then,
+   * and who answered only from now on.
+   */
+  delivered(id: string): Promise<void>
+  /**
+   * Relay: a tool call's arguments arrived after its approval card was
+   * posted; an open card is drawn again with them. False when the ask is no
+   * longer open (nothing changes then).
+   */
+  showArguments(id: string, args: string): Promise<boolean>
   /** Every settlement, in this process, after it is stored (service logs, relay replies). */
   onSettled(listener: (record: AskRecord) => void): () => void
   /** Whether Slack is reachable now. */

@@ -118,6 +118,19 @@ export function toolCallsOf(event: { type: string; data?: unknown }): ToolCall[]
   return []
 }
 
+/**
+ * `session.history`'s value: `{ events: [{ event, view? }], hasMore }`. The
+ * tool calls among its events, for an approval whose call the relay did not
+ * see on the stream (it connected after the call was made).
+ */
+const historySchema = z.object({ events: z.array(z.looseObject({ event: z.looseObject({ type: z.string(), data: z.unknown().optional() }) })) })
+
+export function toolCallsInHistory(value: unknown): ToolCall[] {
+  const history = historySchema.safeParse(value)
+  if (!history.success) return []
+  return history.data.events.flatMap((entry) => toolCallsOf(entry.event))
+}
+
 type KnownMethod = keyof typeof payloadSchemas
 
 function isKnown(method: string): method is KnownMethod {

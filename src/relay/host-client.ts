@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto'
 import WebSocket from 'ws'
+import { z } from 'zod'
 import type { Logger } from '../log/logger.js'
 import { backoffDelay, formatDelay } from './backoff.js'
 import { parseFrame, type HostFrame } from './frames.js'
@@ -9,6 +11,9 @@ import { RelayError } from './relay-error.js'
 import { receiptSchema, type ClientResponse, type Receipt } from './responses.js'
 import type { Scheduler } from './scheduler.js'
 import type { RelayTiming } from './timing.js'
+
+/** A `server-response` to `POST /api/<method>`; only `ok` and `value` are read. */
+const callReplySchema = z.object({ result: z.object({ ok: z.boolean(), value: z.unknown().optional() }) })
 
 export type ConnectionState = 'idle' | 'connecting' | 'connected' | 'waiting' | 'stopped'
 
@@ -100,6 +105,29 @@ export class HostClient {
     }
     if (result.kind === 'unauthorized') return { kind: 'unreachable', error: new RelayError('HOST_REFUSED', 'the host refused the access cookie') }
     return result
+  }
+
+  /**
+   * Another call of the host's API (`POST /api/<method>` with a
+   * `client-request` envelope, DSH-HOST.md): resolves with the result's
+   * value, or throws a `RelayError` (unreachable, refused, or an error result).
+   */
+  async call(method: string, payload: unknown): Promise<unknown> {
+    const login = await this.#login()
+    if (!login.ok) throw login.error
+    const body = { type: 'client-request', rpcId: randomUUID(), method, payload }
+    const response = await this.#options.http.postJson(`${this.#options.endpoints.api}/${method}`, this.#access.headers(), body)
+    if (response.status !== 200) throw new RelayError(response.status >= 500 ? 'HOST_UNREACHABLE' : 'HOST_REFUSED', `${method} answered HTTP ${response.status}`)
+    let json: unknown
+    try {
+      json = JSON.parse(response.text)
+    } catch {
+      throw new RelayError('HOST_REFUSED', `${method} answered something that is not JSON`)
+    }
+    const reply = callReplySchema.safeParse(json)
+    if (!reply.success) throw new RelayError('HOST_REFUSED', `${method} answered something that is not a server-response`)
+    if (!reply.data.result.ok) throw new RelayError('HOST_REFUSED', `${method} failed on the host`)
+    return reply.data.result.value
   }
 
   async #login(): Promise<{ ok: true } | { ok: false; error: RelayError }> {

@@ -1,10 +1,10 @@
-import type { SlackBridge } from '../bridge/types.js'
+import type { OpenAskOptions, SlackBridge } from '../bridge/types.js'
 import { isUserInteractionError } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
 import type { AskRecord } from '../store/ask-record.js'
 import { backoffDelay } from './backoff.js'
 import { deliveryOutcome, type Closing } from './delivery-outcome.js'
-import type { HostFrame } from './frames.js'
+import { toolCallsInHistory, type HostFrame, type ToolCall } from './frames.js'
 import { HostClient, type ConnectionState } from './host-client.js'
 import type { HostHttp } from './host-http.js'
 import { externalKeyFor, hostEndpoints, rpcIdFromExternalKey, type HostEndpoints } from './host-url.js'
@@ -25,6 +25,8 @@ export interface HostRelayOptions {
   scheduler: Scheduler
   timing: RelayTiming
   http: HostHttp
+  /** Cards name the host (the relay serves several): a session id alone does not say which host to open. */
+  nameHost?: boolean
 }
 
 /** One host, as `startRelay(...).status()` reports it. */
@@ -58,6 +60,18 @@ export class HostRelay {
   readonly #opening = new Map<string, Promise<AskRecord | undefined>>()
   /** How the host said a request ended (`question/resolved`, `approval/resolved`): the only source of "… outside Slack". */
   readonly #resolved = new Map<string, ResolvedHow>()
+  /**
+   * Open approvals whose tool call the relay has not seen, by session and
+   * call id: when the call arrives (on the stream, or from the session's
+   * history) the card is drawn again with what it would run.
+   */
+  readonly #awaitingArguments = new Map<string, { rpcId: string; toolName: string }>()
+  /**
+   * The host stopped answering respond calls while the socket stayed up
+   * (a frozen process): the first failure of an outage is a warning, the
+   * repeats are debug lines, and the recovery is said once.
+   */
+  #deliveryOutage = false
   /** Requests the host sent on the current connection. */
   #seen = new Set<string>()
   /**
@@ -129,8 +143,8 @@ export class HostRelay {
         for (const { id, kind } of dropped) {
           this.#log('warn', `request ${rpcId}: question "${id}" has an intent of unknown kind "${kind}"; shown as a generic question`)
         }
-        const externalKey = externalKeyFor(this.endpoints.base, rpcId)
-        return this.#track(this.#open(rpcId, () => this.#options.bridge.open({ questions, agent: { id: sessionId } }, { externalKey })))
+        const options = this.#openOptions(rpcId)
+        return this.#track(this.#open(rpcId, () => this.#options.bridge.open({ questions, agent: { id: sessionId } }, options)))
       }
       case 'approval': {
         const { rpcId, sessionId, approvalId, toolName, reason, callId } = frame
@@ -146,11 +160,18 @@ export class HostRelay {
           ...(callId !== undefined ? { callId } : {}),
           ...(call ? { arguments: call.arguments } : {}),
         }
-        const externalKey = externalKeyFor(this.endpoints.base, rpcId)
-        return this.#track(this.#open(rpcId, () => this.#options.bridge.openApproval(input, { externalKey })))
+        const options = this.#openOptions(rpcId)
+        const opened = this.#open(rpcId, () => this.#options.bridge.openApproval(input, options))
+        if (call || callId === undefined) return this.#track(opened)
+        // Not seen on the stream (yet): it may still come, or be in the session's history.
+        this.#awaitingArguments.set(callKey(sessionId, callId), { rpcId, toolName })
+        return this.#track(opened.then(() => this.#argumentsFromHistory(sessionId, callId)))
       }
       case 'tool-calls':
-        for (const call of frame.calls) this.#toolCalls.remember(frame.sessionId, call)
+        for (const call of frame.calls) {
+          this.#toolCalls.remember(frame.sessionId, call)
+          this.#track(this.#arrived(frame.sessionId, call))
+        }
         return
       case 'question-resolved':
         return this.#track(this.#onResolved(frame.questionRpcId, frame.outcome))
@@ -191,8 +212,50 @@ export class HostRelay {
     if (record && record.status !== 'pending') this.#onSettled(record)
   }
 
+  #openOptions(rpcId: string): OpenAskOptions {
+    const externalKey = externalKeyFor(this.endpoints.base, rpcId)
+    return this.#options.nameHost ? { externalKey, host: this.endpoints.label } : { externalKey }
+  }
+
+  /** A tool call the stream carried: the arguments an open approval card was still missing. */
+  async #arrived(sessionId: string, call: ToolCall): Promise<void> {
+    const key = callKey(sessionId, call.callId)
+    const awaiting = this.#awaitingArguments.get(key)
+    if (!awaiting || awaiting.toolName !== call.toolName) return
+    this.#awaitingArguments.delete(key)
+    const record = await this.#recordFor(awaiting.rpcId)
+    if (!record || record.status !== 'pending') return
+    if (await this.#options.bridge.showArguments(record.id, call.arguments)) {
+      this.#log('info', `request ${awaiting.rpcId}: the tool call's arguments arrived after its card; ask ${record.id} shows them now`)
+    }
+  }
+
+  #forgetAwaiting(rpcId: string): void {
+    for (const [key, awaiting] of this.#awaitingArguments) if (awaiting.rpcId === rpcId) this.#awaitingArguments.delete(key)
+  }
+
+  /**
+   * An approval replayed to a relay that connected after its tool call was
+   * made: the host's event stream does not replay session events, but the
+   * session's history (`session.history`) has the call.
+   */
+  async #argumentsFromHistory(sessionId: string, callId: string): Promise<void> {
+    if (!this.#awaitingArguments.has(callKey(sessionId, callId)) || this.#stopped) return
+    let calls: ToolCall[]
+    try {
+      calls = toolCallsInHistory(await this.#client.call('session.history', { sessionId }))
+    } catch (error) {
+      return this.#log('debug', `could not read session ${sessionId}'s history for call ${callId}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+    const call = calls.find((candidate) => candidate.callId === callId)
+    if (!call) return this.#log('debug', `call ${callId} is not in session ${sessionId}'s history (yet)`)
+    this.#toolCalls.remember(sessionId, call)
+    await this.#arrived(sessionId, call)
+  }
+
   async #onResolved(rpcId: string, how: ResolvedHow): Promise<void> {
     this.#resolved.set(rpcId, how)
+    this.#forgetAwaiting(rpcId)
     this.#requests.delete(rpcId)
     this.#outbox.forget(rpcId)
     const record = await this.#recordFor(rpcId)
@@ -243,6 +306,7 @@ export class HostRelay {
       if (rpcId === undefined || this.#seen.has(rpcId) || this.#opening.has(rpcId)) continue
       if (connection !== this.#connection) return
       const how = this.#resolved.get(rpcId) ?? 'gone'
+      this.#forgetAwaiting(rpcId)
       this.#log('info', `request ${rpcId} is no longer pending on the host; ask ${record.id} withdrawn`)
       await this.#close(record.id, how)
     }
@@ -287,9 +351,32 @@ export class HostRelay {
     if (result.kind === 'unreachable' && result.error.maybeDelivered) entry.maybeDelivered = true
     if (result.kind !== 'unreachable') this.#retryAttempt = 0
     const outcome = deliveryOutcome(rpcId, entry, result, this.#resolved.get(rpcId))
-    this.#log(outcome.log.level, outcome.log.message)
+    this.#logDelivery(result.kind === 'unreachable', outcome.log)
     if (outcome.close) await this.#close(entry.askId, outcome.close)
+    if (outcome.delivery === 'delivered') await this.#delivered(entry.askId)
     return outcome.delivery
+  }
+
+  /** One warning per outage, however many retries it takes; the recovery is said once too. */
+  #logDelivery(unreachable: boolean, log: { level: keyof Logger; message: string }): void {
+    if (unreachable) {
+      if (this.#deliveryOutage) return this.#log('debug', log.message)
+      this.#deliveryOutage = true
+      return this.#log(log.level, `${log.message} (retrying; repeats are logged at debug until the host answers)`)
+    }
+    if (this.#deliveryOutage) {
+      this.#deliveryOutage = false
+      this.#log('info', `the host answers again; delivering the ${this.#outbox.size} ${this.#outbox.size === 1 ? 'answer' : 'answers'} kept`)
+    }
+    this.#log(log.level, log.message)
+  }
+
+  async #delivered(askId: string): Promise<void> {
+    try {
+      await this.#options.bridge.delivered(askId)
+    } catch (error) {
+      this.#log('error', `could not update ask ${askId}'s message: ${error instanceof Error ? error.message : String(error)}`)
+    }
   }
 
   // ---- helpers -----------------------------------------------------------------
@@ -311,6 +398,10 @@ export class HostRelay {
   #log(level: keyof Logger, message: string): void {
     this.#options.logger[level](`relay ${this.endpoints.base}: ${message}`)
   }
+}
+
+function callKey(sessionId: string, callId: string): string {
+  return `${sessionId}\u0000${callId}`
 }
 
 /**

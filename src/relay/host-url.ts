@@ -14,6 +14,10 @@ export interface HostEndpoints {
   respond: string
   /** `http://…/__dsh/access`. */
   access: string
+  /** `http://…/api`: other calls are `POST <api>/<method>` (e.g. `session.history`). */
+  api: string
+  /** How a card names the host when the relay serves several: the base without its scheme (`127.0.0.1:4000`). */
+  label: string
 }
 
 export function hostEndpoints(hostUrl: string): HostEndpoints {
@@ -29,6 +33,8 @@ export function hostEndpoints(hostUrl: string): HostEndpoints {
     events: at('api/events.mux').replace(/^http/, 'ws'),
     respond: at('api/respond'),
     access: at('__dsh/access'),
+    api: `${base}/api`,
+    label: `${url.host}${path}`,
   }
 }
 

@@ -56,9 +56,12 @@ export function startRelay(options: StartRelayOptions): Relay {
     const { url, accessSecret } = typeof target === 'string' ? { url: target, accessSecret: undefined } : target
     if (!targets.has(url)) targets.set(url, accessSecret)
   }
+  // With several hosts a card names its host: the same session id means nothing without it.
+  const nameHost = targets.size > 1
   const relays = [...targets].map(
     ([hostUrl, accessSecret]) =>
       new HostRelay({
+        nameHost,
         bridge: options.bridge,
         hostUrl,
         ...(accessSecret !== undefined ? { accessSecret } : {}),

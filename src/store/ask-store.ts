@@ -41,6 +41,11 @@ export interface AskStore {
   findByExternalKey(key: string): Promise<AskRecord | undefined>
   /** Records where the ask's message was posted. */
   attachMessage(id: string, message: PostedMessage): Promise<void>
+  /**
+   * Relay: records a tool call's arguments that arrived after the approval
+   * was posted, only while the approval is pending. True when recorded.
+   */
+  attachApprovalArguments(id: string, args: string): Promise<boolean>
   /** Pending → settled, once. The loser gets the winner's record. */
   settle(id: string, settlement: Settlement): Promise<SettleResult>
   /** Marks that the message now shows the settlement. */

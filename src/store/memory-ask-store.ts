@@ -43,6 +43,13 @@ export class MemoryAskStore implements AskStore {
     if (record) record.message = { ...message }
   }
 
+  async attachApprovalArguments(id: string, args: string): Promise<boolean> {
+    const record = this.#records.get(id)
+    if (!record?.approval || record.status !== 'pending') return false
+    record.approval = { ...record.approval, arguments: args }
+    return true
+  }
+
   async settle(id: string, settlement: Settlement): Promise<SettleResult> {
     const record = this.#records.get(id)
     if (!record) throw new Error(`no ask ${id}`)

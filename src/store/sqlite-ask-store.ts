@@ -93,6 +93,10 @@ export class SqliteAskStore implements AskStore {
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
       attachMessage: db.prepare(`UPDATE asks SET record = json_set(record, '$.message', json(?)) WHERE id = ?`),
+      attachApprovalArguments: db.prepare(
+        `UPDATE asks SET record = json_set(record, '$.approval.arguments', ?)
+         WHERE id = ? AND status = 'pending' AND json_extract(record, '$.approval') IS NOT NULL`,
+      ),
       settle: db.prepare(
         `UPDATE asks
          SET status = @status, settled_at = @settledAt,
@@ -182,6 +186,10 @@ export class SqliteAskStore implements AskStore {
 
   async attachMessage(id: string, message: PostedMessage): Promise<void> {
     this.#statements.attachMessage.run(JSON.stringify(message), id)
+  }
+
+  async attachApprovalArguments(id: string, args: string): Promise<boolean> {
+    return this.#statements.attachApprovalArguments.run(args, id).changes === 1
   }
 
   async settle(id: string, settlement: Settlement): Promise<SettleResult> {

@@ -60,11 +60,15 @@ describe('approval card: the command', () => {
     expect(codeTexts(settled)).toEqual(['make deploy'])
   })
 
-  it('says when the relay never saw the arguments, so nobody allows a command they were not shown', () => {
+  it('says when the relay has not seen the arguments, so nobody allows a command they were not shown', () => {
     const message = approvalMessage(approval(undefined))
 
     expect(codeTexts(message)).toEqual([])
-    expect(mrkdwnTexts(message).join('\n')).toMatch(/did not see this call’s arguments.*web UI/)
+    expect(mrkdwnTexts(message).join('\n')).toMatch(/has not seen this call’s arguments.*web UI/)
+  })
+
+  it('blames no late connection for arguments not seen: the relay may have been connected all along', () => {
+    expect(mrkdwnTexts(approvalMessage(approval(undefined))).join('\n')).not.toMatch(/connected after/)
   })
 
   it(`shows up to LIMIT.approvalArgumentsCard (${LIMIT.approvalArgumentsCard}) characters whole, and shortens one more with the rest in the thread`, () => {

@@ -105,6 +105,14 @@ export class FakeBridge implements SlackBridge {
     throw new Error('not used by these tests')
   }
 
+  async delivered(): Promise<void> {
+    throw new Error('not used by these tests')
+  }
+
+  async showArguments(): Promise<boolean> {
+    throw new Error('not used by these tests')
+  }
+
   /** Plays a person answering in Slack. */
   answer(id: string, selected: string[], by = { id: 'U0ALICE', name: 'alice' }): Promise<AskRecord | undefined> {
     const answers = [{ id: 'q1', selected }]

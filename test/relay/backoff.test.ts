@@ -27,7 +27,13 @@ describe('hostEndpoints', () => {
       events: 'ws://127.0.0.1:4000/api/events.mux',
       respond: 'http://127.0.0.1:4000/api/respond',
       access: 'http://127.0.0.1:4000/__dsh/access',
+      api: 'http://127.0.0.1:4000/api',
+      label: '127.0.0.1:4000',
     })
+  })
+
+  it('names a host on a card by its address without the scheme, path included', () => {
+    expect(hostEndpoints('https://box.example/dsh/').label).toBe('box.example/dsh')
   })
 
   it('keeps a path prefix and uses wss for https', () => {

@@ -66,6 +66,39 @@ describe('relay: questions', () => {
     })
   })
 
+  it('tells the bridge an answer was delivered only once the host accepted it, never for one the host no longer held', async () => {
+    const { host, bridge, relay } = await setup()
+    const kept = host.ask('session-1', [COLOR])
+    const lost = host.ask('session-1', [COLOR])
+    const keptAsk = await askOf(bridge, host, kept.rpcId)
+    const lostAsk = await askOf(bridge, host, lost.rpcId)
+    await host.goDown()
+    await vi.waitFor(() => expect(relay.status().hosts[0]?.state).not.toBe('connected'))
+    host.abort(lost.rpcId)
+
+    await bridge.answer(keptAsk.id, { answers: [{ id: 'color', selected: ['Blue'] }] })
+    await bridge.answer(lostAsk.id, { answers: [{ id: 'color', selected: ['Green'] }] })
+    expect(bridge.deliveredAsks).toEqual([])
+    await host.comeUp()
+
+    expect(await kept.outcome).toMatchObject({ kind: 'answered' })
+    await vi.waitFor(() => expect(bridge.closed.map((closed) => closed.id)).toContain(lostAsk.id))
+    expect(bridge.deliveredAsks).toEqual([keptAsk.id])
+  })
+
+  it('names the host on every ask when it relays several hosts, and none when it relays one', async () => {
+    const { host, bridge } = await setup()
+    const other = await startFakeHost()
+    cleanups.push(() => other.close())
+    const both = relayTo(other, { relay: { hosts: [host.url, other.url] } })
+    await other.waitForConnections(1)
+
+    const { rpcId } = other.ask('session-1', [COLOR])
+    expect((await askOf(both.bridge, other, rpcId)).agent).toEqual({ id: 'session-1', host: new URL(other.url).host })
+    const single = host.ask('session-9', [COLOR])
+    expect((await askOf(bridge, host, single.rpcId)).agent).toEqual({ id: 'session-9' })
+  })
+
   it('sends a dismissal as the cancelled error, so the agent gets ASK_CANCELLED', async () => {
     const { host, bridge } = await setup()
     const { rpcId, outcome } = host.ask('session-1', [COLOR])

@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { SlackBridge } from '../../src/bridge/types.js'
+import type { Sandbox } from '../../src/sandbox/index.js'
 import type { AskUserQuestionItem } from '../../src/contract/index.js'
 import { startRelay, type Relay } from '../../src/relay/index.js'
 import { startRig } from '../support/e2e.js'
 import { startFakeHost, type FakeHost, type FakeHostOptions } from '../support/fake-host.js'
-import { interactiveElements, postedMessage, settledMessage, visibleText } from '../support/messages.js'
+import { postedMessage, visibleText } from '../support/messages.js'
 import { recordingLogger } from './support/recording-logger.js'
-import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { FAST, COLOR } from './support/fixtures.js'
 
 // End to end: the fake harness host, the relay, the real bridge (real Bolt
@@ -17,17 +17,22 @@ import { FAST, COLOR } from './support/fixtures.js'
 // clicking in Slack.
 
 const ALICE = 'U0SANDBOX01'
-const SECRET = 'correct-horse-battery-staple'
 
 const LANGS: AskUserQuestionItem = { id: 'langs', question: 'Which languages?', multiSelect: true, options: [{ label: 'TypeScript' }, { label: 'Rust' }, { label: 'Go' }] }
-
-const PLAN_REVIEW: AskUserQuestionItem = planReviewQuestion('# Plan: add a cache\n\n1. Add `cache.ts` with an LRU map.\n2. Wire it into the **fetch** path.\n')
 
 const cleanups: (() => Promise<void>)[] = []
 
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
 })
+
+/** The message with that ts once its text matches (a relayed answer says "Delivering…" until the host accepts it). */
+function messageMatching(slack: Sandbox, channel: string, ts: string, pattern: RegExp) {
+  return slack.waitFor(() => {
+    const message = slack.messages(channel).find((m) => m.ts === ts)
+    return message && pattern.test(visibleText(message)) ? message : undefined
+  }, { message: `message ${ts} to match ${pattern}` })
+}
 
 async function hostWith(options: FakeHostOptions = {}): Promise<FakeHost> {
   const host = await startFakeHost(options)
@@ -51,19 +56,6 @@ async function connected(options: FakeHostOptions = {}, accessSecret?: string) {
 }
 
 describe('relay end to end: questions', () => {
-  it('sends the exact answer a person taps in Slack to the host', async () => {
-    const { host, slack, channel, alice } = await connected()
-    const { outcome } = host.ask('session-1', [COLOR])
-    const message = await postedMessage(slack, channel)
-    expect(visibleText(message)).toContain('Which color do you prefer?')
-    expect(visibleText(message)).toContain('session-1')
-
-    await alice.click(message, 'Green')
-
-    expect(await outcome).toEqual({ kind: 'answered', by: 'client', answer: { answers: [{ id: 'color', selected: ['Green'] }] } })
-    expect(visibleText(await settledMessage(slack, channel, message.ts))).toMatch(/Answered by/)
-  })
-
   it('sends a multi-select answer ticked in Slack', async () => {
     const { host, slack, channel, alice } = await connected()
     const { outcome } = host.ask('session-1', [LANGS])
@@ -115,46 +107,7 @@ describe('relay end to end: questions', () => {
   })
 })
 
-describe('relay end to end: plan reviews', () => {
-  it('approves a plan with its Approve button', async () => {
-    const { host, slack, channel, alice } = await connected()
-    const { outcome } = host.ask('session-1', [PLAN_REVIEW])
-    const card = await postedMessage(slack, channel)
-    expect(visibleText(card)).toContain('Plan: add a cache')
-
-    await alice.click(card, 'Approve')
-
-    expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] } })
-  })
-
-  it('sends requested changes as custom feedback', async () => {
-    const { host, slack, channel, alice } = await connected()
-    const { outcome } = host.ask('session-1', [PLAN_REVIEW])
-    const card = await postedMessage(slack, channel)
-
-    await alice.click(card, /Request changes/)
-    await slack.waitFor(() => alice.modal())
-    alice.fill(/.*/, 'Use the existing LRU package instead.')
-    await alice.submit()
-
-    expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'plan-review', selected: [], custom: 'Use the existing LRU package instead.' }] } })
-  })
-})
-
 describe('relay end to end: tool approvals', () => {
-  it('allows once from the approval card and shows who decided', async () => {
-    const { host, slack, channel, alice } = await connected()
-    const { outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', reason: 'The target file lives outside the session workspace.', callId: 'mock-call-1' })
-    const card = await postedMessage(slack, channel)
-    expect(visibleText(card)).toContain('bash')
-    expect(visibleText(card)).toContain('outside the session workspace')
-
-    await alice.click(card, 'Allow once')
-
-    expect(await outcome).toEqual({ kind: 'decided', outcome: 'allowed-once', by: 'client' })
-    expect(visibleText(await settledMessage(slack, channel, card.ts))).toMatch(/Allowed once by/)
-  })
-
   it('shows the command being approved in a code block, literally, with no live mention or link', async () => {
     const { host, slack, channel, alice } = await connected()
     const command = 'rm -rf ../outside/cache && echo <!channel> <@U0SANDBOX01> <https://evil.example|docs.example>'
@@ -167,7 +120,38 @@ describe('relay end to end: tool approvals', () => {
     await alice.click(card, 'Allow once')
 
     expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'allowed-once' })
-    expect(visibleText(await settledMessage(slack, channel, card.ts))).toContain(command)
+    expect(visibleText(await messageMatching(slack, channel, card.ts, /Allowed once by/))).toContain(command)
+  })
+
+  it('draws the card again with the command when the tool call arrives after the card was posted, without blaming a late connection', async () => {
+    const { host, slack, channel, alice } = await connected()
+    const { outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-7', reason: 'The target lives outside the workspace.' })
+    const card = await postedMessage(slack, channel)
+    expect(visibleText(card)).toMatch(/has not seen this call’s arguments yet/)
+    expect(visibleText(card)).not.toMatch(/connected after/)
+
+    host.sessionEvent('session-2', { type: 'tool/call', data: { callId: 'call-7', name: 'bash', arguments: JSON.stringify({ command: 'touch ../outside/cache' }) } })
+
+    const updated = await messageMatching(slack, channel, card.ts, /touch \.\.\/outside\/cache/)
+    expect(visibleText(updated)).not.toMatch(/has not seen/)
+    await alice.click(updated, 'Allow once')
+    expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'allowed-once' })
+  })
+
+  it('leaves a card alone when its tool call arrives for another tool or another session', async () => {
+    const { host, slack, channel } = await connected()
+    host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-8' })
+    const card = await postedMessage(slack, channel)
+
+    host.sessionEvent('session-3', { type: 'tool/call', data: { callId: 'call-8', name: 'bash', arguments: JSON.stringify({ command: 'echo other session' }) } })
+    host.sessionEvent('session-2', { type: 'tool/call', data: { callId: 'call-8', name: 'write_file', arguments: JSON.stringify({ path: 'x' }) } })
+    host.sessionEvent('session-2', { type: 'tool/call', data: { callId: 'call-9', name: 'bash', arguments: JSON.stringify({ command: 'echo marker' }) } })
+    host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-9' })
+    await slack.waitFor(() => slack.messages(channel).find((m) => m.ts !== card.ts && visibleText(m).includes('echo marker')))
+
+    const same = slack.messages(channel).find((m) => m.ts === card.ts)!
+    expect(visibleText(same)).toMatch(/has not seen this call’s arguments yet/)
+    expect(visibleText(same)).not.toMatch(/other session|"path"/)
   })
 
   it('puts the whole of a long command in the card’s thread and a readable start on the card', async () => {
@@ -186,44 +170,9 @@ describe('relay end to end: tool approvals', () => {
     expect(replies.map((m) => visibleText(m)).join('\n')).toContain('step 0 of a long generated script')
   })
 
-  it('rejects from the approval card', async () => {
-    const { host, slack, channel, alice } = await connected()
-    const { outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
-    const card = await postedMessage(slack, channel)
-
-    await alice.click(card, 'Reject')
-
-    expect(await outcome).toEqual({ kind: 'decided', outcome: 'rejected', by: 'client' })
-    expect(visibleText(await settledMessage(slack, channel, card.ts))).toMatch(/Rejected by/)
-  })
-
-  it('says "Rejected outside Slack" when the approval is rejected in the web UI', async () => {
-    const { host, slack, channel } = await connected()
-    const { rpcId } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
-    const card = await postedMessage(slack, channel)
-
-    host.answerFromWebUi(rpcId, 'rejected')
-
-    const final = visibleText(await settledMessage(slack, channel, card.ts))
-    expect(final).toMatch(/Rejected outside Slack/)
-    expect(final).not.toMatch(/Answered/)
-  })
 })
 
 describe('relay end to end: settled elsewhere and restarts', () => {
-  it('updates the message when the question is answered in the web UI first, and removes its controls', async () => {
-    const { host, slack, channel } = await connected()
-    const { rpcId } = host.ask('session-1', [COLOR])
-    const message = await postedMessage(slack, channel)
-    expect(interactiveElements(message).length).toBeGreaterThan(0)
-
-    host.answerFromWebUi(rpcId, { answers: [{ id: 'color', selected: ['Blue'] }] })
-
-    const final = visibleText(await settledMessage(slack, channel, message.ts))
-    expect(final).toMatch(/Answered outside Slack/)
-    expect(host.counters.responses).toBe(0)
-  })
-
   it('says an answer was not delivered when the host settled the request unheard, never "answered outside Slack"', async () => {
     const { host, slack, channel, alice, relay: running } = await connected()
     const { rpcId, outcome } = host.ask('session-1', [COLOR])
@@ -244,29 +193,6 @@ describe('relay end to end: settled elsewhere and restarts', () => {
     expect(host.received.map((item) => item.receipt)).toEqual([{ accepted: false, reason: 'not-pending' }])
   })
 
-  it('tells the card and, privately, the person when a host restart lost the question their queued answer was for', async () => {
-    const { host, slack, channel, alice, relay: running } = await connected()
-    const { outcome } = host.ask('session-1', [COLOR])
-    const message = await postedMessage(slack, channel)
-    await host.goDown({ forgetPending: true })
-    await slack.waitFor(() => running.status().hosts[0]?.state !== 'connected')
-
-    await alice.click(message, 'Green')
-    await slack.waitFor(() => running.status().hosts[0]?.outbox === 1)
-    await host.comeUp()
-
-    const final = await slack.waitFor(() => {
-      const current = slack.messages(channel).find((m) => m.ts === message.ts)
-      return current && /No longer open on the host/.test(visibleText(current)) ? current : undefined
-    })
-    expect(visibleText(final)).toMatch(/answer was not delivered/)
-    expect(visibleText(final)).not.toMatch(/outside Slack/)
-    expect(interactiveElements(final)).toEqual([])
-    const notice = await slack.waitFor(() => slack.ephemerals(ALICE, channel).find((e) => /not delivered/.test(e.text)))
-    expect(notice.text).toMatch(/no longer open on the host/)
-    expect(await outcome).toEqual({ kind: 'forgotten' })
-  })
-
   it('survives a host restart mid-question: reconnects, takes the replay without a second message, then answers', async () => {
     const { host, slack, channel, alice } = await connected()
     const { outcome } = host.ask('session-1', [COLOR])
@@ -279,16 +205,6 @@ describe('relay end to end: settled elsewhere and restarts', () => {
     expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'color', selected: ['Blue'] }] } })
     expect(slack.messages(channel).filter((m) => m.thread_ts === undefined || m.thread_ts === m.ts)).toHaveLength(1)
     expect(host.counters.connections).toBe(2)
-  })
-
-  it('withdraws the message of a request the restarted host no longer holds', async () => {
-    const { host, slack, channel } = await connected()
-    host.ask('session-1', [COLOR])
-    const message = await postedMessage(slack, channel)
-
-    await host.restart({ forgetPending: true })
-
-    expect(visibleText(await settledMessage(slack, channel, message.ts))).toMatch(/No longer open/)
   })
 
   it('survives a dsh-slack restart on the same state file: no second message, and the old one still answers', async () => {
@@ -314,14 +230,4 @@ describe('relay end to end: settled elsewhere and restarts', () => {
     expect(rig.slack.messages(rig.channel)).toHaveLength(1)
   })
 
-  it('logs in with the access secret and answers through the cookie', async () => {
-    const { host, slack, channel, alice } = await connected({ accessSecret: SECRET }, SECRET)
-    const { outcome } = host.ask('session-1', [COLOR])
-    const message = await postedMessage(slack, channel)
-
-    await alice.click(message, 'Blue')
-
-    expect(await outcome).toMatchObject({ kind: 'answered' })
-    expect(host.counters.loginAttempts).toBe(1)
-  })
 })

@@ -109,6 +109,25 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.get(record.id))?.message).toEqual({ channel: 'C0123ABCDEF', ts: '1700000000.000100', permalink: 'https://x/p1' })
     })
 
+    it('fills in a pending approval’s late arguments, and leaves questions and settled approvals alone', async () => {
+      const store = await create()
+      const approval = pendingRecord({ kind: 'approval', questions: [], approval: { toolName: 'bash', callId: 'call-1' } })
+      const settled = pendingRecord({ kind: 'approval', questions: [], approval: { toolName: 'bash', callId: 'call-2' } })
+      const question = pendingRecord()
+      for (const record of [approval, settled, question]) await store.insert(record)
+      await store.settle(settled.id, answered('U0ALICE'))
+      const args = JSON.stringify({ command: 'touch "it\'s" \\ here' })
+
+      expect(await store.attachApprovalArguments(approval.id, args)).toBe(true)
+      expect(await store.attachApprovalArguments(settled.id, args)).toBe(false)
+      expect(await store.attachApprovalArguments(question.id, args)).toBe(false)
+      expect(await store.attachApprovalArguments('no-such-ask', args)).toBe(false)
+
+      expect((await store.get(approval.id))?.approval).toEqual({ toolName: 'bash', callId: 'call-1', arguments: args })
+      expect((await store.get(settled.id))?.approval?.arguments).toBeUndefined()
+      expect((await store.get(question.id))?.approval).toBeUndefined()
+    })
+
     it('settles a pending ask once and gives a later claimant the winner’s record', async () => {
       const store = await create()
       const record = pendingRecord()

@@ -150,6 +150,10 @@ export class PostgresAskStore implements AskStore {
     await this.#query(SQL.attachMessage, [id, JSON.stringify(message)])
   }
 
+  async attachApprovalArguments(id: string, args: string): Promise<boolean> {
+    return (await this.#query(SQL.attachApprovalArguments, [id, args])).rowCount === 1
+  }
+
   async settle(id: string, settlement: Settlement): Promise<SettleResult> {
     const won = (await this.#query(SQL.settle, [id, settlement.status, this.#now(), JSON.stringify(settlement)])).rows[0]?.record
     if (won) {

@@ -39,6 +39,8 @@ export const SQL = {
   get: `SELECT record FROM asks WHERE id = $1`,
   byExternalKey: `SELECT record FROM asks WHERE external_key = $1`,
   attachMessage: `UPDATE asks SET record = jsonb_set(record, '{message}', $2::jsonb) WHERE id = $1`,
+  attachApprovalArguments: `UPDATE asks SET record = jsonb_set(record, '{approval,arguments}', to_jsonb($2::text))
+                            WHERE id = $1 AND status = 'pending' AND record ? 'approval'`,
   /**
    * The atomic claim: only a pending row matches, and PostgreSQL re-checks
    * the condition on the latest row version when two updates race, so one

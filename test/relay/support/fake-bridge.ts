@@ -17,6 +17,10 @@ export class FakeBridge implements SlackBridge {
   /** Every ask that got a new message. */
   readonly posted: AskRecord[] = []
   readonly closed: { id: string; how: Closing }[] = []
+  /** Asks whose answer the relay reported delivered, in order. */
+  readonly deliveredAsks: string[] = []
+  /** Arguments the relay filled in after the card was posted. */
+  readonly shownArguments: { id: string; arguments: string }[] = []
   /** Makes the next `open` fail as Slack would. */
   failNextOpen: Error | undefined
   readonly #listeners = new Set<(record: AskRecord) => void>()
@@ -49,6 +53,8 @@ export class FakeBridge implements SlackBridge {
 
   async #post(fields: Pick<AskRecord, 'kind' | 'questions' | 'approval' | 'agent'>, options: OpenAskOptions): Promise<AskRecord> {
     const id = `ask-${this.#next++}`
+    // As the real bridge does: the relay's host, when it names one, is shown beside the session.
+    if (options.host !== undefined) fields = { ...fields, agent: { ...fields.agent, host: options.host } }
     const record: AskRecord = {
       id,
       ...fields,
@@ -86,6 +92,16 @@ export class FakeBridge implements SlackBridge {
         : { status: 'failed', outcome: { kind: 'failed', at, reason: how.failed } }
     await this.settle(id, settlement)
     return this.store.get(id)
+  }
+
+  async delivered(id: string): Promise<void> {
+    this.deliveredAsks.push(id)
+  }
+
+  async showArguments(id: string, args: string): Promise<boolean> {
+    if (!(await this.store.attachApprovalArguments(id, args))) return false
+    this.shownArguments.push({ id, arguments: args })
+    return true
   }
 
   onSettled(listener: (record: AskRecord) => void): () => void {
