@@ -40,6 +40,12 @@ describe('reading the docs’ fenced blocks', () => {
     expect(() => docBlocks(markdown, 'page.md')).toThrow(DocMarkerError)
   })
 
+  it('reads a block indented under a list item, marker included, without its indentation', () => {
+    const markdown = ['1. Start it:', '', '   <!-- doc-test: skip: runs until stopped -->', `   ${FENCE}sh`, '   npm start \\', '     --port 1', `   ${FENCE}`].join('\n')
+
+    expect(docBlocks(markdown, 'page.md')).toEqual([{ file: 'page.md', line: 4, lang: 'sh', marker: { kind: 'skip', reason: 'runs until stopped' }, text: 'npm start \\\n  --port 1\n' }])
+  })
+
   it('leaves a marker-looking line inside a block alone', () => {
     expect(docBlocks(`${FENCE}text\n<!-- doc-test: nonsense -->\nmore text\n${FENCE}`, 'page.md')).toHaveLength(1)
   })

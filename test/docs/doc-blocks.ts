@@ -23,7 +23,8 @@ export interface DocBlock {
 export class DocMarkerError extends Error {}
 
 const MARKER = /^<!--\s*doc-test:\s*(.*?)\s*-->$/
-const FENCE = /^(`{3,}|~{3,})\s*([\w-]*)/
+// Indented fences count too: an example inside a numbered step is still an example.
+const FENCE = /^( *)(`{3,}|~{3,})\s*([\w-]*)/
 
 function parseMarker(body: string, where: string): DocMarker {
   const skip = /^skip:\s*(\S.*)$/.exec(body)
@@ -41,15 +42,17 @@ export function docBlocks(markdown: string, file: string): DocBlock[] {
     // A marker that is not right before a fence belongs to nothing: say so rather than ignore it.
     if (!open && MARKER.test(lines[i]!.trim()) && !FENCE.test(lines[i + 1] ?? '')) throw new DocMarkerError(`${file}:${i + 1}: a doc-test marker must be the line right before a fence`)
     if (!open) continue
-    const fence = open[1]!
+    const indent = open[1]!.length
+    const fence = open[2]!
     const before = i > 0 ? MARKER.exec(lines[i - 1]!.trim()) : null
     const body: string[] = []
     let j = i + 1
-    while (j < lines.length && !lines[j]!.trimStart().startsWith(fence)) body.push(lines[j++]!)
+    // The block's lines lose the fence's indentation, as Markdown reads them.
+    while (j < lines.length && !lines[j]!.trimStart().startsWith(fence)) body.push(lines[j++]!.replace(new RegExp(`^ {0,${indent}}`), ''))
     blocks.push({
       file,
       line: i + 1,
-      lang: open[2] ?? '',
+      lang: open[3] ?? '',
       ...(before ? { marker: parseMarker(before[1]!, `${file}:${i}`) } : {}),
       text: body.join('\n') + '\n',
     })
