@@ -87,10 +87,11 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     owner: resolved.owner,
     logger,
     ...(workspaceUrl !== undefined ? { workspaceUrl } : {}),
-    policyDefaults: resolved.policyDefaults,
+    policy: resolved.policy,
     ...(options.now ? { now: options.now } : {}),
   })
-  const policy = new AnswerPolicy(slack, resolved, logger)
+  const policy = new AnswerPolicy(slack, { allowedUsers: resolved.policy.current.defaults.answerers }, logger)
+  const unwatchPolicy = resolved.policy.onReplace((replaced) => policy.setAllowed(replaced.defaults.answerers))
   const now = options.now ?? Date.now
   const home = new HomeTab({ store, slack, pacer, policy, settings, logger, now, instance: lifecycle.instance })
   const refreshHomes = (record: Parameters<HomeTab['refreshFor']>[0]) => {
@@ -131,6 +132,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     store,
     stop: (stopOptions) =>
       (stopped ??= (async () => {
+        unwatchPolicy()
         await reminders.stop()
         await lifecycle.stop(stopOptions)
         await home.stop()

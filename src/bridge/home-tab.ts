@@ -194,7 +194,7 @@ export class HomeTab implements HomePort {
     if (!record.message) return false
     const channel = record.message.channel
     const approvers = record.policy?.approvers
-    if (!(await this.options.policy.mayAnswer(user, approvers))) return false
+    if (!(await this.options.policy.mayAnswer(user, approvers, record.policy?.answerers))) return false
     const named = (approvers !== undefined && approvers.length > 0) || !this.options.policy.isOpen
     if (named && !channel.startsWith('D')) return true
     return this.#members.has(channel, user)

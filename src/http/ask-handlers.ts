@@ -34,7 +34,8 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
   } catch (error) {
     if (!isUserInteractionError(error)) throw error
     // Slack refused the post: the request was fine, the upstream was not.
-    throw new ApiError(error.code === 'SLACK_API_ERROR' ? 502 : 400, error.code, error.message)
+    // Looser than the operator's policy: understood, and not allowed.
+    throw new ApiError(error.code === 'SLACK_API_ERROR' ? 502 : error.code === 'POLICY_FORBIDDEN' ? 403 : 400, error.code, error.message)
   }
   context.onOpened?.(record)
   sendJson(res, 201, askCreatedResponse(record))

@@ -12,6 +12,10 @@ export interface AskPolicy {
   approvals: number
   /** User (U…/W…) and user-group (S…) ids who may act on this ask; absent: the bridge's allowed users. */
   approvers?: string[]
+  /** Who may answer, when the operator's rule names its own (absent: the bridge's allowed users). */
+  answerers?: string[]
+  /** Whom a reminder mentions instead of the approvers: only ids the operator's policy names. */
+  notify?: string[]
   /** Remind in the question's thread after this long without an answer. */
   remindAfterMs?: number
   /** Bring the question to this user or user group… */

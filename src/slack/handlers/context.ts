@@ -98,7 +98,7 @@ export async function openAskFor(deps: InteractionDeps, askId: string, user: Sla
     await tell(deps, target, settledNotice(record))
     return null
   }
-  if (!(await deps.policy.mayAnswer(user.id, record.policy?.approvers))) {
+  if (!(await deps.policy.mayAnswer(user.id, record.policy?.approvers, record.policy?.answerers))) {
     deps.logger.info(`ask ${askId}: ${user.id} is not allowed to answer`)
     await tell(deps, target, { kind: 'not-allowed' })
     return null
