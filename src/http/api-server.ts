@@ -6,7 +6,8 @@ import type { AskRecord } from '../store/ask-record.js'
 import { ApiError } from './api-error.js'
 import { createAsk, deleteAsk, getAsk, type AskHandlerContext } from './ask-handlers.js'
 import { askEvents, listAsks } from './audit-handlers.js'
-import { checkBearer } from './check-bearer.js'
+import { checkBearer, keyNameOf } from './check-bearer.js'
+import type { OperatorPolicy } from '../policy/operator-policy.js'
 import { checkFrontDoor, createFrontDoor, type FrontDoor } from './front-door.js'
 import { openApiDocument } from './openapi.js'
 import { healthOf } from './health.js'
@@ -23,6 +24,12 @@ export interface ApiServerOptions {
   onOpened?: (record: AskRecord) => void
   /** `DSH_SLACK_ALLOWED_HOSTS`: `Host` names answered besides loopback, IP literals and the bound address. */
   allowedHosts?: readonly string[]
+  /**
+   * The operator's policy in force (read on every request, so a reload
+   * applies at once): its named keys replace `apiKey` when it has any, and
+   * `/healthz` reports its version.
+   */
+  policy?: () => OperatorPolicy
   /** `GET /metrics` (Prometheus text); absent: no such route. Behind `apiKey` like `/v1`. */
   metrics?: { contentType: string; render(): Promise<string> }
 }
@@ -100,6 +107,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     options.logger.warn(`refused a request for Host ${shown}: not loopback, an IP address or HOST; if it is your proxy's name, add it to DSH_SLACK_ALLOWED_HOSTS`)
   }
 
+  /** Checks the bearer key; the name of the key that matched, when keys are named. */
+  function authenticate(req: IncomingMessage): string | undefined {
+    const keys = options.policy?.().keys ?? []
+    if (keys.length > 0) return keyNameOf(req, keys)
+    checkBearer(req, options.apiKey)
+    return undefined
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const path = url.pathname
@@ -113,12 +128,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (path === '/healthz') {
       allow(method, ['GET', 'HEAD'])
-      const health = await healthOf(options.bridge, { local: options.local === true, draining })
+      const health = await healthOf(options.bridge, { local: options.local === true, draining, ...(options.policy ? { policy: options.policy().version } : {}) })
       sendJson(res, health.status, health.body)
       return
     }
     if (path === '/metrics' && options.metrics) {
-      checkBearer(req, options.apiKey)
+      authenticate(req)
       allow(method, ['GET'])
       const text = await options.metrics.render()
       res.writeHead(200, { 'content-type': options.metrics.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })
@@ -126,13 +141,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return
     }
     if (path === '/v1/openapi.json') {
-      checkBearer(req, options.apiKey)
+      authenticate(req)
       allow(method, ['GET', 'HEAD'])
       sendJson(res, 200, openApi())
       return
     }
     if (path === '/v1/asks') {
-      checkBearer(req, options.apiKey)
+      const key = authenticate(req)
       allow(method, ['POST', 'GET'])
       if (method === 'GET') {
         await listAsks(options.bridge.store, url, res, Date.now())
@@ -140,19 +155,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       // Behind a load balancer the client retries on another instance; a thin client waits and retries.
       if (draining) throw new ApiError(503, 'UNAVAILABLE', 'the service is stopping and takes no new asks; ask again in a moment (another instance, or this one once restarted)', { 'retry-after': '5' })
-      await tracked(createAsk(context, req, res))
+      await tracked(createAsk(context, req, res, key === undefined ? {} : { key }))
       return
     }
     const events = /^\/v1\/asks\/([^/]+)\/events$/.exec(path)
     if (events) {
-      checkBearer(req, options.apiKey)
+      authenticate(req)
       allow(method, ['GET'])
       await askEvents(options.bridge.store, decodePathPart(events[1]!), res)
       return
     }
     const match = /^\/v1\/asks\/([^/]+)$/.exec(path)
     if (match) {
-      checkBearer(req, options.apiKey)
+      authenticate(req)
       allow(method, ['GET', 'DELETE'])
       const id = decodePathPart(match[1]!)
       if (method === 'DELETE') await tracked(deleteAsk(context, id, res))

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AskOrigin } from '../bridge/ask-policy.js'
 import type { SlackBridge } from '../bridge/types.js'
 import type { AskUserQuestionRequest } from '../contract/index.js'
 import { isUserInteractionError } from '../contract/index.js'
@@ -21,7 +22,7 @@ export interface AskHandlerContext {
 }
 
 /** `POST /v1/asks`: validate, post, answer `201` with where the message is. */
-export async function createAsk(context: AskHandlerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function createAsk(context: AskHandlerContext, req: IncomingMessage, res: ServerResponse, origin: AskOrigin = {}): Promise<void> {
   const body = parseCreateAskBody(await readJsonBody(req))
   const request = { questions: body.questions, ...(body.agent ? { agent: body.agent } : {}) } as AskUserQuestionRequest
   let record: AskRecord
@@ -30,6 +31,7 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
       ...(body.channel !== undefined ? { channel: body.channel } : {}),
       ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
       ...(body.policy !== undefined ? { policy: body.policy } : {}),
+      ...(origin.key !== undefined ? { origin } : {}),
     })
   } catch (error) {
     if (!isUserInteractionError(error)) throw error

@@ -19,8 +19,7 @@ export function globToRegExp(glob: string): RegExp {
 
 function anyGlob(globs: string[] | undefined, value: string | undefined): boolean {
   if (globs === undefined) return true
-  // A rule about commands does not match an ask whose command is unknown: it
-  // cannot tell, and matching would apply a rule meant for something else.
+  // An unknown title, cwd or host does not match: the rule is about something else.
   if (value === undefined) return false
   return globs.some((glob) => globToRegExp(glob).test(value))
 }
@@ -30,6 +29,10 @@ export function mismatchOf(match: RuleMatch, facts: AskFacts): string | undefine
   if (match.kind && !match.kind.includes(facts.kind)) return `kind is ${facts.kind}, the rule wants ${match.kind.join(' or ')}`
   const fields = ['tool', 'command', 'title', 'cwd', 'host'] as const
   for (const field of fields) {
+    // A tool call whose command is unknown (the relay did not see its
+    // arguments) might be the one a command rule is about: the stricter rule
+    // applies rather than a looser one later in the list.
+    if (field === 'command' && facts.command === undefined && facts.kind === 'tool-approval') continue
     if (!anyGlob(match[field], facts[field])) return facts[field] === undefined ? `${field} is not known for this ask` : `${field} ${JSON.stringify(facts[field])} matches none of ${match[field]!.map((glob) => JSON.stringify(glob)).join(', ')}`
   }
   if (match.key && (facts.key === undefined || !match.key.includes(facts.key))) return facts.key === undefined ? 'the ask came without an API key' : `key ${facts.key} is not one of ${match.key.join(', ')}`

@@ -130,7 +130,7 @@ export class HostRelay {
           this.#log('warn', `request ${rpcId}: question "${id}" has an intent of unknown kind "${kind}"; shown as a generic question`)
         }
         const externalKey = externalKeyFor(this.endpoints.base, rpcId)
-        return this.#track(this.#open(rpcId, () => this.#options.bridge.open({ questions, agent: { id: sessionId } }, { externalKey })))
+        return this.#track(this.#open(rpcId, () => this.#options.bridge.open({ questions, agent: { id: sessionId } }, { externalKey, origin: { host: this.endpoints.base } })))
       }
       case 'approval': {
         const { rpcId, sessionId, approvalId, toolName, reason, callId } = frame
@@ -147,7 +147,7 @@ export class HostRelay {
           ...(call ? { arguments: call.arguments } : {}),
         }
         const externalKey = externalKeyFor(this.endpoints.base, rpcId)
-        return this.#track(this.#open(rpcId, () => this.#options.bridge.openApproval(input, { externalKey })))
+        return this.#track(this.#open(rpcId, () => this.#options.bridge.openApproval(input, { externalKey, origin: { host: this.endpoints.base } })))
       }
       case 'tool-calls':
         for (const call of frame.calls) this.#toolCalls.remember(frame.sessionId, call)

@@ -6,6 +6,7 @@ import { ServiceMetrics } from '../metrics/service-metrics.js'
 import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from './bridge-factory.js'
 import { bridgeOptionsFromConfig } from './bridge-options.js'
+import { servicePolicy, watchPolicy } from './service-policy.js'
 import type { LocalSlack, StartLocalSlack } from './local-slack.js'
 import { forgetStandInAsks, standInFiles } from './stand-in-files.js'
 
@@ -85,7 +86,13 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
     // The bridge logs one line per ask event (posted, answered by, withdrawn,
     // expired, dismissed) with this logger, so the service adds none of its own.
     const metrics = new ServiceMetrics()
-    const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), listen: false, observeSlackCalls: metrics.slackCall })
+    const policy = servicePolicy(config, effective.channel, logger)
+    if (config.policyPath) {
+      const reloader = watchPolicy({ path: config.policyPath, holder: policy, config, logger })
+      stack.push(async () => reloader.stop())
+      logger.info(`policy ${config.policyPath} in force (version ${policy.current.version}): ${policy.current.rules.length} rule(s), ${policy.current.keys.length} key(s); SIGHUP or a change to the file reloads it`)
+    }
+    const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), policy, listen: false, observeSlackCalls: metrics.slackCall })
     metrics.attach({
       openAsks: async () => (await bridge.store.listPending()).length,
       postsWaiting: () => bridge.postsWaiting?.() ?? new Map(),
@@ -103,7 +110,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       local: local !== undefined,
       ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
       metrics,
-      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      policy: () => policy.current,
     })
     const { url } = await api.listen(config.host, config.port)
     stack.push(() => api.close())

@@ -86,7 +86,10 @@ describe('matching rules', () => {
     expect(matchRule(policy, { kind: 'tool-approval', tool: 'bash', command: 'git push --force origin main' }).name).toBe('force-push')
     expect(matchRule(policy, { kind: 'tool-approval', tool: 'bash', command: 'git push origin main --force-with-lease' }).name).toBe('force-push')
     expect(matchRule(policy, { kind: 'tool-approval', tool: 'bash', command: 'git push origin main' }).name).toBe('defaults')
-    expect(matchRule(policy, { kind: 'tool-approval', tool: 'bash' }).name).toBe('defaults')
+  })
+
+  it('applies a command rule to a tool call whose command is unknown, rather than a looser rule', () => {
+    expect(matchRule(team(), { kind: 'tool-approval', tool: 'bash' }).name).toBe('force-push')
   })
 
   it('matches rules in order: the first that fits wins', () => {
