@@ -61,6 +61,13 @@ export type ApproveResult =
   | { kind: 'closed'; record: AskRecord }
 
 
+/** How many asks' rule and key the lifecycle remembers for their events. */
+const ORIGINS_KEPT = 10_000
+
+function originOf(record: AskRecord | undefined): { rule?: string; key?: string } {
+  return { ...(record?.rule !== undefined ? { rule: record.rule } : {}), ...(record?.apiKey !== undefined ? { key: record.apiKey } : {}) }
+}
+
 /** Ask ids go into action ids: url-safe, unguessable, short. */
 export function newAskId(): string {
   return randomBytes(12).toString('base64url')
@@ -92,6 +99,8 @@ export class AskLifecycle {
   readonly #messages: MessageUpdates
   readonly #poster: AskPoster
   readonly #policy: PolicyHolder
+  /** Rule and key of recent asks, for their audit events. */
+  readonly #origins = new Map<string, { rule?: string; key?: string }>()
 
   constructor(private readonly options: LifecycleOptions) {
     this.#now = options.now ?? Date.now
@@ -160,6 +169,7 @@ export class AskLifecycle {
     const createdAt = this.#now()
     const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner, rule: decision.rule.name }
     if (facts.key !== undefined) record.apiKey = facts.key
+    this.#remember(record.id, originOf(record))
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs
     const problem = timeoutMs === undefined ? null : timeoutProblem(timeoutMs)
     if (problem) throw new UserInteractionError('BAD_REQUEST', `timeoutMs ${problem}`)
@@ -256,10 +266,31 @@ export class AskLifecycle {
   /** Appends to the audit trail; a failure is logged, never thrown (the ask's life goes on). */
   async #record(event: NewAskEvent): Promise<void> {
     try {
-      await this.options.store.appendEvent(event)
+      await this.options.store.appendEvent(await this.#withOrigin(event))
     } catch (error) {
       this.options.logger.error(`ask ${event.askId}: could not record its ${event.type} event: ${error instanceof Error ? error.message : String(error)}`)
     }
+  }
+
+  /**
+   * Every event names the rule the ask fell under and the key that sent it.
+   * Asks opened here are remembered (a bounded map); another instance's ask
+   * is read from the store once.
+   */
+  async #withOrigin(event: NewAskEvent): Promise<NewAskEvent> {
+    if (event.rule !== undefined) return event
+    let origin = this.#origins.get(event.askId)
+    if (!origin) {
+      const record = await this.options.store.get(event.askId).catch(() => undefined)
+      origin = originOf(record)
+      if (record) this.#remember(event.askId, origin)
+    }
+    return { ...event, ...origin }
+  }
+
+  #remember(id: string, origin: { rule?: string; key?: string }): void {
+    if (this.#origins.size >= ORIGINS_KEPT) this.#origins.delete(this.#origins.keys().next().value!)
+    this.#origins.set(id, origin)
   }
 
   /** An escalation copy posted after its ask settled: give it the settled state. */

@@ -80,7 +80,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     handling.add(work)
     return work.finally(() => handling.delete(work))
   }
-  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}) }
+  const policy = options.policy
+  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}), ...(policy ? { limits: () => policy().limits } : {}) }
 
   let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
   const loggedHosts = new Set<string>()

@@ -91,6 +91,10 @@ export interface NewAskEvent {
   by?: Person
   /** What the event is about: where it was posted, the answer, the decision, Slack's error… */
   detail?: Record<string, unknown>
+  /** The operator's rule the ask fell under. */
+  rule?: string
+  /** The API key that sent the ask, by name. */
+  key?: string
 }
 
 /** A recorded event: `seq` orders the whole log (increasing, never reused). */
@@ -107,10 +111,21 @@ export interface AskPage {
 
 export interface AskQuery {
   status?: AskStatus
+  /** Only asks sent with this API key (by name). */
+  key?: string
+  /** Only asks that fell under this operator rule. */
+  rule?: string
   /** Only asks created at or after this (epoch ms). */
   since?: number
   limit: number
   cursor?: string
+}
+
+/** Pending asks, counted in the store without reading their bodies (the caps of `POST /v1/asks`). */
+export interface PendingCount {
+  total: number
+  /** Those sent with the key asked about (0 when no key was given). */
+  forKey: number
 }
 
 export interface EventQuery {

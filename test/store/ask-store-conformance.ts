@@ -333,6 +333,29 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect(pending.asks.map((r) => r.createdAt)).toEqual([5000, 4000, 3000])
     })
 
+    it('lists only the asks of one API key or one operator rule when asked', async () => {
+      const store = await create()
+      const ci = pendingRecord({ createdAt: 1000, apiKey: 'ci', rule: 'force-push' })
+      const laptop = pendingRecord({ createdAt: 2000, apiKey: 'laptop', rule: 'defaults' })
+      const library = pendingRecord({ createdAt: 3000, rule: 'force-push' })
+      for (const record of [ci, laptop, library]) await store.insert(record)
+
+      expect((await store.listAsks({ key: 'ci', limit: 10 })).asks.map((r) => r.id)).toEqual([ci.id])
+      expect((await store.listAsks({ rule: 'force-push', limit: 10 })).asks.map((r) => r.id)).toEqual([library.id, ci.id])
+      expect((await store.listAsks({ rule: 'force-push', key: 'laptop', limit: 10 })).asks).toEqual([])
+    })
+
+    it('counts pending asks in total and for one key, leaving settled ones out', async () => {
+      const store = await create()
+      const records = [pendingRecord({ apiKey: 'ci' }), pendingRecord({ apiKey: 'ci' }), pendingRecord({ apiKey: 'laptop' }), pendingRecord()]
+      for (const record of records) await store.insert(record)
+      await store.settle(records[0]!.id, aborted())
+
+      expect(await store.countPending('ci')).toEqual({ total: 3, forKey: 1 })
+      expect(await store.countPending('nobody')).toEqual({ total: 3, forKey: 0 })
+      expect(await store.countPending()).toEqual({ total: 3, forKey: 0 })
+    })
+
     if (factory.reopen) {
       const reopen = factory.reopen
       it('keeps asks, settlements and messages across a reopen', async () => {
