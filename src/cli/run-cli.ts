@@ -22,6 +22,7 @@ Commands:
   sandbox          run the local Slack stand-in alone
   doctor           check the configuration against Slack and say what to fix
   audit            export every ask's events (--since 7d, --format jsonl|csv)
+  policy           check a policy file, or explain which rule an ask falls under
 
 Options:
   -h, --help       show this help (also: dsh-slack <command> --help)
@@ -53,6 +54,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await doctorCommand(rest, io)
       case 'audit':
         return await (await import('./audit.js')).auditCommand(rest, io)
+      case 'policy':
+        return await (await import('./policy.js')).policyCommand(rest, io)
       // These two live with their features and are loaded only when run.
       case 'relay':
         return await (await import('../relay/command.js')).relayCommand(rest)
@@ -61,7 +64,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         // It reports a failure the Node way, through process.exitCode.
         return Number(process.exitCode ?? EXIT.ok)
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are serve, ask, relay, sandbox, doctor, audit`)
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are serve, ask, relay, sandbox, doctor, audit, policy`)
     }
   } catch (error) {
     if (error instanceof ConfigError) {
@@ -69,7 +72,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return EXIT.invalid
     }
     if (error instanceof UsageError) {
-      const where = command && ['serve', 'ask', 'doctor', 'relay', 'sandbox', 'audit'].includes(command) ? ` ${command}` : ''
+      const where = command && ['serve', 'ask', 'doctor', 'relay', 'sandbox', 'audit', 'policy'].includes(command) ? ` ${command}` : ''
       io.stderr.write(`dsh-slack${where}: ${error.message} (see dsh-slack${where} --help)\n`)
       return EXIT.invalid
     }

@@ -40,12 +40,19 @@ function readPolicyFile(path: string, keys: ApiKeyEntry[]): OperatorPolicy {
  * the log), else the one-rule policy the variables make.
  */
 export function servicePolicy(config: Config, channel: string | undefined, logger: Logger): PolicyHolder {
+  const policy = operatorPolicyOf(config, channel, logger)
+  checkKeysFor(config, policy)
+  return new PolicyHolder(policy)
+}
+
+/** The operator's policy the configuration gives (`policy explain` reads it too). */
+export function operatorPolicyOf(config: Config, channel: string | undefined, logger?: Logger): OperatorPolicy {
   const keys = environmentKeys(config)
   let policy: OperatorPolicy
   if (config.policyPath) {
     policy = readPolicyFile(config.policyPath, keys)
     const ignored = SHORT_FORM.filter(([, isSet]) => isSet(config)).map(([name]) => name)
-    if (ignored.length > 0) logger.warn(`DSH_SLACK_POLICY (${config.policyPath}) wins over ${ignored.join(', ')}: they are ignored while a policy file is set; move them into the file`)
+    if (ignored.length > 0) logger?.warn(`DSH_SLACK_POLICY (${config.policyPath}) wins over ${ignored.join(', ')}: they are ignored while a policy file is set; move them into the file`)
   } else {
     policy = policyFromEnvironment({
       ...(channel ? { channel } : {}),
@@ -59,8 +66,7 @@ export function servicePolicy(config: Config, channel: string | undefined, logge
       keys,
     })
   }
-  checkKeysFor(config, policy)
-  return new PolicyHolder(policy)
+  return policy
 }
 
 /** The rules about keys that need the policy file's keys too (config.ts checks the variables alone). */
