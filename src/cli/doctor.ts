@@ -1,3 +1,4 @@
+import { scrubSecrets } from '../log/scrub.js'
 import { configFromEnv } from '../config/config.js'
 import type { CliIo } from './cli-io.js'
 import type { DoctorSlack } from './doctor/doctor-port.js'
@@ -43,7 +44,8 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
       })
     : undefined
   const results = await runDoctorChecks(config, slack)
-  for (const result of results) io.stdout.write(`${formatCheck(result)}\n`)
+  // A URL in a check (SLACK_API_URL, DSH_SLACK_STATE) is shown without its password.
+  for (const result of results) io.stdout.write(`${scrubSecrets(formatCheck(result))}\n`)
   const failed = results.filter((result) => !result.ok).length
   io.stdout.write(failed === 0 ? 'All checks passed.\n' : `${failed} check${failed === 1 ? '' : 's'} failed.\n`)
   return failed === 0 ? EXIT.ok : EXIT.failure

@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/config-error.js'
+import { scrubSecrets } from '../log/scrub.js'
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
 import { askCommand } from './ask.js'
 import type { CliIo, StopSignal } from './cli-io.js'
@@ -68,7 +69,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
   } catch (error) {
     if (error instanceof ConfigError) {
-      io.stderr.write(`dsh-slack: ${error.message}\n`)
+      io.stderr.write(`dsh-slack: ${scrubSecrets(error.message)}\n`)
       return EXIT.invalid
     }
     if (error instanceof UsageError) {
@@ -76,7 +77,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.stderr.write(`dsh-slack${where}: ${error.message} (see dsh-slack${where} --help)\n`)
       return EXIT.invalid
     }
-    io.stderr.write(`dsh-slack${command ? ` ${command}` : ''}: ${error instanceof Error ? error.message : String(error)}\n`)
+    io.stderr.write(`dsh-slack${command ? ` ${command}` : ''}: ${scrubSecrets(error instanceof Error ? error.message : String(error))}\n`)
     if (io.env.DSH_SLACK_DEBUG === '1' && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`)
     return EXIT.failure
   }
@@ -87,7 +88,8 @@ export function processIo(): CliIo {
   return {
     env: loadEnv(),
     stdout: process.stdout,
-    stderr: process.stderr,
+    // Whatever a command writes to stderr (errors, logs) loses URL passwords and tokens on the way.
+    stderr: { write: (text: string) => process.stderr.write(scrubSecrets(text)) },
     stdin: process.stdin,
     onSignal(listener) {
       const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal: StopSignal) => {

@@ -234,6 +234,15 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
     expect(run.stdout()).not.toContain('✗')
   })
 
+  it('never prints the password of a URL it checks', async () => {
+    const s = await sandbox()
+    const run = cli(['doctor'], envFor(s, { SLACK_API_URL: s.apiUrl.replace('http://', 'http://doctoruser:hunter2pass@'), DSH_SLACK_STATE: 'postgres://pguser:pgsecretpass@127.0.0.1:9/none' }))
+
+    await run.exited
+
+    expect(run.stdout() + run.stderr()).not.toMatch(/hunter2pass|pgsecretpass|doctoruser|pguser/)
+  })
+
   it('names what is broken and how to fix it, and exits 1', async () => {
     const s = await sandbox({ scopes: ['chat:write', 'users:read', 'channels:read'] })
     const run = cli(['doctor'], envFor(s, { SLACK_CHANNEL: 'C0SANDBOX02' }))

@@ -164,4 +164,17 @@ describe('dsh-slack serve (the process)', () => {
     for (const entry of entries) expect(entry).toMatchObject({ level: expect.stringMatching(/^(info|warn|error)$/), time: expect.any(String), name: 'dsh-slack', msg: expect.any(String) })
     expect(run.stderr()).not.toMatch(/zebra|xox[bp]-|xapp-/i)
   })
+
+  it('never writes the password of DSH_HOST_URL into its JSON log', async () => {
+    const slack: Sandbox = await startSandbox()
+    closers.push(() => slack.close())
+    const run = serve({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', DSH_SLACK_LOG_FORMAT: 'json', DSH_HOST_URL: 'http://relayuser:hunter2pass@127.0.0.1:9' })
+
+    await run.waitForOutput(/relaying questions and approvals/)
+    run.child.kill('SIGTERM')
+    await run.exited
+
+    expect(run.stderr()).toContain('http://***@127.0.0.1:9')
+    expect(run.stderr()).not.toMatch(/hunter2pass|relayuser/)
+  })
 })
