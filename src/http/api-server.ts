@@ -225,13 +225,20 @@ function allow(method: string, methods: string[]): void {
   if (!methods.includes(method)) throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${methods.join(' or ')}`, { allow: methods.join(', ') })
 }
 
-/** A malformed %-escape is the client's mistake (400), not ours (500). */
+/**
+ * A malformed %-escape is the client's mistake (400), not ours (500). An id
+ * with a NUL names no ask (ours never hold one): 404 here, on every store,
+ * rather than an error from a database that cannot compare it.
+ */
 function decodePathPart(part: string): string {
+  let id: string
   try {
-    return decodeURIComponent(part)
+    id = decodeURIComponent(part)
   } catch {
     throw new ApiError(400, 'BAD_REQUEST', `the ask id in the path is not valid percent-encoding: ${JSON.stringify(part.slice(0, 100))}`)
   }
+  if (id.includes('\u0000')) throw new ApiError(404, 'NOT_FOUND', `no ask ${JSON.stringify(id.slice(0, 100))}`)
+  return id
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 import { parseDuration } from '../config/duration.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { AskRecord, AskStatus } from '../store/ask-record.js'
-import { decodeAskCursor } from '../store/team-records.js'
+import { decodeAskCursor, MAX_EPOCH_MS } from '../store/team-records.js'
 import { ApiError } from './api-error.js'
 import { askStateResponse } from './ask-response.js'
 import { sendJson } from './send-json.js'
@@ -17,7 +17,8 @@ const DEFAULT_LIST_LIMIT = 50
  * age like `7d` (that long before `now`).
  */
 export function parseSince(value: string, now: number): number | null {
-  if (/^\d{12,}$/.test(value)) return Number(value)
+  // Epoch ms a Date can hold: a 40-digit number would overflow PostgreSQL's bigint.
+  if (/^\d{12,}$/.test(value)) return Number(value) <= MAX_EPOCH_MS ? Number(value) : null
   const age = parseDuration(value)
   if (age !== null && !/^\d+(\.\d+)?$/.test(value)) return now - age
   const date = Date.parse(value)

@@ -137,6 +137,9 @@ export interface EventQuery {
 }
 
 /** Cursors are opaque to callers: `createdAt` and id of the last ask of a page. */
+/** The largest time a JavaScript Date can hold (±100,000,000 days from 1970), in ms. */
+export const MAX_EPOCH_MS = 8.64e15
+
 export function encodeAskCursor(record: Pick<AskRecord, 'createdAt' | 'id'>): string {
   return Buffer.from(JSON.stringify([record.createdAt, record.id])).toString('base64url')
 }
@@ -144,7 +147,12 @@ export function encodeAskCursor(record: Pick<AskRecord, 'createdAt' | 'id'>): st
 export function decodeAskCursor(cursor: string): { createdAt: number; id: string } | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && typeof value[1] === 'string') return { createdAt: value[0], id: value[1] }
+    // Only what encodeAskCursor makes: a whole epoch-ms time a Date can hold, and
+    // an id without NUL. Anything else would reach the query and fail there
+    // differently per store (PostgreSQL's bigint and text refuse what SQLite takes).
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && Math.abs(value[0] as number) <= MAX_EPOCH_MS && typeof value[1] === 'string' && value[1].length <= 200 && !value[1].includes('\u0000')) {
+      return { createdAt: value[0] as number, id: value[1] }
+    }
   } catch {
     // fall through: not one of ours
   }
