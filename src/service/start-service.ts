@@ -94,7 +94,8 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
     }
     const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), policy, listen: false, observeSlackCalls: metrics.slackCall })
     metrics.attach({
-      openAsks: async () => (await bridge.store.listPending()).length,
+      // Counted in the store: reading every pending ask in full blocked the event loop with large plans.
+      openAsks: async () => (await bridge.store.countPending()).total,
       postsWaiting: () => bridge.postsWaiting?.() ?? new Map(),
       storeUp: () => bridge.store.ping(),
     })

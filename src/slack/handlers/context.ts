@@ -18,6 +18,8 @@ export interface HomePort {
   seen(user: string): void
   /** Shows `notice` at the top of the person's Home tab (it is published again with it). */
   tell(user: string, notice: Notice): void
+  /** Whether the ask belongs on this person's tab (they may answer it and are in its conversation); `fresh`: membership looked up now. */
+  sees(user: string, record: AskRecord, options?: { fresh?: boolean }): Promise<boolean>
 }
 
 /** What every interaction handler works with: ports, never Bolt. */
