@@ -7,6 +7,7 @@ import { MAX_APPROVALS } from './ask-policy.js'
 import { policyFromEnvironment, type EnvironmentPolicyInput } from '../policy/environment-policy.js'
 import type { OperatorPolicy } from '../policy/operator-policy.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
+import { loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
 import type { SlackBridgeOptions } from './types.js'
 
 /** The options after checking: every value well-formed, defaults applied. */
@@ -66,6 +67,14 @@ export function resolveOptions(options: SlackBridgeOptions): ResolvedOptions {
 /** A policy passed in wins over the short-form options (approvals, approvers, allowedUsers, …). */
 function policyOf(options: SlackBridgeOptions, resolved: ResolvedOptions): PolicyHolder {
   if (options.policy instanceof PolicyHolder) return options.policy
+  if (typeof options.policy === 'string') {
+    try {
+      return new PolicyHolder(loadPolicyFile(options.policy))
+    } catch (error) {
+      if (error instanceof PolicyFileError) throw new ConfigError('policy', `is not a usable policy: ${error.message}`)
+      throw error
+    }
+  }
   if (options.policy !== undefined) return new PolicyHolder(options.policy)
   const defaults = resolvePolicyDefaults(options)
   const input: EnvironmentPolicyInput = { ...defaults, allowedUsers: resolved.allowedUsers, allowedUserGroups: resolved.allowedUserGroups }

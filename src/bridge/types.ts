@@ -57,13 +57,15 @@ export interface SlackBridgeOptions {
   /** …after this long (ms or text like `1h`). */
   escalateAfter?: number | string
   /**
-   * The operator's policy (`DSH_SLACK_POLICY`): rules, quorum, approvers,
-   * channels, reminders, escalation, keys. Given, it wins over `approvals`,
+   * The operator's policy (`DSH_SLACK_POLICY`): the path of a policy file
+   * (YAML or JSON, checked at start like the variable), or the policy
+   * itself: rules, quorum, approvers, channels, reminders, escalation, keys.
+   * Given, it wins over `approvals`,
    * `approvers`, `allowedUsers`, `allowedUserGroups`, `mention`,
    * `remindAfter` and `escalate*`; a `PolicyHolder` can be swapped while the
    * bridge runs (a reload).
    */
-  policy?: OperatorPolicy | PolicyHolder
+  policy?: string | OperatorPolicy | PolicyHolder
   /** The clock for reminders, escalations and the audit trail (tests pass a fake). */
   now?: () => number
   /** How often due reminders and escalations are looked for, in ms (default 5 s). */

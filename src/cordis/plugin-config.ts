@@ -9,9 +9,11 @@ import { valueChecks } from '../config/config.js'
  * `createSlackBridge` names them. `state` is a path only: a store object is
  * not configuration.
  */
-export type BridgePluginConfig = Omit<SlackBridgeOptions, 'state' | 'logger' | 'owner' | 'observeSlackCalls'> & {
+export type BridgePluginConfig = Omit<SlackBridgeOptions, 'state' | 'logger' | 'owner' | 'observeSlackCalls' | 'policy'> & {
   /** SQLite file (default `.dsh-slack/state.sqlite`) or `:memory:`. */
   state?: string
+  /** The operator's policy file (as DSH_SLACK_POLICY): the harness's asks follow its rules, and may only tighten them. */
+  policy?: string
 }
 
 /**
@@ -55,6 +57,7 @@ const schema = z.object({
   locale: z.enum(['en', 'zh-CN'], { error: 'expected en or zh-CN' }).optional(),
   timeout: z.union([z.number().positive(), checked('timeout', valueChecks.duration)], { error: 'expected ms or a duration like 30m' }).optional(),
   state: z.string().optional(),
+  policy: z.string({ error: 'policy must be the path of a policy file' }).optional(),
   listen: z.union([z.literal(false), z.object({ host: z.string().optional(), port: z.number().int().min(0).max(65535) })]).optional(),
 })
 

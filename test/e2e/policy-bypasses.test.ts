@@ -1,4 +1,8 @@
-import { describe, expect, it } from 'vitest'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { createSlackBridge } from '../../src/index.js'
 import { UserInteractionError } from '../../src/contract/index.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { eventually, MODES, startRig } from '../support/e2e.js'
@@ -125,5 +129,47 @@ describe.each(MODES)('declines on a quorum ask count only from approvers in %s m
     await slack.user(BOB).click(card, 'Reject')
 
     expect((await bridge.waitForSettlement(record.id, 10_000))?.settlement?.decision).toBe('rejected')
+  })
+})
+
+const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-library-policy-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+
+const LEADS_POLICY = `defaults:
+  approvals: 1
+rules:
+  - name: destructive-shell
+    match:
+      kind: tool-approval
+      tool: bash
+      command: ["rm -rf *", "git push --force*"]
+      host: "http://127.0.0.1:*"
+    approvers: [${ALICE}]
+    approvals: 1
+`
+
+describe('the library and the relay follow the policy file', () => {
+  it('takes the policy file\'s path as the policy option and holds a relayed rm -rf to its rule', async () => {
+    const path = join(dir, 'policy.yml')
+    writeFileSync(path, LEADS_POLICY)
+    const { slack, bridge, channel } = await startRig('socket', { policy: path })
+
+    const record = await bridge.openApproval({ toolName: 'bash', arguments: JSON.stringify({ command: 'rm -rf build/' }) }, { origin: { host: 'http://127.0.0.1:4000' } })
+    const card = await postedMessage(slack, channel)
+    await slack.user(BOB).click(card, 'Allow once')
+    const refusal = await slack.waitFor(() => slack.ephemerals(BOB).at(-1))
+
+    expect(record).toMatchObject({ rule: 'destructive-shell', policy: { approvers: [ALICE] } })
+    expect(refusal.text).toMatch(/not allowed/)
+    expect((await bridge.get(record.id))?.status).toBe('pending')
+    const harmless = await bridge.openApproval({ toolName: 'bash', arguments: JSON.stringify({ command: 'ls' }) }, { origin: { host: 'http://127.0.0.1:4000' } })
+    expect(harmless.rule).toBe('defaults')
+  })
+
+  it('refuses to start on a broken policy file, naming the option, file, line and field', async () => {
+    const path = join(dir, 'broken.yml')
+    writeFileSync(path, LEADS_POLICY.replace('approvals: 1\nrules', 'approvals: 0\nrules'))
+
+    await expect(createSlackBridge({ botToken: 'xoxb-unused', appToken: 'xapp-unused', policy: path })).rejects.toMatchObject({ name: 'ConfigError', variable: 'policy', message: expect.stringContaining(`${path}:2: defaults.approvals must be at least 1`) })
   })
 })
