@@ -266,7 +266,9 @@ export class AskLifecycle {
   /** Appends to the audit trail; a failure is logged, never thrown (the ask's life goes on). */
   async #record(event: NewAskEvent): Promise<void> {
     try {
-      await this.options.store.appendEvent(await this.#withOrigin(event))
+      // No extra turn when the origin is known: events keep their place relative to message updates.
+      const known = event.rule !== undefined ? event : this.#withKnownOrigin(event)
+      await this.options.store.appendEvent(known ?? (await this.#withOrigin(event)))
     } catch (error) {
       this.options.logger.error(`ask ${event.askId}: could not record its ${event.type} event: ${error instanceof Error ? error.message : String(error)}`)
     }
@@ -277,14 +279,15 @@ export class AskLifecycle {
    * Asks opened here are remembered (a bounded map); another instance's ask
    * is read from the store once.
    */
+  #withKnownOrigin(event: NewAskEvent): NewAskEvent | undefined {
+    const origin = this.#origins.get(event.askId)
+    return origin ? { ...event, ...origin } : undefined
+  }
+
   async #withOrigin(event: NewAskEvent): Promise<NewAskEvent> {
-    if (event.rule !== undefined) return event
-    let origin = this.#origins.get(event.askId)
-    if (!origin) {
-      const record = await this.options.store.get(event.askId).catch(() => undefined)
-      origin = originOf(record)
-      if (record) this.#remember(event.askId, origin)
-    }
+    const record = await this.options.store.get(event.askId).catch(() => undefined)
+    const origin = originOf(record)
+    if (record) this.#remember(event.askId, origin)
     return { ...event, ...origin }
   }
 
