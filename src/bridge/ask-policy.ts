@@ -81,6 +81,9 @@ export function decidePolicy(operator: OperatorPolicy, facts: AskFacts, request:
   const rule = matchRule(operator, facts)
   const own = rule.channel ?? operator.defaults.channel
   if (request.channel !== undefined) checkChannel(rule, request.channel, own, key?.channels, key?.name)
-  const policy = tightenPolicy(rule, request.policy, style, operator.defaults.answerers)
+  let policy = tightenPolicy(rule, request.policy, style, operator.defaults.answerers)
+  // A rule's own `mention` (the card notifies one id) rides with the ask; the defaults' is the bridge's setting.
+  const mention = rule.mention[0]
+  if (rule !== operator.defaults && mention !== undefined && mention !== operator.defaults.mention[0]) policy = { ...(policy ?? { approvals: 1 }), mention }
   return { rule, target: request.channel ?? own, policy }
 }

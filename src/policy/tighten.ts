@@ -18,6 +18,8 @@ export interface EffectivePolicy {
   answerers?: string[]
   /** Whom a reminder mentions: only ids the operator's policy names. */
   notify?: string[]
+  /** Who the card notifies (and a reminder mentions, without approvers), when the rule names someone other than the defaults. */
+  mention?: string
   remindAfterMs?: number
   escalateTo?: string
   escalateAfterMs?: number

@@ -16,6 +16,8 @@ export interface AskPolicy {
   answerers?: string[]
   /** Whom a reminder mentions instead of the approvers: only ids the operator's policy names. */
   notify?: string[]
+  /** Who the card notifies when the ask's rule names its own (absent: DSH_SLACK_MENTION / the policy's defaults). */
+  mention?: string
   /** Remind in the question's thread after this long without an answer. */
   remindAfterMs?: number
   /** Bring the question to this user or user group… */

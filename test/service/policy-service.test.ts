@@ -213,4 +213,17 @@ describe('the policy file and named keys in the service', () => {
     await vi.waitFor(async () => expect((await api(service, 'GET', '/healthz')).body.policy).not.toBe(before), { timeout: 10_000, interval: 50 })
     expect(logger.lines.some((line) => /^info policy reloaded \((SIGHUP|the file changed)\)/.test(line))).toBe(true)
   })
+
+  it('notifies the rule\'s own mention on its cards, and the defaults\' on the rest', async () => {
+    const path = policyFile(TEAM.replace(`  answerers: [${ALICE}, ${BOB}]\n`, `  answerers: [${ALICE}, ${BOB}]\n  mention: [S0ENGINEERS]\n`).replace('    approvals: 2\n', '    approvals: 2\n    mention: [S0PAYLEADS]\n'))
+    const { slack, service } = await serve({ DSH_SLACK_POLICY: path, DSH_SLACK_MENTION: 'S0IGNORED' })
+
+    const payments = await api(service, 'POST', '/v1/asks', { key: SECRETS.ciNew, body: { questions: [plan()], agent: { id: 's1', title: 'Payments' } } })
+    const plain = await api(service, 'POST', '/v1/asks', { key: SECRETS.ciNew, body: { questions: [pm] } })
+    const card = (ts: string) => JSON.stringify(slack.messages(AGENTS).find((message) => message.ts === ts))
+
+    expect(card(payments.body.ts)).toContain('<!subteam^S0PAYLEADS>')
+    expect(card(plain.body.ts)).toContain('<!subteam^S0ENGINEERS>')
+    expect(card(plain.body.ts) + card(payments.body.ts)).not.toContain('S0IGNORED')
+  })
 })
