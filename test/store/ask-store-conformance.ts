@@ -333,6 +333,18 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect(pending.asks.map((r) => r.createdAt)).toEqual([5000, 4000, 3000])
     })
 
+    it('keeps the rule and the key on an ask and on its events', async () => {
+      const store = await create()
+      const record = pendingRecord({ apiKey: 'ci', rule: 'force-push' })
+      await store.insert(record)
+
+      await store.appendEvent({ askId: record.id, type: 'posted', at: 10, rule: 'force-push', key: 'ci' })
+
+      expect(await store.get(record.id)).toMatchObject({ apiKey: 'ci', rule: 'force-push' })
+      expect((await store.events(record.id))[0]).toMatchObject({ rule: 'force-push', key: 'ci' })
+      expect((await store.listEvents({ limit: 10 }))[0]).toMatchObject({ rule: 'force-push', key: 'ci' })
+    })
+
     it('lists only the asks of one API key or one operator rule when asked', async () => {
       const store = await create()
       const ci = pendingRecord({ createdAt: 1000, apiKey: 'ci', rule: 'force-push' })
