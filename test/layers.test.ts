@@ -12,7 +12,7 @@ import { specifiers, typeScriptFiles } from './support/imports.js'
  * pacing, errors) sits below it.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['contract', 'config', 'log', 'metrics', 'blocks'],
+  ['contract', 'config', 'policy', 'log', 'metrics', 'blocks'],
   ['store'],
   ['slack'],
   ['bridge', 'slack/handlers'],

@@ -13,8 +13,8 @@ interface CachedMembers {
  * who can see the message may answer.
  */
 export class AnswerPolicy {
-  readonly #users: Set<string>
-  readonly #groups: string[]
+  #users: Set<string>
+  #groups: string[]
   readonly #cache = new Map<string, CachedMembers>()
   readonly #inflight = new Map<string, Promise<Set<string>>>()
 
@@ -24,8 +24,15 @@ export class AnswerPolicy {
     private readonly logger: Logger,
     private readonly now: () => number = Date.now,
   ) {
-    this.#users = new Set(options.allowedUsers ?? [])
-    this.#groups = [...(options.allowedUserGroups ?? [])]
+    this.#users = new Set()
+    this.#groups = []
+    this.setAllowed([...(options.allowedUsers ?? []), ...(options.allowedUserGroups ?? [])])
+  }
+
+  /** Who may answer asks whose rule names nobody: user and user-group ids (a policy reload). */
+  setAllowed(ids: string[]): void {
+    this.#users = new Set(ids.filter((id) => !id.startsWith('S')))
+    this.#groups = ids.filter((id) => id.startsWith('S'))
   }
 
   get isOpen(): boolean {
@@ -35,12 +42,14 @@ export class AnswerPolicy {
   /**
    * Whether this person may act on an ask. An ask with named `approvers`
    * (its policy, or DSH_SLACK_APPROVERS for approvals) is theirs alone:
-   * they approve and they veto; everything else follows the allowed users.
+   * they approve and they veto, whatever they click; an ask whose rule names
+   * its own `answerers` is theirs; everything else follows the allowed users.
    */
-  async mayAnswer(userId: string, approvers?: string[]): Promise<boolean> {
-    if (approvers !== undefined && approvers.length > 0) {
-      if (approvers.includes(userId)) return true
-      for (const group of approvers.filter((id) => id.startsWith('S'))) {
+  async mayAnswer(userId: string, approvers?: string[], answerers?: string[]): Promise<boolean> {
+    const named = approvers !== undefined && approvers.length > 0 ? approvers : answerers
+    if (named !== undefined && named.length > 0) {
+      if (named.includes(userId)) return true
+      for (const group of named.filter((id) => id.startsWith('S'))) {
         if ((await this.#members(group)).has(userId)) return true
       }
       return false

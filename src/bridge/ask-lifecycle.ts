@@ -19,7 +19,10 @@ import { AskPoster } from './ask-poster.js'
 import { MessageUpdates } from './message-updates.js'
 import { createRenderer, type Renderer } from './render-pool.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
-import { resolvePolicy, styleOfQuestions, type AskStyle, type PolicyDefaults } from './ask-policy.js'
+import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
+import type { AskFacts } from '../policy/operator-policy.js'
+import { policyFromEnvironment } from '../policy/environment-policy.js'
+import { PolicyHolder } from '../policy/policy-holder.js'
 import { postedEvent, settlementEvent } from './audit-events.js'
 import { hasQuorum, quorumSettlement, requiredApprovals } from './quorum.js'
 import type { NewAskEvent, ScheduledJob } from '../store/team-records.js'
@@ -42,8 +45,8 @@ export interface LifecycleOptions {
    * are built from it. Unknown: one chat.getPermalink per ask instead.
    */
   workspaceUrl?: string
-  /** Team defaults: quorum, approvers, reminder, escalation. */
-  policyDefaults?: PolicyDefaults
+  /** The operator's policy (rules, quorum, approvers, reminders, escalation, keys); absent: no rules. */
+  policy?: PolicyHolder
   /** Renders the messages (default: long asks on a render thread, short ones in place). */
   renderer?: Renderer
 }
@@ -57,7 +60,13 @@ export type ApproveResult =
   /** Too late: settled already (by a veto, another approval, expiry…). */
   | { kind: 'closed'; record: AskRecord }
 
-const NO_DEFAULTS: PolicyDefaults = { approvals: 1, approvers: [] }
+
+/** How many asks' rule and key the lifecycle remembers for their events. */
+const ORIGINS_KEPT = 10_000
+
+function originOf(record: AskRecord | undefined): { rule?: string; key?: string } {
+  return { ...(record?.rule !== undefined ? { rule: record.rule } : {}), ...(record?.apiKey !== undefined ? { key: record.apiKey } : {}) }
+}
 
 /** Settlements a person makes in Slack (as opposed to the agent, a timer or a stop). */
 const BY_A_PERSON: ReadonlySet<string> = new Set(['answered', 'decided', 'dismissed'])
@@ -92,9 +101,13 @@ export class AskLifecycle {
   readonly #renderer: Renderer
   readonly #messages: MessageUpdates
   readonly #poster: AskPoster
+  readonly #policy: PolicyHolder
+  /** Rule and key of recent asks, for their audit events. */
+  readonly #origins = new Map<string, { rule?: string; key?: string }>()
 
   constructor(private readonly options: LifecycleOptions) {
     this.#now = options.now ?? Date.now
+    this.#policy = options.policy ?? new PolicyHolder(policyFromEnvironment({ ...(options.defaultChannel ? { channel: options.defaultChannel } : {}) }))
     this.#renderer = options.renderer ?? createRenderer(options.logger, { warm: options.owner === 'service' })
     const { store, slack, pacer, settings, logger } = options
     this.#poster = new AskPoster({ store, slack, pacer, settings, logger, renderer: this.#renderer, ...(options.workspaceUrl ? { workspaceUrl: options.workspaceUrl } : {}), stopped: () => this.#stopped })
@@ -125,9 +138,11 @@ export class AskLifecycle {
   async openValid(valid: ValidRequest, options: OpenAskOptions = {}): Promise<AskRecord> {
     const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
     if (existing) return existing
-    const record = this.#newRecord('question', options, styleOfQuestions(valid.questions))
+    const style = styleOfQuestions(valid.questions)
+    const seen = agentView(valid.agent)
+    const record = this.#newRecord('question', options, style, questionFacts(style, seen, options.origin))
     record.questions = valid.questions
-    const agent = withHost(agentView(valid.agent), options.host)
+    const agent = withHost(seen, options.host)
     if (agent) record.agent = agent
     return this.#insertAndPost(record, valid.signal)
   }
@@ -136,7 +151,7 @@ export class AskLifecycle {
     const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
     if (existing) return existing
     if (typeof input.toolName !== 'string' || input.toolName.trim() === '') throw new UserInteractionError('BAD_REQUEST', 'an approval needs a tool name')
-    const record = this.#newRecord('approval', options, 'approval')
+    const record = this.#newRecord('approval', options, 'approval', approvalFacts(input.toolName, input.arguments, input.agent, options.origin))
     record.approval = { toolName: input.toolName }
     if (input.reason !== undefined) record.approval.reason = input.reason
     if (input.callId !== undefined) record.approval.callId = input.callId
@@ -146,12 +161,20 @@ export class AskLifecycle {
     return this.#insertAndPost(record)
   }
 
-  #newRecord(kind: AskRecord['kind'], options: OpenAskOptions, style: AskStyle): AskRecord {
-    const target = options.channel ?? this.options.defaultChannel
+  /** The policy in force now (a reload swaps it; open asks keep theirs). */
+  get policy(): PolicyHolder {
+    return this.#policy
+  }
+
+  #newRecord(kind: AskRecord['kind'], options: OpenAskOptions, style: AskStyle, facts: AskFacts): AskRecord {
+    const decision = decidePolicy(this.#policy.current, facts, { ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.channel !== undefined ? { channel: options.channel } : {}) }, style)
+    const target = decision.target ?? this.options.defaultChannel
     if (!target) throw new UserInteractionError('BAD_REQUEST', 'no channel to ask in: set SLACK_CHANNEL (or the channel option), or pass a channel with the request')
-    const policy = resolvePolicy(options.policy, this.options.policyDefaults ?? NO_DEFAULTS, style)
+    const policy = decision.policy
     const createdAt = this.#now()
-    const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner }
+    const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner, rule: decision.rule.name }
+    if (facts.key !== undefined) record.apiKey = facts.key
+    this.#remember(record.id, originOf(record))
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs
     const problem = timeoutMs === undefined ? null : timeoutProblem(timeoutMs)
     if (problem) throw new UserInteractionError('BAD_REQUEST', `timeoutMs ${problem}`)
@@ -277,10 +300,34 @@ export class AskLifecycle {
   /** Appends to the audit trail; a failure is logged, never thrown (the ask's life goes on). */
   async #record(event: NewAskEvent): Promise<void> {
     try {
-      await this.options.store.appendEvent(event)
+      // No extra turn when the origin is known: events keep their place relative to message updates.
+      const known = event.rule !== undefined ? event : this.#withKnownOrigin(event)
+      await this.options.store.appendEvent(known ?? (await this.#withOrigin(event)))
     } catch (error) {
       this.options.logger.error(`ask ${event.askId}: could not record its ${event.type} event: ${error instanceof Error ? error.message : String(error)}`)
     }
+  }
+
+  /**
+   * Every event names the rule the ask fell under and the key that sent it.
+   * Asks opened here are remembered (a bounded map); another instance's ask
+   * is read from the store once.
+   */
+  #withKnownOrigin(event: NewAskEvent): NewAskEvent | undefined {
+    const origin = this.#origins.get(event.askId)
+    return origin ? { ...event, ...origin } : undefined
+  }
+
+  async #withOrigin(event: NewAskEvent): Promise<NewAskEvent> {
+    const record = await this.options.store.get(event.askId).catch(() => undefined)
+    const origin = originOf(record)
+    if (record) this.#remember(event.askId, origin)
+    return { ...event, ...origin }
+  }
+
+  #remember(id: string, origin: { rule?: string; key?: string }): void {
+    if (this.#origins.size >= ORIGINS_KEPT) this.#origins.delete(this.#origins.keys().next().value!)
+    this.#origins.set(id, origin)
   }
 
   /** An escalation copy posted after its ask settled: give it the settled state. */

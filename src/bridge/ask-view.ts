@@ -22,11 +22,17 @@ export function askViewOf(record: AskRecord, settings: ViewSettings, approvals: 
     questions: record.questions.map((question) => ({ ...question, options: question.options.map((option) => ({ ...option })) })),
   }
   if (record.agent) view.agent = record.agent
-  if (settings.mention) view.mention = settings.mention
+  const mention = mentionFor(record, settings)
+  if (mention) view.mention = mention
   if (record.expiresAt !== undefined) view.expiresAt = record.expiresAt
   const quorum = quorumOf(record, approvals)
   if (quorum) view.quorum = quorum
   return view
+}
+
+/** Who the ask's card notifies: its rule's own mention, else the bridge's. */
+export function mentionFor(record: AskRecord, settings: ViewSettings): string | undefined {
+  return record.policy?.mention ?? settings.mention
 }
 
 /** The renderers' view of a tool approval ask. */
@@ -37,7 +43,8 @@ export function approvalViewOf(record: AskRecord, settings: ViewSettings, approv
   if (approval.callId !== undefined) view.callId = approval.callId
   if (approval.arguments !== undefined) view.arguments = approval.arguments
   if (record.agent) view.agent = record.agent
-  if (settings.mention) view.mention = settings.mention
+  const mention = mentionFor(record, settings)
+  if (mention) view.mention = mention
   if (record.expiresAt !== undefined) view.expiresAt = record.expiresAt
   const quorum = quorumOf(record, approvals)
   if (quorum) view.quorum = quorum

@@ -3,14 +3,19 @@ import { ConfigError } from '../config/config-error.js'
 import { valueChecks, type Config } from '../config/config.js'
 import { parseDuration, timeoutProblem } from '../config/duration.js'
 import { apiBaseUrl } from '../slack/api-base-url.js'
-import { MAX_APPROVALS, type PolicyDefaults } from './ask-policy.js'
+import { MAX_APPROVALS } from './ask-policy.js'
+import { policyFromEnvironment, type EnvironmentPolicyInput } from '../policy/environment-policy.js'
+import type { OperatorPolicy } from '../policy/operator-policy.js'
+import { PolicyHolder } from '../policy/policy-holder.js'
+import { loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
 import type { SlackBridgeOptions } from './types.js'
 
 /** The options after checking: every value well-formed, defaults applied. */
 export type ResolvedOptions = Pick<Config, 'appToken' | 'signingSecret' | 'channel' | 'slackApiUrl' | 'allowedUsers' | 'allowedUserGroups' | 'mention' | 'locale' | 'defaultTimeoutMs'> & {
   botToken: string
   owner: 'service' | 'library'
-  policyDefaults: PolicyDefaults
+  /** The operator's policy: the `policy` option, else the short form the other options make. */
+  policy: PolicyHolder
 }
 
 function check(name: string, value: string | undefined, problemOf: (value: string) => string | null): string | undefined {
@@ -35,7 +40,7 @@ export function resolveOptions(options: SlackBridgeOptions): ResolvedOptions {
     allowedUserGroups: (options.allowedUserGroups ?? []).map((group) => check('allowedUserGroups', group, valueChecks.userGroupId)!),
     locale: (check('locale', options.locale, valueChecks.locale) ?? 'en') as Locale,
     owner: options.owner ?? 'library',
-    policyDefaults: resolvePolicyDefaults(options),
+    policy: new PolicyHolder(policyFromEnvironment({})),
   }
   const appToken = check('appToken', options.appToken, valueChecks.appToken)
   if (appToken) resolved.appToken = appToken
@@ -55,7 +60,27 @@ export function resolveOptions(options: SlackBridgeOptions): ResolvedOptions {
     if (problem) throw new ConfigError('timeout', `${JSON.stringify(options.timeout)} ${problem}`)
     resolved.defaultTimeoutMs = ms
   }
+  resolved.policy = policyOf(options, resolved)
   return resolved
+}
+
+/** A policy passed in wins over the short-form options (approvals, approvers, allowedUsers, …). */
+function policyOf(options: SlackBridgeOptions, resolved: ResolvedOptions): PolicyHolder {
+  if (options.policy instanceof PolicyHolder) return options.policy
+  if (typeof options.policy === 'string') {
+    try {
+      return new PolicyHolder(loadPolicyFile(options.policy))
+    } catch (error) {
+      if (error instanceof PolicyFileError) throw new ConfigError('policy', `is not a usable policy: ${error.message}`)
+      throw error
+    }
+  }
+  if (options.policy !== undefined) return new PolicyHolder(options.policy)
+  const defaults = resolvePolicyDefaults(options)
+  const input: EnvironmentPolicyInput = { ...defaults, allowedUsers: resolved.allowedUsers, allowedUserGroups: resolved.allowedUserGroups }
+  if (resolved.channel) input.channel = resolved.channel
+  if (resolved.mention) input.mention = resolved.mention
+  return new PolicyHolder(policyFromEnvironment(input))
 }
 
 function durationOption(name: string, value: number | string | undefined): number | undefined {
@@ -66,10 +91,10 @@ function durationOption(name: string, value: number | string | undefined): numbe
 }
 
 /** The team defaults (quorum, approvers, reminder, escalation), checked like the environment variables. */
-function resolvePolicyDefaults(options: SlackBridgeOptions): PolicyDefaults {
+function resolvePolicyDefaults(options: SlackBridgeOptions): EnvironmentPolicyInput & { approvals: number; approvers: string[] } {
   const approvals = options.approvals ?? 1
   if (!Number.isInteger(approvals) || approvals < 1 || approvals > MAX_APPROVALS) throw new ConfigError('approvals', `${JSON.stringify(approvals)} is not a number of approvals (expected a whole number from 1 to ${MAX_APPROVALS})`)
-  const defaults: PolicyDefaults = { approvals, approvers: (options.approvers ?? []).map((id) => check('approvers', id, valueChecks.userOrGroup)!) }
+  const defaults: EnvironmentPolicyInput & { approvals: number; approvers: string[] } = { approvals, approvers: (options.approvers ?? []).map((id) => check('approvers', id, valueChecks.userOrGroup)!) }
   const remindAfterMs = durationOption('remindAfter', options.remindAfter)
   if (remindAfterMs !== undefined) defaults.remindAfterMs = remindAfterMs
   const escalateTo = check('escalateTo', options.escalateTo, valueChecks.userOrGroup)

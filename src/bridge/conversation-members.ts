@@ -23,13 +23,14 @@ export class ConversationMembers {
     private readonly now: () => number = Date.now,
   ) {}
 
-  async has(channel: string, user: string): Promise<boolean> {
-    return (await this.#members(channel)).has(user)
+  /** `fresh`: look it up now rather than trust the cache (a click that decides something). */
+  async has(channel: string, user: string, options: { fresh?: boolean } = {}): Promise<boolean> {
+    return (await this.#members(channel, options.fresh === true)).has(user)
   }
 
-  #members(channel: string): Promise<Set<string>> {
+  #members(channel: string, fresh: boolean): Promise<Set<string>> {
     const cached = this.#cache.get(channel)
-    if (cached && this.now() - cached.fetchedAt < TIMING.conversationMembersCacheMs) return Promise.resolve(cached.members)
+    if (!fresh && cached && this.now() - cached.fetchedAt < TIMING.conversationMembersCacheMs) return Promise.resolve(cached.members)
     let pending = this.#inflight.get(channel)
     if (!pending) {
       pending = this.slack

@@ -16,6 +16,7 @@ import { TIMING } from '../slack/timing.js'
 import { webApiPort } from '../slack/web-api-port.js'
 import { trackInFlight } from '../slack/in-flight-calls.js'
 import { AnswerPolicy } from './answer-policy.js'
+import type { ViewSettings } from './ask-view.js'
 import { AskLifecycle } from './ask-lifecycle.js'
 import { HomeTab } from './home-tab.js'
 import { Reminders } from './reminders.js'
@@ -74,7 +75,15 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
 
   const ownsStore = typeof options.state !== 'object'
   const store: AskStore = await openStore(options.state, { logger })
-  const settings = { locale: resolved.locale, ...(resolved.mention ? { mention: resolved.mention } : {}) }
+  // A policy passed in names who new questions notify (its defaults' mention); else DSH_SLACK_MENTION.
+  const mentionOfPolicy = () => (options.policy === undefined ? resolved.mention : resolved.policy.current.defaults.mention[0])
+  const settings: ViewSettings = { locale: resolved.locale }
+  const setMention = () => {
+    const mention = mentionOfPolicy()
+    if (mention) settings.mention = mention
+    else delete settings.mention
+  }
+  setMention()
   // On a shared store every instance on the Slack app paces against one budget, as Slack counts it.
   const pacer = new ChannelPacer({ ...(store.rateLedger ? { ledger: store.rateLedger } : {}), logger })
   const lifecycle = new AskLifecycle({
@@ -87,10 +96,14 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     owner: resolved.owner,
     logger,
     ...(workspaceUrl !== undefined ? { workspaceUrl } : {}),
-    policyDefaults: resolved.policyDefaults,
+    policy: resolved.policy,
     ...(options.now ? { now: options.now } : {}),
   })
-  const policy = new AnswerPolicy(slack, resolved, logger)
+  const policy = new AnswerPolicy(slack, { allowedUsers: resolved.policy.current.defaults.answerers }, logger)
+  const unwatchPolicy = resolved.policy.onReplace((replaced) => {
+    policy.setAllowed(replaced.defaults.answerers)
+    setMention()
+  })
   const now = options.now ?? Date.now
   const home = new HomeTab({ store, slack, pacer, policy, settings, logger, now, instance: lifecycle.instance })
   const refreshHomes = (record: Parameters<HomeTab['refreshFor']>[0]) => {
@@ -133,6 +146,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     store,
     stop: (stopOptions) =>
       (stopped ??= (async () => {
+        unwatchPolicy()
         await reminders.stop()
         await lifecycle.stop(stopOptions)
         await home.stop()

@@ -91,7 +91,7 @@ export class HomeTab implements HomePort {
 
   async #refreshFor(record: AskRecord): Promise<void> {
     const open = await this.#viewers.openSince(this.options.now() - TIMING.homeViewerMs)
-    for (const user of open) if (await this.#sees(user, record)) this.refresh(user)
+    for (const user of open) if (await this.sees(user, record)) this.refresh(user)
   }
 
   /**
@@ -174,7 +174,7 @@ export class HomeTab implements HomePort {
   async #viewFor(user: string, read: PendingRead, notice?: Notice): Promise<HomeTabView> {
     const asks: HomeAskView[] = []
     for (const record of await read.pending()) {
-      if (!(await this.#sees(user, record))) continue
+      if (!(await this.sees(user, record))) continue
       const approvals = hasQuorum(record) ? await read.approvals(record.id) : []
       const where = { createdAt: record.createdAt, channel: record.message!.channel, ...(record.message!.permalink ? { permalink: record.message!.permalink } : {}) }
       asks.push(record.kind === 'approval' ? { ...where, kind: 'approval', view: approvalViewOf(record, this.options.settings, approvals) } : { ...where, kind: 'question', view: askViewOf(record, this.options.settings, approvals) })
@@ -185,19 +185,16 @@ export class HomeTab implements HomePort {
 
   /**
    * Whether the ask belongs on this person's tab: they may answer it (its
-   * approvers, else the allowed users and groups) and can see its message.
-   * A DM is seen by its person alone; when anyone may answer, the channel's
-   * members see it; named people are trusted to (as a click of theirs in the
-   * channel would be).
+   * approvers or answerers, else the allowed users and groups) and are in
+   * its conversation. Being named does not show a private channel's ask to
+   * someone outside the channel (README: never on an outsider's tab), and a
+   * DM is its person's alone. Checked again on every click from a tab, so a
+   * stale tab cannot act on what it should no longer show.
    */
-  async #sees(user: string, record: AskRecord): Promise<boolean> {
+  async sees(user: string, record: AskRecord, options: { fresh?: boolean } = {}): Promise<boolean> {
     if (!record.message) return false
-    const channel = record.message.channel
-    const approvers = record.policy?.approvers
-    if (!(await this.options.policy.mayAnswer(user, approvers))) return false
-    const named = (approvers !== undefined && approvers.length > 0) || !this.options.policy.isOpen
-    if (named && !channel.startsWith('D')) return true
-    return this.#members.has(channel, user)
+    if (!(await this.options.policy.mayAnswer(user, record.policy?.approvers, record.policy?.answerers))) return false
+    return this.#members.has(record.message.channel, user, options)
   }
 
   #warn(what: string, error: unknown): void {

@@ -5,7 +5,7 @@ import type { ScheduledJob } from '../store/team-records.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import type { SlackPort } from '../slack/slack-port.js'
 import type { AskLifecycle } from './ask-lifecycle.js'
-import type { ViewSettings } from './ask-view.js'
+import { mentionFor, type ViewSettings } from './ask-view.js'
 
 const USER_ID = /^[UW][A-Z0-9]+$/
 
@@ -62,11 +62,16 @@ export class Reminders {
     }
   }
 
-  /** One reply in the question's thread, mentioning the approvers or DSH_SLACK_MENTION. */
+  /**
+   * One reply in the question's thread, mentioning the approvers the
+   * operator named, or DSH_SLACK_MENTION. Approvers a request picked are
+   * never pinged unless the policy names them too (`notify`).
+   */
   async #remind(record: AskRecord): Promise<void> {
     const { slack, pacer, settings, lifecycle } = this.options
     const message = record.message!
-    const notify = record.policy?.approvers ?? (settings.mention ? [settings.mention] : [])
+    const mention = mentionFor(record, settings)
+    const notify = record.policy?.approvers ? (record.policy.notify ?? []) : mention ? [mention] : []
     const content = nudgeMessage({ locale: settings.locale, kind: 'reminder', notify, waitedMs: this.options.now() - record.createdAt, ...(message.permalink ? { permalink: message.permalink } : {}) })
     const posted = await pacer.run(message.channel, () => slack.postMessage(message.channel, content, message.ts))
     await lifecycle.recordEvent({ askId: record.id, type: 'reminded', at: this.options.now(), detail: { channel: posted.channel, ts: posted.ts, notify } })

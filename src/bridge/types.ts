@@ -3,7 +3,9 @@ import type { AskUserQuestionRequest, UserInteractionProvider } from '../contrac
 import type { ApprovalRequest, AskRecord } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { Logger } from '../log/logger.js'
-import type { PolicyInput } from './ask-policy.js'
+import type { AskOrigin, PolicyInput } from './ask-policy.js'
+import type { OperatorPolicy } from '../policy/operator-policy.js'
+import type { PolicyHolder } from '../policy/policy-holder.js'
 import type { PolicyAwareProvider } from './waiting.js'
 import type { SlackCallObserver } from '../slack/slack-call-error.js'
 
@@ -54,6 +56,16 @@ export interface SlackBridgeOptions {
   escalateTo?: string
   /** …after this long (ms or text like `1h`). */
   escalateAfter?: number | string
+  /**
+   * The operator's policy (`DSH_SLACK_POLICY`): the path of a policy file
+   * (YAML or JSON, checked at start like the variable), or the policy
+   * itself: rules, quorum, approvers, channels, reminders, escalation, keys.
+   * Given, it wins over `approvals`,
+   * `approvers`, `allowedUsers`, `allowedUserGroups`, `mention`,
+   * `remindAfter` and `escalate*`; a `PolicyHolder` can be swapped while the
+   * bridge runs (a reload).
+   */
+  policy?: string | OperatorPolicy | PolicyHolder
   /** The clock for reminders, escalations and the audit trail (tests pass a fake). */
   now?: () => number
   /** How often due reminders and escalations are looked for, in ms (default 5 s). */
@@ -73,10 +85,12 @@ export interface OpenAskOptions {
   timeoutMs?: number
   /** Relay: a stable key for the host's request, so a replay finds the same ask. */
   externalKey?: string
-  /** Quorum, approvers, reminder and escalation for this ask, over the bridge's defaults. */
+  /** Quorum, approvers, reminder and escalation for this ask: it may only tighten the operator's policy (`POLICY_FORBIDDEN`). */
   policy?: PolicyInput
   /** Relay with several hosts: which host asks, shown on the card beside the session. */
   host?: string
+  /** Who sent it (API key name, harness host): what the operator's rules match on. */
+  origin?: AskOrigin
 }
 
 /** A tool approval to post (relay). */

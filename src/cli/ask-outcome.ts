@@ -24,8 +24,8 @@ export function exitCodeOf(outcome: AskOutcome, interrupted: boolean): number {
   }
 }
 
-/** The seam codes that mean the request itself was wrong. */
-export const INVALID_REQUEST_CODES: readonly string[] = ['EMPTY_QUESTIONS', 'BAD_INTENT', 'BAD_REQUEST']
+/** The seam codes that mean the request itself was wrong (or asked for more than the operator allows): exit 2. */
+export const INVALID_REQUEST_CODES: readonly string[] = ['EMPTY_QUESTIONS', 'BAD_INTENT', 'BAD_REQUEST', 'POLICY_FORBIDDEN']
 
 /** The outcome for a seam error code (in-process asks reject with one). */
 export function outcomeOfCode(code: string, message: string): AskOutcome {

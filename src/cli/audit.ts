@@ -30,14 +30,14 @@ Options:
   -h, --help          show this help`
 
 const PAGE = 1000
-const CSV_COLUMNS = ['seq', 'at', 'askId', 'type', 'byId', 'byName', 'detail'] as const
+const CSV_COLUMNS = ['seq', 'at', 'askId', 'type', 'byId', 'byName', 'detail', 'rule', 'key'] as const
 
 function csvCell(value: string): string {
   return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
 }
 
 function csvLine(event: AskEvent): string {
-  const cells = [String(event.seq), new Date(event.at).toISOString(), event.askId, event.type, event.by?.id ?? '', event.by?.name ?? '', event.detail ? JSON.stringify(event.detail) : '']
+  const cells = [String(event.seq), new Date(event.at).toISOString(), event.askId, event.type, event.by?.id ?? '', event.by?.name ?? '', event.detail ? JSON.stringify(event.detail) : '', event.rule ?? '', event.key ?? '']
   return cells.map(csvCell).join(',')
 }
 

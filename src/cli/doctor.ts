@@ -1,3 +1,4 @@
+import { scrubSecrets } from '../log/scrub.js'
 import { configFromEnv } from '../config/config.js'
 import type { CliIo } from './cli-io.js'
 import type { DoctorSlack } from './doctor/doctor-port.js'
@@ -45,7 +46,7 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
   const config = configFromEnv(io.env, { checkCombination: false })
   const harness = values.harness === undefined ? undefined : checkHarnessProfile(values.harness, io.env)
   if (harness) {
-    for (const result of harness.results) io.stdout.write(`${formatCheck(result)}\n`)
+    for (const result of harness.results) io.stdout.write(`${scrubSecrets(formatCheck(result))}\n`)
     // The Slack checks follow the plugin's own settings, as the harness will use them.
     if (harness.slack) Object.assign(config, harness.slack)
     if (harness.viaService) {
@@ -61,7 +62,8 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
       })
     : undefined
   const slackResults = await runDoctorChecks(config, slack)
-  for (const result of slackResults) io.stdout.write(`${formatCheck(result)}\n`)
+  // A URL in a check (SLACK_API_URL, DSH_SLACK_STATE) is shown without its password.
+  for (const result of slackResults) io.stdout.write(`${scrubSecrets(formatCheck(result))}\n`)
   return reportTotal([...(harness?.results ?? []), ...slackResults], io)
 }
 

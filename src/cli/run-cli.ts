@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/config-error.js'
+import { scrubSecrets } from '../log/scrub.js'
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
 import { askCommand } from './ask.js'
 import type { CliIo, StopSignal } from './cli-io.js'
@@ -22,6 +23,7 @@ Commands:
   sandbox          run the local Slack stand-in alone
   doctor           check the configuration against Slack and say what to fix
   audit            export every ask's events (--since 7d, --format jsonl|csv)
+  policy           check a policy file, or explain which rule an ask falls under
 
 Options:
   -h, --help       show this help (also: dsh-slack <command> --help)
@@ -53,6 +55,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         return await doctorCommand(rest, io)
       case 'audit':
         return await (await import('./audit.js')).auditCommand(rest, io)
+      case 'policy':
+        return await (await import('./policy.js')).policyCommand(rest, io)
       // These two live with their features and are loaded only when run.
       case 'relay':
         return await (await import('../relay/command.js')).relayCommand(rest)
@@ -61,19 +65,19 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
         // It reports a failure the Node way, through process.exitCode.
         return Number(process.exitCode ?? EXIT.ok)
       default:
-        throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are serve, ask, relay, sandbox, doctor, audit`)
+        throw new UsageError(`unknown command ${JSON.stringify(command)}; the commands are serve, ask, relay, sandbox, doctor, audit, policy`)
     }
   } catch (error) {
     if (error instanceof ConfigError) {
-      io.stderr.write(`dsh-slack: ${error.message}\n`)
+      io.stderr.write(`dsh-slack: ${scrubSecrets(error.message)}\n`)
       return EXIT.invalid
     }
     if (error instanceof UsageError) {
-      const where = command && ['serve', 'ask', 'doctor', 'relay', 'sandbox', 'audit'].includes(command) ? ` ${command}` : ''
+      const where = command && ['serve', 'ask', 'doctor', 'relay', 'sandbox', 'audit', 'policy'].includes(command) ? ` ${command}` : ''
       io.stderr.write(`dsh-slack${where}: ${error.message} (see dsh-slack${where} --help)\n`)
       return EXIT.invalid
     }
-    io.stderr.write(`dsh-slack${command ? ` ${command}` : ''}: ${error instanceof Error ? error.message : String(error)}\n`)
+    io.stderr.write(`dsh-slack${command ? ` ${command}` : ''}: ${scrubSecrets(error instanceof Error ? error.message : String(error))}\n`)
     if (io.env.DSH_SLACK_DEBUG === '1' && error instanceof Error && error.stack) io.stderr.write(`${error.stack}\n`)
     return EXIT.failure
   }
@@ -84,7 +88,8 @@ export function processIo(): CliIo {
   return {
     env: loadEnv(),
     stdout: process.stdout,
-    stderr: process.stderr,
+    // Whatever a command writes to stderr (errors, logs) loses URL passwords and tokens on the way.
+    stderr: { write: (text: string) => process.stderr.write(scrubSecrets(text)) },
     stdin: process.stdin,
     onSignal(listener) {
       const handlers = (['SIGINT', 'SIGTERM'] as const).map((signal: StopSignal) => {

@@ -1,7 +1,8 @@
 import { ConfigError } from '../config/config-error.js'
 import { valueChecks } from '../config/config.js'
 import { parseDuration } from '../config/duration.js'
-import { UserInteractionError, validateRequest, type AgentLike, type AskUserQuestionRequest, type UserInteractionProvider } from '../contract/index.js'
+import type { AskOptions, PolicyAwareProvider } from '../bridge/waiting.js'
+import { UserInteractionError, validateRequest, type AgentLike, type AskUserQuestionRequest } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
 import { askThroughService } from './ask-through-service.js'
 import { ServiceHttp } from './service-http.js'
@@ -23,7 +24,7 @@ export interface ServiceConnectionOptions {
 /** A provider that asks through a running service. */
 export interface ServiceConnection {
   /** The seam's provider: the same answers and `UserInteractionError` codes as `createSlackBridge`'s. */
-  readonly provider: UserInteractionProvider
+  readonly provider: PolicyAwareProvider
   /** Withdraws every question still open through this connection (their `ask()` rejects with `ASK_ABORTED`); later asks are refused. */
   stop(): Promise<void>
 }
@@ -43,8 +44,8 @@ export function connectToService(options: ServiceConnectionOptions): ServiceConn
   let stopping: Promise<void> | undefined
   const running = new Set<Promise<unknown>>()
 
-  const provider: UserInteractionProvider = {
-    async ask(request: AskUserQuestionRequest) {
+  const provider: PolicyAwareProvider = {
+    async ask(request: AskUserQuestionRequest, askOptions: AskOptions = {}) {
       // The seam's checks, in its order, before any network: the same codes
       // and messages as in-process, and no round trip for a request that
       // cannot be asked.
@@ -55,6 +56,8 @@ export function connectToService(options: ServiceConnectionOptions): ServiceConn
       const signal = valid.signal ? AbortSignal.any([valid.signal, stop.signal]) : stop.signal
       const agent = agentBody(valid.agent)
       const body: Record<string, unknown> = { questions: valid.questions, ...(agent ? { agent } : {}), ...(channel ? { channel } : {}), ...(timeoutMs !== undefined ? { timeoutMs } : {}) }
+      // The service holds it to the operator's policy (403 POLICY_FORBIDDEN → UserInteractionError).
+      if (askOptions.policy !== undefined) body.policy = askOptions.policy
       const asking = askThroughService({
         http,
         body,

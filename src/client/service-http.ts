@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { scrubSecrets } from '../log/scrub.js'
 import { HarnessError, USER_INTERACTION_CODES, UserInteractionError, type AskUserQuestionAnswer } from '../contract/index.js'
 
 /** The part of `POST /v1/asks`'s 201 body a client uses (ARCHITECTURE.md, fixed). */
@@ -101,12 +102,21 @@ export class ServiceHttp {
   }
 
   async #fetch(path: string, init: RequestInit): Promise<Response> {
+    let response: Response
     try {
-      return await fetch(`${this.base}${path}`, { ...init, headers: this.#headers })
+      // Never followed: a redirect to another origin would carry the question
+      // (and, on a 307, the whole POST) somewhere the caller never named.
+      response = await fetch(`${this.base}${path}`, { ...init, headers: this.#headers, redirect: 'manual' })
     } catch (error) {
       if (init.signal?.aborted) throw error
       throw new ServiceCallError('SERVICE_UNREACHABLE', `cannot reach ${this.base} (${causeOf(error)}): is \`dsh-slack serve\` running there?`, undefined, { cause: error })
     }
+    if (response.status >= 300 && response.status < 400) {
+      await response.body?.cancel().catch(() => undefined)
+      const location = response.headers.get('location')
+      throw new ServiceCallError('REDIRECTED', `${this.base} answered ${response.status} with a redirect${location ? ` to ${scrubSecrets(location)}` : ''}, which is not followed: give the service's own address (the one it prints at start)`, response.status)
+    }
+    return response
   }
 
   #parse<T>(schema: z.ZodType<T>, json: unknown, call: string): T {

@@ -39,8 +39,12 @@ export interface Config {
   port: number
   /** Without a bot token: the local stand-in's port on 127.0.0.1 (its page and Web API), the same every run so an open page keeps working. */
   sandboxPort: number
-  /** Bearer key for `/v1/*`. */
+  /** Bearer key for `/v1/*` (the one-key form; its name is `default`). */
   apiKey?: string
+  /** Named bearer keys (`DSH_SLACK_API_KEYS=name:secret,…`); the secrets are hashed when the policy is built. */
+  apiKeys: { name: string; secret: string }[]
+  /** The operator's policy file (`DSH_SLACK_POLICY`): it wins over the short-form variables. */
+  policyPath?: string
   /**
    * Extra `Host` names the HTTP server answers to (a proxy's public name):
    * `name`, `name:port`, `.example.com` for it and its subdomains, or `*`
@@ -227,6 +231,7 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     hostAccessSecrets: [],
     approvals: Number(required('DSH_SLACK_APPROVALS', get('DSH_SLACK_APPROVALS'), checks.approvals) ?? 1),
     approvers: list('DSH_SLACK_APPROVERS', get('DSH_SLACK_APPROVERS'), checks.userOrGroup),
+    apiKeys: namedKeys(get('DSH_SLACK_API_KEYS')),
     logFormat: (required('DSH_SLACK_LOG_FORMAT', get('DSH_SLACK_LOG_FORMAT'), checks.logFormat) ?? 'text') as Config['logFormat'],
   }
   config.hostAccessSecrets = hostAccessSecrets(get('DSH_HOST_ACCESS_SECRET'), config.hostUrls.length)
@@ -255,6 +260,8 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     const value = required(variable, get(variable), check)
     if (value !== undefined) (config as unknown as Record<string, unknown>)[key] = value
   }
+  const policyPath = get('DSH_SLACK_POLICY')
+  if (policyPath !== undefined) config.policyPath = policyPath
   const timeout = required('DSH_SLACK_TIMEOUT', get('DSH_SLACK_TIMEOUT'), checks.timeout)
   if (timeout !== undefined) config.defaultTimeoutMs = parseDuration(timeout)!
   const remind = required('DSH_SLACK_REMIND_AFTER', get('DSH_SLACK_REMIND_AFTER'), checks.duration)
@@ -283,13 +290,40 @@ export function checkCombination(config: Config): void {
       ? new ConfigError('DSH_SLACK_ESCALATE_TO', 'is required with DSH_SLACK_ESCALATE_AFTER: whom to bring an unanswered question to (a user id U… or a user-group id S…)')
       : new ConfigError('DSH_SLACK_ESCALATE_AFTER', 'is required with DSH_SLACK_ESCALATE_TO: how long to wait first (e.g. 1h)')
   }
-  if (!isLoopbackHost(config.host) && !config.apiKey) {
+  if (config.apiKey && config.apiKeys.some((key) => key.name === 'default')) {
+    throw new ConfigError('DSH_SLACK_API_KEYS', 'names a key "default", the name DSH_SLACK_API_KEY already has: rename it, or move DSH_SLACK_API_KEY into the list')
+  }
+  const anyKey = config.apiKey !== undefined || config.apiKeys.length > 0
+  // A policy file may hold the keys: the service checks again once it has read it.
+  if (config.allowedHosts?.includes('*') && !anyKey && !config.policyPath) {
+    throw new ConfigError(
+      'DSH_SLACK_ALLOWED_HOSTS',
+      'is "*" (any Host name) without an API key: any web page could then reach the API through DNS rebinding. Set DSH_SLACK_API_KEY (or DSH_SLACK_API_KEYS), or list your proxy\'s names instead of "*"',
+    )
+  }
+  if (!isLoopbackHost(config.host) && !anyKey && !config.policyPath) {
     throw new ConfigError(
       'DSH_SLACK_API_KEY',
       `is required when HOST (${config.host}) is not a loopback address: anyone on the network could ask and answer otherwise. ` +
         `Set a key and send it as "Authorization: Bearer <key>", e.g. DSH_SLACK_API_KEY=$(openssl rand -hex 24) HOST=${config.host} npm start; or leave HOST unset to listen on 127.0.0.1 only`,
     )
   }
+}
+
+/** `DSH_SLACK_API_KEYS`: `name:secret` pairs, comma-separated; names unique, secrets at least 16 characters. */
+function namedKeys(value: string | undefined): { name: string; secret: string }[] {
+  const keys: { name: string; secret: string }[] = []
+  for (const item of (value ?? '').split(',').map((part) => part.trim()).filter((part) => part !== '')) {
+    const colon = item.indexOf(':')
+    const name = colon < 0 ? '' : item.slice(0, colon).trim()
+    const secret = colon < 0 ? '' : item.slice(colon + 1).trim()
+    // The secret never enters the message: only the entry's position and name.
+    if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new ConfigError('DSH_SLACK_API_KEYS', `entry ${keys.length + 1} is not name:secret (a name of letters, digits, ".", "_" or "-", a colon, then the secret)`)
+    if (secret.length < 16) throw new ConfigError('DSH_SLACK_API_KEYS', `the secret of key ${JSON.stringify(name)} is too short; use at least 16 random characters (e.g. from \`openssl rand -hex 24\`)`)
+    if (keys.some((key) => key.name === name)) throw new ConfigError('DSH_SLACK_API_KEYS', `names key ${JSON.stringify(name)} twice: during a rotation, give the new secret a new name (e.g. ${name}-2) and retire the old one`)
+    keys.push({ name, secret })
+  }
+  return keys
 }
 
 /** The checks of single values, for library options and CLI flags. */

@@ -12,6 +12,7 @@ export const USER_INTERACTION_CODES = [
   'NO_PROVIDER',
   'DUPLICATE_PROVIDER',
   'SLACK_API_ERROR',
+  'POLICY_FORBIDDEN',
 ] as const
 
 export type UserInteractionCode = (typeof USER_INTERACTION_CODES)[number]

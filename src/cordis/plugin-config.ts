@@ -11,9 +11,11 @@ import { silentLogger } from '../log/logger.js'
  * `createSlackBridge` names them. `state` is a path only: a store object is
  * not configuration.
  */
-export type BridgePluginConfig = Omit<SlackBridgeOptions, 'state' | 'logger' | 'owner' | 'observeSlackCalls'> & {
+export type BridgePluginConfig = Omit<SlackBridgeOptions, 'state' | 'logger' | 'owner' | 'observeSlackCalls' | 'policy'> & {
   /** SQLite file (default `.dsh-slack/state.sqlite`) or `:memory:`. */
   state?: string
+  /** The operator's policy file (as DSH_SLACK_POLICY): the harness's asks follow its rules, and may only tighten them. */
+  policy?: string
 }
 
 /**
@@ -59,6 +61,7 @@ const schema = z.strictObject({
   locale: z.enum(['en', 'zh-CN'], { error: 'expected en or zh-CN' }).optional(),
   timeout: z.union([z.number().positive(), checked('timeout', valueChecks.duration)], { error: 'expected ms or a duration like 30m' }).optional(),
   state: z.string().optional(),
+  policy: z.string({ error: 'policy must be the path of a policy file' }).optional(),
   listen: z.union([z.literal(false), z.object({ host: z.string().optional(), port: z.number().int().min(0).max(65535) })]).optional(),
   approvals: z.number({ error: 'expected a whole number from 1 to 10' }).int().min(1).max(10).optional(),
   approvers: z.array(checked('approvers', valueChecks.userOrGroup)).optional(),
@@ -122,7 +125,8 @@ export function pluginConfigFromEnv(env: NodeJS.ProcessEnv): SlackPluginConfig {
     throw new ConfigError('SLACK_BOT_TOKEN', 'is not set, and the dsh-slack plugin entry has no config: set SLACK_BOT_TOKEN and SLACK_APP_TOKEN (or give the entry a config with botToken and appToken, or serviceUrl)')
   }
   const { logger: _logger, owner: _owner, ...options } = bridgeOptionsFromConfig({ ...config, botToken: config.botToken }, { owner: 'library', logger: silentLogger })
-  return parsePluginConfig(options)
+  const policy = env.DSH_SLACK_POLICY?.trim()
+  return parsePluginConfig(policy ? { ...options, policy } : options)
 }
 
 /** What the harness hands `apply`: a usable config, or the one line saying what is wrong with it. */

@@ -12,6 +12,7 @@ export const API_ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'REQUEST_TIMEOUT',
   'UNAVAILABLE',
+  'TOO_MANY_PENDING',
 ] as const
 
 export type ApiErrorCode = UserInteractionCode | (typeof API_ERROR_CODES)[number]

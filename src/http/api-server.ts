@@ -6,7 +6,8 @@ import type { AskRecord } from '../store/ask-record.js'
 import { ApiError } from './api-error.js'
 import { createAsk, deleteAsk, getAsk, type AskHandlerContext } from './ask-handlers.js'
 import { askEvents, listAsks } from './audit-handlers.js'
-import { checkBearer } from './check-bearer.js'
+import { checkBearer, keyNameOf } from './check-bearer.js'
+import type { OperatorPolicy } from '../policy/operator-policy.js'
 import { checkFrontDoor, createFrontDoor, type FrontDoor } from './front-door.js'
 import { openApiDocument } from './openapi.js'
 import { healthOf } from './health.js'
@@ -23,6 +24,12 @@ export interface ApiServerOptions {
   onOpened?: (record: AskRecord) => void
   /** `DSH_SLACK_ALLOWED_HOSTS`: `Host` names answered besides loopback, IP literals and the bound address. */
   allowedHosts?: readonly string[]
+  /**
+   * The operator's policy in force (read on every request, so a reload
+   * applies at once): its named keys replace `apiKey` when it has any, and
+   * `/healthz` reports its version.
+   */
+  policy?: () => OperatorPolicy
   /** `GET /metrics` (Prometheus text); absent: no such route. Behind `apiKey` like `/v1`. */
   metrics?: { contentType: string; render(): Promise<string> }
 }
@@ -73,7 +80,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     handling.add(work)
     return work.finally(() => handling.delete(work))
   }
-  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}) }
+  const policy = options.policy
+  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}), ...(policy ? { limits: () => policy().limits } : {}) }
 
   let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
   const loggedHosts = new Set<string>()
@@ -100,6 +108,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     options.logger.warn(`refused a request for Host ${shown}: not loopback, an IP address or HOST; if it is your proxy's name, add it to DSH_SLACK_ALLOWED_HOSTS`)
   }
 
+  /** Checks the bearer key; the name of the key that matched, when keys are named. */
+  function authenticate(req: IncomingMessage): string | undefined {
+    const keys = options.policy?.().keys ?? []
+    if (keys.length > 0) return keyNameOf(req, keys)
+    checkBearer(req, options.apiKey)
+    return undefined
+  }
+
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const url = new URL(req.url ?? '/', 'http://localhost')
     const path = url.pathname
@@ -113,12 +129,12 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (path === '/healthz') {
       allow(method, ['GET', 'HEAD'])
-      const health = await healthOf(options.bridge, { local: options.local === true, draining })
+      const health = await healthOf(options.bridge, { local: options.local === true, draining, ...(options.policy ? { policy: options.policy().version } : {}) })
       sendJson(res, health.status, health.body)
       return
     }
     if (path === '/metrics' && options.metrics) {
-      checkBearer(req, options.apiKey)
+      authenticate(req)
       allow(method, ['GET'])
       const text = await options.metrics.render()
       res.writeHead(200, { 'content-type': options.metrics.contentType, 'content-length': Buffer.byteLength(text), 'cache-control': 'no-store' })
@@ -126,13 +142,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return
     }
     if (path === '/v1/openapi.json') {
-      checkBearer(req, options.apiKey)
+      authenticate(req)
       allow(method, ['GET', 'HEAD'])
       sendJson(res, 200, openApi())
       return
     }
     if (path === '/v1/asks') {
-      checkBearer(req, options.apiKey)
+      const key = authenticate(req)
       allow(method, ['POST', 'GET'])
       if (method === 'GET') {
         await listAsks(options.bridge.store, url, res, Date.now())
@@ -140,19 +156,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }
       // Behind a load balancer the client retries on another instance; a thin client waits and retries.
       if (draining) throw new ApiError(503, 'UNAVAILABLE', 'the service is stopping and takes no new asks; ask again in a moment (another instance, or this one once restarted)', { 'retry-after': '5' })
-      await tracked(createAsk(context, req, res))
+      await tracked(createAsk(context, req, res, key === undefined ? {} : { key }))
       return
     }
     const events = /^\/v1\/asks\/([^/]+)\/events$/.exec(path)
     if (events) {
-      checkBearer(req, options.apiKey)
+      authenticate(req)
       allow(method, ['GET'])
       await askEvents(options.bridge.store, decodePathPart(events[1]!), res)
       return
     }
     const match = /^\/v1\/asks\/([^/]+)$/.exec(path)
     if (match) {
-      checkBearer(req, options.apiKey)
+      authenticate(req)
       allow(method, ['GET', 'DELETE'])
       const id = decodePathPart(match[1]!)
       if (method === 'DELETE') await tracked(deleteAsk(context, id, res))
@@ -209,13 +225,20 @@ function allow(method: string, methods: string[]): void {
   if (!methods.includes(method)) throw new ApiError(405, 'METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${methods.join(' or ')}`, { allow: methods.join(', ') })
 }
 
-/** A malformed %-escape is the client's mistake (400), not ours (500). */
+/**
+ * A malformed %-escape is the client's mistake (400), not ours (500). An id
+ * with a NUL names no ask (ours never hold one): 404 here, on every store,
+ * rather than an error from a database that cannot compare it.
+ */
 function decodePathPart(part: string): string {
+  let id: string
   try {
-    return decodeURIComponent(part)
+    id = decodeURIComponent(part)
   } catch {
     throw new ApiError(400, 'BAD_REQUEST', `the ask id in the path is not valid percent-encoding: ${JSON.stringify(part.slice(0, 100))}`)
   }
+  if (id.includes('\u0000')) throw new ApiError(404, 'NOT_FOUND', `no ask ${JSON.stringify(id.slice(0, 100))}`)
+  return id
 }
 
 function pathOf(req: IncomingMessage): string {

@@ -1,4 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { AskOrigin } from '../bridge/ask-policy.js'
+import type { AskLimits } from '../policy/operator-policy.js'
 import type { SlackBridge } from '../bridge/types.js'
 import type { AskUserQuestionRequest } from '../contract/index.js'
 import { isUserInteractionError } from '../contract/index.js'
@@ -18,11 +20,36 @@ export interface AskHandlerContext {
   closing: AbortSignal
   /** Called after an ask is posted (the service logs it). */
   onOpened?: (record: AskRecord) => void
+  /** Caps on pending asks (the operator's policy, read per request so a reload applies). */
+  limits?: () => AskLimits
+}
+
+/** How long a client told "too many pending" should wait before asking again. */
+const PENDING_RETRY_AFTER_S = 30
+
+/**
+ * Refuses a new ask while too many are pending, in total or for this key:
+ * each open ask holds its body, and a flood of them (150 plans of 1 MiB)
+ * once took the service past a gigabyte. Counted in the store, without
+ * reading any ask's body. Concurrent requests may pass the cap by a few.
+ */
+async function checkPendingCaps(context: AskHandlerContext, key: string | undefined): Promise<void> {
+  const limits = context.limits?.()
+  if (!limits) return
+  const count = await context.bridge.store.countPending(key)
+  const retry = { 'retry-after': String(PENDING_RETRY_AFTER_S) }
+  if (key !== undefined && count.forKey >= limits.pendingPerKey) {
+    throw new ApiError(429, 'TOO_MANY_PENDING', `API key ${key} has ${count.forKey} asks still pending, its limit (limits.pendingPerKey ${limits.pendingPerKey}): wait for answers, or withdraw asks with DELETE /v1/asks/:id, before asking more`, retry)
+  }
+  if (count.total >= limits.pending) {
+    throw new ApiError(429, 'TOO_MANY_PENDING', `the service has ${count.total} asks pending, its limit (limits.pending ${limits.pending}): ask again once some are answered`, retry)
+  }
 }
 
 /** `POST /v1/asks`: validate, post, answer `201` with where the message is. */
-export async function createAsk(context: AskHandlerContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export async function createAsk(context: AskHandlerContext, req: IncomingMessage, res: ServerResponse, origin: AskOrigin = {}): Promise<void> {
   const body = parseCreateAskBody(await readJsonBody(req))
+  await checkPendingCaps(context, origin.key)
   const request = { questions: body.questions, ...(body.agent ? { agent: body.agent } : {}) } as AskUserQuestionRequest
   let record: AskRecord
   try {
@@ -30,11 +57,13 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
       ...(body.channel !== undefined ? { channel: body.channel } : {}),
       ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
       ...(body.policy !== undefined ? { policy: body.policy } : {}),
+      ...(origin.key !== undefined ? { origin } : {}),
     })
   } catch (error) {
     if (!isUserInteractionError(error)) throw error
     // Slack refused the post: the request was fine, the upstream was not.
-    throw new ApiError(error.code === 'SLACK_API_ERROR' ? 502 : 400, error.code, error.message)
+    // Looser than the operator's policy: understood, and not allowed.
+    throw new ApiError(error.code === 'SLACK_API_ERROR' ? 502 : error.code === 'POLICY_FORBIDDEN' ? 403 : 400, error.code, error.message)
   }
   context.onOpened?.(record)
   sendJson(res, 201, askCreatedResponse(record))

@@ -2,7 +2,7 @@ import type { ServerResponse } from 'node:http'
 import { parseDuration } from '../config/duration.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { AskRecord, AskStatus } from '../store/ask-record.js'
-import { decodeAskCursor } from '../store/team-records.js'
+import { decodeAskCursor, MAX_EPOCH_MS } from '../store/team-records.js'
 import { ApiError } from './api-error.js'
 import { askStateResponse } from './ask-response.js'
 import { sendJson } from './send-json.js'
@@ -17,7 +17,8 @@ const DEFAULT_LIST_LIMIT = 50
  * age like `7d` (that long before `now`).
  */
 export function parseSince(value: string, now: number): number | null {
-  if (/^\d{12,}$/.test(value)) return Number(value)
+  // Epoch ms a Date can hold: a 40-digit number would overflow PostgreSQL's bigint.
+  if (/^\d{12,}$/.test(value)) return Number(value) <= MAX_EPOCH_MS ? Number(value) : null
   const age = parseDuration(value)
   if (age !== null && !/^\d+(\.\d+)?$/.test(value)) return now - age
   const date = Date.parse(value)
@@ -33,10 +34,19 @@ function listed(record: AskRecord): Record<string, unknown> {
     ...(record.message ? { channel: record.message.channel, ts: record.message.ts, ...(record.message.permalink ? { permalink: record.message.permalink } : {}) } : {}),
     ...(record.agent ? { agent: record.agent } : {}),
     ...(record.policy ? { policy: record.policy } : {}),
+    ...(record.rule !== undefined ? { rule: record.rule } : {}),
+    ...(record.apiKey !== undefined ? { key: record.apiKey } : {}),
   }
 }
 
-/** `GET /v1/asks?status=&since=&limit=&cursor=`: asks, newest first, a page at a time. */
+/** A key or rule name to filter by: what the policy file allows as names, so nothing odd reaches a query. */
+function nameParam(params: URLSearchParams, name: 'key' | 'rule'): string | undefined {
+  const value = params.get(name) || undefined
+  if (value !== undefined && (value.length > 200 || /[\u0000-\u001f]/.test(value))) throw new ApiError(400, 'BAD_REQUEST', `${name} must be the name of ${name === 'key' ? 'an API key' : 'a policy rule'}`)
+  return value
+}
+
+/** `GET /v1/asks?status=&since=&limit=&cursor=&key=&rule=`: asks, newest first, a page at a time. */
 export async function listAsks(store: AskStore, url: URL, res: ServerResponse, now: number): Promise<void> {
   const params = url.searchParams
   const status = params.get('status') || undefined
@@ -49,7 +59,9 @@ export async function listAsks(store: AskStore, url: URL, res: ServerResponse, n
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new ApiError(400, 'BAD_REQUEST', `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}`)
   const cursor = params.get('cursor') || undefined
   if (cursor !== undefined && decodeAskCursor(cursor) === null) throw new ApiError(400, 'BAD_REQUEST', 'cursor is not one this API gave out (pass nextCursor from the previous page)')
-  const page = await store.listAsks({ limit, ...(status ? { status: status as AskStatus } : {}), ...(since !== undefined ? { since } : {}), ...(cursor ? { cursor } : {}) })
+  const key = nameParam(params, 'key')
+  const rule = nameParam(params, 'rule')
+  const page = await store.listAsks({ limit, ...(key !== undefined ? { key } : {}), ...(rule !== undefined ? { rule } : {}), ...(status ? { status: status as AskStatus } : {}), ...(since !== undefined ? { since } : {}), ...(cursor ? { cursor } : {}) })
   sendJson(res, 200, { asks: page.asks.map(listed), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) })
 }
 

@@ -1,6 +1,18 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { IncomingMessage } from 'node:http'
+import type { ApiKeyEntry } from '../policy/operator-policy.js'
 import { ApiError } from './api-error.js'
+
+const digest = (text: string) => createHash('sha256').update(text).digest()
+
+function unauthorized(message: string): ApiError {
+  return new ApiError(401, 'UNAUTHORIZED', message, { 'www-authenticate': 'Bearer realm="dsh-slack"' })
+}
+
+function bearerOf(req: IncomingMessage): string {
+  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')
+  return match?.[1]?.trim() ?? ''
+}
 
 /**
  * Refuses a request without `Authorization: Bearer <key>`. Both sides are
@@ -9,15 +21,28 @@ import { ApiError } from './api-error.js'
  */
 export function checkBearer(req: IncomingMessage, apiKey: string | undefined): void {
   if (apiKey === undefined) return
-  const match = /^Bearer\s+(.+)$/i.exec(req.headers.authorization ?? '')
-  const given = match?.[1]?.trim() ?? ''
-  const digest = (text: string) => createHash('sha256').update(text).digest()
+  const given = bearerOf(req)
   if (given === '' || !timingSafeEqual(digest(given), digest(apiKey))) {
-    throw new ApiError(
-      401,
-      'UNAUTHORIZED',
-      given === '' ? 'this service needs an API key: send "Authorization: Bearer <DSH_SLACK_API_KEY>"' : 'the API key is not the one this service was started with (DSH_SLACK_API_KEY)',
-      { 'www-authenticate': 'Bearer realm="dsh-slack"' },
-    )
+    throw unauthorized(given === '' ? 'this service needs an API key: send "Authorization: Bearer <DSH_SLACK_API_KEY>"' : 'the API key is not the one this service was started with (DSH_SLACK_API_KEY)')
   }
+}
+
+/**
+ * The name of the key a request carries, checked against the operator's
+ * named keys (kept as SHA-256 digests; any of a key's digests is valid, so
+ * two secrets work side by side during a rotation). Every digest is
+ * compared, so the time taken does not say which key came close.
+ */
+export function keyNameOf(req: IncomingMessage, keys: readonly ApiKeyEntry[]): string {
+  const given = bearerOf(req)
+  if (given === '') throw unauthorized('this service needs an API key: send "Authorization: Bearer <key>" (DSH_SLACK_API_KEY, or one of the keys of DSH_SLACK_API_KEYS or the policy file)')
+  const presented = digest(given)
+  let found: string | undefined
+  for (const key of keys) {
+    for (const hash of key.secretSha256) {
+      if (timingSafeEqual(presented, Buffer.from(hash, 'hex')) && found === undefined) found = key.name
+    }
+  }
+  if (found === undefined) throw unauthorized('the API key is not one this service knows (DSH_SLACK_API_KEY, DSH_SLACK_API_KEYS or the policy file\'s keys)')
+  return found
 }

@@ -65,8 +65,34 @@ export interface CreateAskBody {
   policy?: PolicyInput
 }
 
+/**
+ * The path of the first string holding a NUL character, if any
+ * (`questions[0].question`). Iterative: a body may nest deeper than the stack.
+ */
+function nulPath(body: unknown): string | undefined {
+  interface Step { value: unknown; key: string | number | undefined; parent: Step | undefined }
+  const stack: Step[] = [{ value: body, key: undefined, parent: undefined }]
+  while (stack.length > 0) {
+    const step = stack.pop()!
+    const { value } = step
+    if (typeof value === 'string') {
+      if (!value.includes('\u0000')) continue
+      const parts: (string | number)[] = []
+      for (let at: Step | undefined = step; at?.key !== undefined; at = at.parent) parts.unshift(at.key)
+      return parts.map((part, index) => (typeof part === 'number' ? `[${part}]` : index === 0 ? part : `.${part}`)).join('')
+    }
+    if (typeof value !== 'object' || value === null) continue
+    const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value)
+    for (let index = entries.length - 1; index >= 0; index--) stack.push({ value: entries[index]![1], key: entries[index]![0], parent: step })
+  }
+  return undefined
+}
+
 /** Parses the body once, where it arrives; a malformed one is a 400 `BAD_REQUEST`. */
 export function parseCreateAskBody(body: unknown): CreateAskBody {
+  // Slack shows no NUL and PostgreSQL cannot store one: refused here, the same on every store.
+  const nul = nulPath(body)
+  if (nul !== undefined) throw badRequest(`${nul || 'the body'} contains a NUL character (\\u0000); remove it`)
   const result = envelopeSchema.safeParse(body)
   if (!result.success) {
     const unknown = unknownFields(createAskBodySchema, result.error.issues)

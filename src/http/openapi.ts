@@ -43,7 +43,7 @@ export function openApiDocument(): Record<string, unknown> {
       version: '1',
       summary: 'Agents ask, people answer in Slack.',
       description:
-        'Post a question to Slack, then long-poll for the answer. A request field the API does not know is refused with 400 BAD_REQUEST naming it and the field it most likely means. When the service runs with DSH_SLACK_API_KEY (required on any non-loopback address), every /v1 route needs `Authorization: Bearer <key>`.',
+        'Post a question to Slack, then long-poll for the answer. A request field the API does not know is refused with 400 BAD_REQUEST naming it and the field it most likely means. When the service runs with an API key (DSH_SLACK_API_KEY, DSH_SLACK_API_KEYS or the policy file\'s keys; required on any non-loopback address), every /v1 route needs `Authorization: Bearer <key>`. A request\'s `policy` and `channel` may only tighten the operator\'s policy (DSH_SLACK_POLICY): anything looser is refused with 403 POLICY_FORBIDDEN.',
     },
     paths: {
       '/v1/asks': {
@@ -59,6 +59,7 @@ export function openApiDocument(): Record<string, unknown> {
             ...common,
             '413': refusal(`The body is over ${HTTP_LIMIT.maxBodyBytes} bytes (PAYLOAD_TOO_LARGE).`),
             '415': refusal('The body was not sent as `Content-Type: application/json` (UNSUPPORTED_MEDIA_TYPE).'),
+            '429': refusal('Too many asks are pending, for this API key (the policy\'s limits.pendingPerKey) or in total (limits.pending): TOO_MANY_PENDING; ask again after Retry-After, or withdraw asks first.'),
             '502': refusal('Slack refused the post (SLACK_API_ERROR); the message names Slack\'s error and the fix.'),
             '503': refusal('The service is stopping and takes no new asks (UNAVAILABLE); ask again after Retry-After, on another instance or this one once restarted.'),
           },
@@ -72,6 +73,8 @@ export function openApiDocument(): Record<string, unknown> {
             { name: 'since', in: 'query', description: 'Only asks created at or after this time (ISO 8601, epoch milliseconds, or a duration back from now such as 7d).', schema: { type: 'string' } },
             { name: 'limit', in: 'query', description: 'At most this many asks.', schema: { type: 'integer', minimum: 1 } },
             { name: 'cursor', in: 'query', description: 'The `nextCursor` of the previous page.', schema: { type: 'string' } },
+            { name: 'key', in: 'query', description: 'Only asks sent with this API key (by its name).', schema: { type: 'string' } },
+            { name: 'rule', in: 'query', description: 'Only asks that fell under this rule of the operator\'s policy (`defaults` when none matched; `environment` without a policy file).', schema: { type: 'string' } },
           ],
           responses: {
             '200': json(
@@ -162,7 +165,7 @@ export function openApiDocument(): Record<string, unknown> {
       schemas,
       responses: {
         Forbidden: {
-          description: 'A request from a web page (an `Origin` or `Sec-Fetch-Site` this service does not accept: BAD_ORIGIN) or for a `Host` it does not answer to (BAD_HOST; see DSH_SLACK_ALLOWED_HOSTS).',
+          description: 'A request from a web page (an `Origin` or `Sec-Fetch-Site` this service does not accept: BAD_ORIGIN) or for a `Host` it does not answer to (BAD_HOST; see DSH_SLACK_ALLOWED_HOSTS); on POST /v1/asks also a request looser than the operator\'s policy (POLICY_FORBIDDEN, naming the rule and the field: a request may only tighten it).',
           content: { 'application/json': { schema: error } },
         },
         Unauthorized: { description: 'The service has an API key and the request did not send it (UNAUTHORIZED).', content: { 'application/json': { schema: error } } },

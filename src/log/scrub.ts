@@ -5,6 +5,13 @@
  */
 const TOKEN = /\b(?:xox[abposer]|xapp)-[A-Za-z0-9-]+/g
 
+/**
+ * The user and password of a URL (`http://user:pw@host`, `postgres://u:pw@db`),
+ * up to the last `@` before a space: a password may itself hold `/` or `@`,
+ * and hiding a little too much is better than showing a password.
+ */
+const URL_USERINFO = /\b([a-z][a-z0-9+.-]*:\/\/)\S*@/gi
+
 export function scrubSecrets(line: string): string {
-  return line.replace(TOKEN, '[token withheld]')
+  return line.replace(TOKEN, '[token withheld]').replace(URL_USERINFO, '$1***@')
 }

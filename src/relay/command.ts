@@ -1,3 +1,4 @@
+import { scrubSecrets } from '../log/scrub.js'
 import type { SlackBridge } from '../bridge/types.js'
 import { ConfigError } from '../config/config-error.js'
 import { configFromEnv, type Config } from '../config/config.js'
@@ -89,7 +90,7 @@ export async function runRelayCommand(argv: string[], io: RelayCommandIo): Promi
     config = configFromEnv(io.env)
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error
-    io.stderr.write(`dsh-slack relay: ${error.message}\n`)
+    io.stderr.write(`dsh-slack relay: ${scrubSecrets(error.message)}\n`)
     return EXIT.invalid
   }
   if (config.hostUrls.length === 0) {
@@ -107,7 +108,7 @@ export async function runRelayCommand(argv: string[], io: RelayCommandIo): Promi
     logger.info(`stopping (${stopNote({ ...started.note, noun: 'requests', relay: true })})`)
     return EXIT.ok
   } catch (error) {
-    io.stderr.write(`dsh-slack relay: ${error instanceof Error ? error.message : String(error)}\n`)
+    io.stderr.write(`dsh-slack relay: ${scrubSecrets(error instanceof Error ? error.message : String(error))}\n`)
     return EXIT.failure
   } finally {
     for (const stop of stack.splice(0).reverse()) await stop().catch((error: unknown) => logger.warn(`shutdown: ${(error as Error).message}`))

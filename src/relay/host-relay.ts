@@ -212,9 +212,11 @@ export class HostRelay {
     if (record && record.status !== 'pending') this.#onSettled(record)
   }
 
+  /** The host's request as an ask: found again by its key, matched by the operator's rules on its host, named on the card when several hosts are relayed. */
   #openOptions(rpcId: string): OpenAskOptions {
     const externalKey = externalKeyFor(this.endpoints.base, rpcId)
-    return this.#options.nameHost ? { externalKey, host: this.endpoints.label } : { externalKey }
+    const origin = { host: this.endpoints.base }
+    return this.#options.nameHost ? { externalKey, origin, host: this.endpoints.label } : { externalKey, origin }
   }
 
   /** A tool call the stream carried: the arguments an open approval card was still missing. */

@@ -6,6 +6,7 @@ import { ServiceMetrics } from '../metrics/service-metrics.js'
 import type { Logger } from '../log/logger.js'
 import type { CreateBridge } from './bridge-factory.js'
 import { bridgeOptionsFromConfig } from './bridge-options.js'
+import { servicePolicy, watchPolicy } from './service-policy.js'
 import type { LocalSlack, StartLocalSlack } from './local-slack.js'
 import { forgetStandInAsks, standInFiles, standInNote } from './stand-in-files.js'
 
@@ -87,9 +88,16 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
     // The bridge logs one line per ask event (posted, answered by, withdrawn,
     // expired, dismissed) with this logger, so the service adds none of its own.
     const metrics = new ServiceMetrics()
-    const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), listen: false, observeSlackCalls: metrics.slackCall })
+    const policy = servicePolicy(config, effective.channel, logger)
+    if (config.policyPath) {
+      const reloader = watchPolicy({ path: config.policyPath, holder: policy, config, logger })
+      stack.push(async () => reloader.stop())
+      logger.info(`policy ${config.policyPath} in force (version ${policy.current.version}): ${policy.current.rules.length} rule(s), ${policy.current.keys.length} key(s); SIGHUP or a change to the file reloads it`)
+    }
+    const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), policy, listen: false, observeSlackCalls: metrics.slackCall })
     metrics.attach({
-      openAsks: async () => (await bridge.store.listPending()).length,
+      // Counted in the store: reading every pending ask in full blocked the event loop with large plans.
+      openAsks: async () => (await bridge.store.countPending()).total,
       postsWaiting: () => bridge.postsWaiting?.() ?? new Map(),
       storeUp: () => bridge.store.ping(),
     })
@@ -105,7 +113,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       local: local !== undefined,
       ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
       metrics,
-      ...(config.apiKey ? { apiKey: config.apiKey } : {}),
+      policy: () => policy.current,
     })
     const { url } = await api.listen(config.host, config.port).catch((error: NodeJS.ErrnoException) => {
       // The bare "listen EADDRINUSE" names no setting; the person needs the variable to change.

@@ -66,6 +66,10 @@ export interface AskRecord {
   owner: AskOwner
   /** Relay: `<host url>#<rpcId>`, so a replayed request never posts twice. */
   externalKey?: string
+  /** The operator's rule the ask fell under (`policy explain`, the audit trail, `GET /v1/asks?rule=`). */
+  rule?: string
+  /** The name of the API key that sent it, when it came through the HTTP API. */
+  apiKey?: string
   /** Quorum, approvers, reminders and escalation (approval-style asks; reminders for any ask). */
   policy?: AskPolicy
   settlement?: Settlement

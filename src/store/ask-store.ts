@@ -1,7 +1,7 @@
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
-import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, ScheduledJob } from './team-records.js'
+import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
 
 /**
  * Where asks live while they are open. The one rule every implementation
@@ -113,5 +113,7 @@ export interface AskStore {
   listEvents(query: EventQuery): Promise<AskEvent[]>
   /** Asks, newest first, filtered and paged. */
   listAsks(query: AskQuery): Promise<AskPage>
+  /** Pending asks in total and for one API key, counted without reading any ask's body. */
+  countPending(key?: string): Promise<PendingCount>
   close(): Promise<void>
 }

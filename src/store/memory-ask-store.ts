@@ -1,7 +1,7 @@
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { SettleWatchers } from './settle-watchers.js'
-import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
+import { type PendingCount, decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
 
 /**
  * Asks in this process's memory: for tests and for callers that want
@@ -165,12 +165,24 @@ export class MemoryAskStore implements AskStore {
     const after = query.cursor === undefined ? null : decodeAskCursor(query.cursor)
     const matching = [...this.#records.values()]
       .filter((record) => (query.status === undefined || record.status === query.status) && (query.since === undefined || record.createdAt >= query.since))
+      .filter((record) => (query.key === undefined || record.apiKey === query.key) && (query.rule === undefined || record.rule === query.rule))
       .sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
       .filter((record) => after === null || record.createdAt < after.createdAt || (record.createdAt === after.createdAt && record.id < after.id))
     const asks = matching.slice(0, query.limit).map((record) => structuredClone(record))
     const page: AskPage = { asks }
     if (matching.length > query.limit && asks.length > 0) page.nextCursor = encodeAskCursor(asks.at(-1)!)
     return page
+  }
+
+  async countPending(key?: string): Promise<PendingCount> {
+    let total = 0
+    let forKey = 0
+    for (const record of this.#records.values()) {
+      if (record.status !== 'pending') continue
+      total++
+      if (key !== undefined && record.apiKey === key) forKey++
+    }
+    return { total, forKey }
   }
 
   readonly kind = 'memory'

@@ -1,4 +1,5 @@
 import Database from 'better-sqlite3'
+import type { PendingCount } from './team-records.js'
 import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
@@ -87,8 +88,8 @@ export class SqliteAskStore implements AskStore {
     const db = this.#db
     this.#statements = {
       insert: db.prepare(
-        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record)
-         VALUES (@id, @status, @externalKey, @owner, @createdAt, NULL, @record)`,
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
+         VALUES (@id, @status, @externalKey, @owner, @createdAt, NULL, @record, @apiKey, @rule)`,
       ),
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
@@ -167,6 +168,8 @@ export class SqliteAskStore implements AskStore {
         owner: JSON.stringify(record.owner),
         createdAt: record.createdAt,
         record: JSON.stringify(record),
+        apiKey: record.apiKey ?? null,
+        rule: record.rule ?? null,
       })
     } catch (error) {
       if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
@@ -307,6 +310,10 @@ export class SqliteAskStore implements AskStore {
 
   async listAsks(query: AskQuery): Promise<AskPage> {
     return this.#team.listAsks(query)
+  }
+
+  async countPending(key?: string): Promise<PendingCount> {
+    return this.#team.countPending(key)
   }
 
   async ping(): Promise<boolean> {

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3'
 import type { AskRecord } from './ask-record.js'
-import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
+import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type PendingCount, type ScheduledJob } from './team-records.js'
 
 /**
  * The statements behind the team features of `SqliteAskStore`. Each claim
@@ -38,11 +38,18 @@ export class SqliteTeamTables {
         .prepare(
           `SELECT record FROM asks
            WHERE (@status IS NULL OR status = @status) AND created_at >= @since
+             AND (@key IS NULL OR api_key = @key) AND (@rule IS NULL OR rule = @rule)
              AND (@afterCreated IS NULL OR created_at < @afterCreated OR (created_at = @afterCreated AND id < @afterId))
            ORDER BY created_at DESC, id DESC LIMIT @limit`,
         )
         .pluck(),
+      countPending: db.prepare(`SELECT count(*) AS total, coalesce(sum(api_key IS @key), 0) AS forKey FROM asks WHERE status = 'pending'`),
     }
+  }
+
+  countPending(key: string | undefined): PendingCount {
+    const row = this.#statements.countPending.get({ key: key ?? null }) as { total: number; forKey: number }
+    return { total: row.total, forKey: key === undefined ? 0 : row.forKey }
   }
 
   addApproval(id: string, approval: Approval): ApprovalResult {
@@ -93,6 +100,8 @@ export class SqliteTeamTables {
     const rows = this.#statements.listAsks.all({
       status: query.status ?? null,
       since: query.since ?? 0,
+      key: query.key ?? null,
+      rule: query.rule ?? null,
       afterCreated: after?.createdAt ?? null,
       afterId: after?.id ?? null,
       limit: query.limit + 1,

@@ -12,6 +12,12 @@ export interface AskPolicy {
   approvals: number
   /** User (U…/W…) and user-group (S…) ids who may act on this ask; absent: the bridge's allowed users. */
   approvers?: string[]
+  /** Who may answer, when the operator's rule names its own (absent: the bridge's allowed users). */
+  answerers?: string[]
+  /** Whom a reminder mentions instead of the approvers: only ids the operator's policy names. */
+  notify?: string[]
+  /** Who the card notifies when the ask's rule names its own (absent: DSH_SLACK_MENTION / the policy's defaults). */
+  mention?: string
   /** Remind in the question's thread after this long without an answer. */
   remindAfterMs?: number
   /** Bring the question to this user or user group… */
@@ -87,6 +93,10 @@ export interface NewAskEvent {
   by?: Person
   /** What the event is about: where it was posted, the answer, the decision, Slack's error… */
   detail?: Record<string, unknown>
+  /** The operator's rule the ask fell under. */
+  rule?: string
+  /** The API key that sent the ask, by name. */
+  key?: string
 }
 
 /** A recorded event: `seq` orders the whole log (increasing, never reused). */
@@ -103,10 +113,21 @@ export interface AskPage {
 
 export interface AskQuery {
   status?: AskStatus
+  /** Only asks sent with this API key (by name). */
+  key?: string
+  /** Only asks that fell under this operator rule. */
+  rule?: string
   /** Only asks created at or after this (epoch ms). */
   since?: number
   limit: number
   cursor?: string
+}
+
+/** Pending asks, counted in the store without reading their bodies (the caps of `POST /v1/asks`). */
+export interface PendingCount {
+  total: number
+  /** Those sent with the key asked about (0 when no key was given). */
+  forKey: number
 }
 
 export interface EventQuery {
@@ -118,6 +139,9 @@ export interface EventQuery {
 }
 
 /** Cursors are opaque to callers: `createdAt` and id of the last ask of a page. */
+/** The largest time a JavaScript Date can hold (±100,000,000 days from 1970), in ms. */
+export const MAX_EPOCH_MS = 8.64e15
+
 export function encodeAskCursor(record: Pick<AskRecord, 'createdAt' | 'id'>): string {
   return Buffer.from(JSON.stringify([record.createdAt, record.id])).toString('base64url')
 }
@@ -125,7 +149,12 @@ export function encodeAskCursor(record: Pick<AskRecord, 'createdAt' | 'id'>): st
 export function decodeAskCursor(cursor: string): { createdAt: number; id: string } | null {
   try {
     const value: unknown = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'))
-    if (Array.isArray(value) && value.length === 2 && typeof value[0] === 'number' && typeof value[1] === 'string') return { createdAt: value[0], id: value[1] }
+    // Only what encodeAskCursor makes: a whole epoch-ms time a Date can hold, and
+    // an id without NUL. Anything else would reach the query and fail there
+    // differently per store (PostgreSQL's bigint and text refuse what SQLite takes).
+    if (Array.isArray(value) && value.length === 2 && Number.isSafeInteger(value[0]) && Math.abs(value[0] as number) <= MAX_EPOCH_MS && typeof value[1] === 'string' && value[1].length <= 200 && !value[1].includes('\u0000')) {
+      return { createdAt: value[0] as number, id: value[1] }
+    }
   } catch {
     // fall through: not one of ours
   }

@@ -67,6 +67,19 @@ describe('HomeTab', () => {
     expect(text('U0BOB')).toContain('Nothing is waiting')
   })
 
+  it('keeps a private channel\'s ask off the tab of an allowed user who is not in the channel', async () => {
+    const { store, slack, tab, text } = await setup({ allowedUsers: ['U0ALICE', 'U0BOB'] })
+    slack.members.set('G0PRIVATE', ['U0ALICE'])
+    await store.insert(record('secret', 'G0PRIVATE'))
+
+    await tab.opened('U0ALICE')
+    await tab.opened('U0BOB')
+    await vi.waitFor(() => expect(text('U0ALICE')).toContain('Question secret?'))
+    await vi.waitFor(() => expect(text('U0BOB')).not.toBe('[]'))
+
+    expect(text('U0BOB')).toContain('Nothing is waiting')
+  })
+
   it('shows an ask in a DM only to its person, even to a named allowed user', async () => {
     const { store, slack, tab, text } = await setup({ allowedUsers: ['U0ALICE', 'U0BOB'] })
     slack.members.set('D0BOB', ['U0BOB', 'U0BOT'])
@@ -80,6 +93,7 @@ describe('HomeTab', () => {
 
   it('refreshes only the open tabs that list the ask', async () => {
     const { store, slack, tab, published } = await setup({ allowedUsers: ['U0ALICE'] })
+    slack.members.set('C0AGENTS', ['U0ALICE', 'U0BOB'])
     await tab.opened('U0ALICE')
     await tab.opened('U0BOB')
     await vi.waitFor(() => expect(slack.homes).toHaveLength(2))

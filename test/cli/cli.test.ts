@@ -6,6 +6,7 @@ import { silentLogger } from '../../src/log/logger.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { cleanEnv, cliSuite, runCli, type CliRun } from './cli-process.js'
 
 const suite = cliSuite('dsh-slack-cli-')
@@ -242,6 +243,15 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
     expect(run.stdout()).not.toContain('✗')
   })
 
+  it('never prints the password of a URL it checks', async () => {
+    const s = await sandbox()
+    const run = cli(['doctor'], envFor(s, { SLACK_API_URL: s.apiUrl.replace('http://', 'http://doctoruser:hunter2pass@'), DSH_SLACK_STATE: 'postgres://pguser:pgsecretpass@127.0.0.1:9/none' }))
+
+    await run.exited
+
+    expect(run.stdout() + run.stderr()).not.toMatch(/hunter2pass|pgsecretpass|doctoruser|pguser/)
+  })
+
   it('names what is broken and how to fix it, and exits 1', async () => {
     const s = await sandbox({ scopes: ['chat:write', 'users:read', 'channels:read'] })
     const run = cli(['doctor'], envFor(s, { SLACK_CHANNEL: 'C0SANDBOX02' }))
@@ -308,6 +318,17 @@ describe('dsh-slack ask in-process (the real bridge on the local stand-in)', () 
 
     expect(await run.exited).toBe(0)
     expect(JSON.parse(run.stdout())).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+  })
+
+  it('exits 2 with POLICY_FORBIDDEN naming the rule and field when the request loosens the operator\'s quorum, posting nothing', async () => {
+    const { slack, env } = await sandboxEnv()
+    const operator = { SLACK_ALLOWED_USERS: 'U0SANDBOX01,U0SANDBOX03', DSH_SLACK_APPROVALS: '2', DSH_SLACK_APPROVERS: 'U0SANDBOX01,U0SANDBOX03' }
+    const request = { questions: [planReviewQuestion('# Plan\n\nDrop the table.')], policy: { approvals: 1, approvers: ['U0SANDBOX02'] } }
+    const run = cli(['ask'], { ...env, ...operator }, JSON.stringify(request))
+
+    expect(await run.exited).toBe(2)
+    expect(run.stderr().trim().split('\n').at(-1)).toMatch(/^dsh-slack ask: POLICY_FORBIDDEN: policy\.approvals .*rule "environment"/)
+    expect(slack.messages(slack.defaultChannel)).toEqual([])
   })
 
   it('exits 3 when the question is dismissed in Slack', async () => {

@@ -1,4 +1,6 @@
 import { mkdtempSync, rmSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
@@ -122,6 +124,24 @@ describe('connectToService: a provider asking through a running service', () => 
     const answer = connection.provider.ask({ questions: [pm] })
 
     await expect(answer).rejects.toMatchObject({ name: 'UserInteractionError', code: 'SLACK_API_ERROR', message: expect.stringContaining('channel_not_found') })
+  })
+
+  it('refuses a redirect instead of re-posting the question to wherever it points', async () => {
+    const received: string[] = []
+    const elsewhere = createServer((req, res) => {
+      received.push(`${req.method} ${req.url}`)
+      res.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify({ id: 'stolen', status: 'pending', channel: 'C1', ts: '1.1' }))
+    })
+    const redirector = createServer((req, res) => res.writeHead(307, { location: `http://127.0.0.1:${(elsewhere.address() as AddressInfo).port}${req.url}` }).end())
+    for (const server of [elsewhere, redirector]) {
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+      cleanups.push(() => new Promise<void>((resolve) => server.close(() => resolve())))
+    }
+    const connection = connectToService({ url: `http://127.0.0.1:${(redirector.address() as AddressInfo).port}`, apiKey: KEY })
+    cleanups.push(() => connection.stop())
+
+    await expect(connection.provider.ask({ questions: [pm] })).rejects.toMatchObject({ name: 'HarnessError', code: 'REDIRECTED', message: expect.stringContaining('307') })
+    expect(received).toEqual([])
   })
 
   it('refuses a wrong API key with UNAUTHORIZED and posts nothing', async () => {

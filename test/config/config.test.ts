@@ -36,6 +36,7 @@ describe('configFromEnv: defaults', () => {
       hostAccessSecrets: [],
       approvals: 1,
       approvers: [],
+      apiKeys: [],
       logFormat: 'text',
     })
   })
@@ -197,8 +198,28 @@ describe('configFromEnv: each variable', () => {
     ])
   })
 
-  it('accepts * in DSH_SLACK_ALLOWED_HOSTS to answer any Host', () => {
-    expect(configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: '*' }).allowedHosts).toEqual(['*'])
+  it('accepts * in DSH_SLACK_ALLOWED_HOSTS to answer any Host when an API key guards the API', () => {
+    expect(configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: '*', DSH_SLACK_API_KEY: 'k'.repeat(24) }).allowedHosts).toEqual(['*'])
+    expect(configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: '*', DSH_SLACK_API_KEYS: `ci:${'k'.repeat(24)}` }).allowedHosts).toEqual(['*'])
+  })
+
+  it('refuses * in DSH_SLACK_ALLOWED_HOSTS without an API key, since any page could then reach the API by DNS rebinding', () => {
+    const rejection = configRejection(() => configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: '*' }))
+
+    expect(rejection.variable).toBe('DSH_SLACK_ALLOWED_HOSTS')
+    expect(rejection.message).toMatch(/DNS rebinding/)
+  })
+
+  it('reads DSH_SLACK_API_KEYS as named keys and refuses a short secret or a repeated name without showing the secret', () => {
+    expect(configFromEnv({ DSH_SLACK_API_KEYS: `ci:${'a'.repeat(20)}, laptop:${'b'.repeat(20)}` }).apiKeys).toEqual([
+      { name: 'ci', secret: 'a'.repeat(20) },
+      { name: 'laptop', secret: 'b'.repeat(20) },
+    ])
+    const short = configRejection(() => configFromEnv({ DSH_SLACK_API_KEYS: 'ci:hunter2' }))
+    expect(short.message).toMatch(/too short/)
+    expect(short.message).not.toContain('hunter2')
+    expect(configRejection(() => configFromEnv({ DSH_SLACK_API_KEYS: `ci:${'a'.repeat(20)},ci:${'b'.repeat(20)}` })).message).toMatch(/twice/)
+    expect(configRejection(() => configFromEnv({ DSH_SLACK_API_KEYS: 'a'.repeat(20) })).message).toMatch(/not name:secret/)
   })
 
   it.each(['https://dsh.example.com', 'dsh.example.com/path', 'user@dsh.example.com', 'dsh example'])('rejects %s in DSH_SLACK_ALLOWED_HOSTS', (value) => {

@@ -32,6 +32,8 @@ const VARIABLES = [
   'DSH_SLACK_REMIND_AFTER',
   'DSH_SLACK_ESCALATE_TO',
   'DSH_SLACK_ESCALATE_AFTER',
+  'DSH_SLACK_POLICY',
+  'DSH_SLACK_API_KEYS',
 ]
 
 const text = await readFile(new URL('../../.env.example', import.meta.url), 'utf8')

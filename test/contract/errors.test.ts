@@ -16,7 +16,7 @@ describe('UserInteractionError', () => {
 
   it('declares every code the seam and the bridge raise', () => {
     expect([...USER_INTERACTION_CODES].sort()).toEqual(
-      ['ASK_ABORTED', 'ASK_CANCELLED', 'ASK_EXPIRED', 'BAD_INTENT', 'BAD_REQUEST', 'DUPLICATE_PROVIDER', 'EMPTY_QUESTIONS', 'NO_PROVIDER', 'SLACK_API_ERROR'].sort(),
+      ['ASK_ABORTED', 'ASK_CANCELLED', 'ASK_EXPIRED', 'BAD_INTENT', 'BAD_REQUEST', 'DUPLICATE_PROVIDER', 'EMPTY_QUESTIONS', 'NO_PROVIDER', 'POLICY_FORBIDDEN', 'SLACK_API_ERROR'].sort(),
     )
     expect(CODES.ASK_EXPIRED).toBe('ASK_EXPIRED')
   })

@@ -83,7 +83,7 @@ describe('the audit trail', () => {
     expect(lines.map((line) => line.type)).toEqual(['posted', 'approved', 'approved', 'answered', 'posted'])
     expect(lines.at(-1)!.askId).toBe(open.id)
     const rows = csv.output().trim().split('\n')
-    expect(rows[0]).toBe('seq,at,askId,type,byId,byName,detail')
+    expect(rows[0]).toBe('seq,at,askId,type,byId,byName,detail,rule,key')
     expect(rows).toHaveLength(6)
     expect(rows[4]).toContain(`,answered,${BOB},`)
   })

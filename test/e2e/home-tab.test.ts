@@ -154,4 +154,32 @@ describe.each(MODES)('the "Waiting for you" Home tab in %s mode', (mode) => {
     expect(visibleText({ text: '', blocks: home.blocks })).toContain('Nothing is waiting')
     await eventually(async () => (await bridge.get(record.id))?.status === 'pending')
   })
+
+  it('ignores a click from a stale tab once the person has left the private channel, and tells them privately', async () => {
+    const { slack, bridge } = await startRig(mode, { allowedUsers: [ALICE, BOB] })
+    const secret = slack.workspace.createChannel({ name: 'secret', isPrivate: true, botIsMember: true, members: [ALICE, BOB] })
+    const record = await bridge.open({ questions: [pick('Private: which package manager?')] }, { channel: secret.id })
+    const alice = slack.user(ALICE)
+    await alice.openHome()
+    await homeWhere(slack, ALICE, (text) => text.includes('Private: which package manager?'))
+
+    secret.members.delete(ALICE)
+    await alice.click('home', 'pnpm')
+    await homeWhere(slack, ALICE, (text) => /not allowed/i.test(text))
+
+    expect((await bridge.get(record.id))?.status).toBe('pending')
+  })
+
+  it('keeps a private channel\'s question off the tab of an allowed user who is not in the channel', async () => {
+    const { slack, bridge } = await startRig(mode, { allowedUsers: [ALICE, BOB] })
+    const secret = slack.workspace.createChannel({ name: 'secret', isPrivate: true, botIsMember: true, members: [ALICE] })
+    await bridge.open({ questions: [pick('Private: ship it?')] }, { channel: secret.id })
+
+    await slack.user(ALICE).openHome()
+    await slack.user(BOB).openHome()
+    await homeWhere(slack, ALICE, (text) => text.includes('Private: ship it?'))
+    const bob = await homeWhere(slack, BOB, () => true)
+
+    expect(visibleText({ text: '', blocks: bob.blocks })).toContain('Nothing is waiting')
+  })
 })

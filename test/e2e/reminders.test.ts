@@ -41,7 +41,8 @@ describe.each(MODES)('reminders and escalation in %s mode', (mode) => {
 
   it('escalates to a user with a DM carrying the same controls; a click there settles the ask and updates both messages', async () => {
     const clock = fakeClock()
-    const { slack, bridge, channel } = await startRig(mode, { now: clock.now, schedulerIntervalMs: 20 })
+    // The operator names Bob and waits two hours; the request may only bring that forward.
+    const { slack, bridge, channel } = await startRig(mode, { now: clock.now, schedulerIntervalMs: 20, escalateTo: BOB, escalateAfter: '2h' })
     const answer = bridge.provider.ask({ questions: [planReviewQuestion('# Plan\n\nShip it.')] }, { policy: { escalateTo: BOB, escalateAfter: '1h' } })
     const card = await postedMessage(slack, channel)
 

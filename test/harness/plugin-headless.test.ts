@@ -101,7 +101,7 @@ function nextCard(after: string | undefined, run: DshRun): Promise<StoredMessage
       const latest = slack.latestMessage(slack.defaultChannel)
       return latest && latest.ts !== after ? latest : undefined
     },
-    { timeoutMs: 20_000, message: `a card from the harness (its stderr so far: ${run.stderr().slice(-800)})` },
+    { timeoutMs: 60_000, message: `a card from the harness (its stderr so far: ${run.stderr().slice(-800)})` },
   )
 }
 
@@ -124,7 +124,7 @@ function cardNow(ts: string): StoredMessage {
 }
 
 function settledCard(ts: string): Promise<StoredMessage> {
-  return slack.waitFor(() => (interactiveElements(cardNow(ts)).length === 0 ? cardNow(ts) : undefined), { timeoutMs: 10_000, message: `card ${ts} to lose its controls` })
+  return slack.waitFor(() => (interactiveElements(cardNow(ts)).length === 0 ? cardNow(ts) : undefined), { timeoutMs: 30_000, message: `card ${ts} to lose its controls` })
 }
 
 const askTool = (questions: unknown[]) => ({ toolCalls: [{ name: 'ask_user_question', arguments: { questions } }] })
@@ -157,7 +157,7 @@ const PLAN = `# Plan: add a cache
 2. Wire it into the **fetch** path.
 `
 
-describe('dsh-slack inside the real harness (headless)', { timeout: 90_000 }, () => {
+describe('dsh-slack inside the real harness (headless)', { timeout: 180_000 }, () => {
   it('installs with `dsh plugin add` as a profile layer (dsh.bundle), not as a plain dependency', (context) => {
     requireHarness(context)
 

@@ -38,7 +38,7 @@ afterAll(async () => {
   if (work) removeQuietly(work)
 })
 
-describe('dsh-slack in a dsh web profile', { timeout: 90_000 }, () => {
+describe('dsh-slack in a dsh web profile', { timeout: 180_000 }, () => {
   it('never stops the web host from booting: it leaves the questions to the host\'s own UI and says, once, to use the relay', async (context) => {
     if (!harness) return context.skip(skipReason)
     const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: join(work, 'state.sqlite'), DEEPSEEK_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEEK_API_KEY: 'test' }

@@ -45,6 +45,10 @@ describe('scrubSecrets', () => {
     expect(scrubSecrets(`token=${token};`)).toBe('token=[token withheld];')
   })
 
+  it('withholds the user and password of any URL in the line, whatever its scheme', () => {
+    expect(scrubSecrets('relaying http://user:hunter2@host:4000/x and postgres://svc:p@ss/w0rd@db:5432/app, ok')).toBe('relaying http://***@host:4000/x and postgres://***@db:5432/app, ok')
+  })
+
   it('leaves ordinary text alone', () => {
     expect(scrubSecrets('ask q-xoxb answered by Alice (U0123)')).toBe('ask q-xoxb answered by Alice (U0123)')
   })

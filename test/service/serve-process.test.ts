@@ -44,7 +44,7 @@ describe('dsh-slack serve (the process)', () => {
     run.child.kill('SIGTERM')
 
     expect(run.stdout()).toMatch(/^Open http:\/\/127\.0\.0\.1:\d+\/\S* to try it/m)
-    expect(health).toEqual({ ok: true, slack: 'local', store: 'sqlite' })
+    expect(health).toEqual({ ok: true, slack: 'local', store: 'sqlite', policy: expect.stringMatching(/^[0-9a-f]{12}$/) })
     expect(created.status).toBe(201)
     expect(await run.exited).toBe(0)
   })
@@ -166,5 +166,18 @@ describe('dsh-slack serve (the process)', () => {
     expect(entries.map((entry) => entry.msg)).toEqual(expect.arrayContaining([expect.stringMatching(`^ask ${created.id} posted to `), expect.stringMatching(`^ask ${created.id} answered by `), 'stopped']))
     for (const entry of entries) expect(entry).toMatchObject({ level: expect.stringMatching(/^(info|warn|error)$/), time: expect.any(String), name: 'dsh-slack', msg: expect.any(String) })
     expect(run.stderr()).not.toMatch(/zebra|xox[bp]-|xapp-/i)
+  })
+
+  it('never writes the password of DSH_HOST_URL into its JSON log', async () => {
+    const slack: Sandbox = await startSandbox()
+    closers.push(() => slack.close())
+    const run = serve({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', DSH_SLACK_LOG_FORMAT: 'json', DSH_HOST_URL: 'http://relayuser:hunter2pass@127.0.0.1:9' })
+
+    await run.waitForOutput(/relaying questions and approvals/)
+    run.child.kill('SIGTERM')
+    await run.exited
+
+    expect(run.stderr()).toContain('http://***@127.0.0.1:9')
+    expect(run.stderr()).not.toMatch(/hunter2pass|relayuser/)
   })
 })

@@ -352,6 +352,41 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect(pending.asks.map((r) => r.createdAt)).toEqual([5000, 4000, 3000])
     })
 
+    it('keeps the rule and the key on an ask and on its events', async () => {
+      const store = await create()
+      const record = pendingRecord({ apiKey: 'ci', rule: 'force-push' })
+      await store.insert(record)
+
+      await store.appendEvent({ askId: record.id, type: 'posted', at: 10, rule: 'force-push', key: 'ci' })
+
+      expect(await store.get(record.id)).toMatchObject({ apiKey: 'ci', rule: 'force-push' })
+      expect((await store.events(record.id))[0]).toMatchObject({ rule: 'force-push', key: 'ci' })
+      expect((await store.listEvents({ limit: 10 }))[0]).toMatchObject({ rule: 'force-push', key: 'ci' })
+    })
+
+    it('lists only the asks of one API key or one operator rule when asked', async () => {
+      const store = await create()
+      const ci = pendingRecord({ createdAt: 1000, apiKey: 'ci', rule: 'force-push' })
+      const laptop = pendingRecord({ createdAt: 2000, apiKey: 'laptop', rule: 'defaults' })
+      const library = pendingRecord({ createdAt: 3000, rule: 'force-push' })
+      for (const record of [ci, laptop, library]) await store.insert(record)
+
+      expect((await store.listAsks({ key: 'ci', limit: 10 })).asks.map((r) => r.id)).toEqual([ci.id])
+      expect((await store.listAsks({ rule: 'force-push', limit: 10 })).asks.map((r) => r.id)).toEqual([library.id, ci.id])
+      expect((await store.listAsks({ rule: 'force-push', key: 'laptop', limit: 10 })).asks).toEqual([])
+    })
+
+    it('counts pending asks in total and for one key, leaving settled ones out', async () => {
+      const store = await create()
+      const records = [pendingRecord({ apiKey: 'ci' }), pendingRecord({ apiKey: 'ci' }), pendingRecord({ apiKey: 'laptop' }), pendingRecord()]
+      for (const record of records) await store.insert(record)
+      await store.settle(records[0]!.id, aborted())
+
+      expect(await store.countPending('ci')).toEqual({ total: 3, forKey: 1 })
+      expect(await store.countPending('nobody')).toEqual({ total: 3, forKey: 0 })
+      expect(await store.countPending()).toEqual({ total: 3, forKey: 0 })
+    })
+
     if (factory.reopen) {
       const reopen = factory.reopen
       it('keeps asks, settlements and messages across a reopen', async () => {

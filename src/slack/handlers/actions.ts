@@ -24,6 +24,14 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   const channel: Where = home ? HOME_TAB : (payload.channel?.id ?? payload.container?.channel_id)
   const record = await openAskFor(deps, ref.askId, payload.user, channel)
   if (!record) return
+  // A tab published before the person left a private channel (or before the
+  // ask moved out of their reach) still has live buttons: the click counts
+  // only if the tab would show the ask now.
+  if (home && deps.home && !(await deps.home.sees(payload.user.id, record, { fresh: true }))) {
+    deps.logger.info(`ask ${record.id}: ignored a Home tab click from ${payload.user.id}, who cannot see the ask`)
+    await tell(deps, targetFor(payload.user.id, channel, record), { kind: 'not-allowed' })
+    return
+  }
   const misfit = actionMisfit(record, ref)
   if (misfit) {
     deps.logger.warn(`ask ${record.id}: ignored an action from ${payload.user.id}: ${misfit}`)

@@ -18,6 +18,8 @@ export interface HomePort {
   seen(user: string): void
   /** Shows `notice` at the top of the person's Home tab (it is published again with it). */
   tell(user: string, notice: Notice): void
+  /** Whether the ask belongs on this person's tab (they may answer it and are in its conversation); `fresh`: membership looked up now. */
+  sees(user: string, record: AskRecord, options?: { fresh?: boolean }): Promise<boolean>
 }
 
 /** What every interaction handler works with: ports, never Bolt. */
@@ -98,7 +100,7 @@ export async function openAskFor(deps: InteractionDeps, askId: string, user: Sla
     await tell(deps, target, settledNotice(record))
     return null
   }
-  if (!(await deps.policy.mayAnswer(user.id, record.policy?.approvers))) {
+  if (!(await deps.policy.mayAnswer(user.id, record.policy?.approvers, record.policy?.answerers))) {
     deps.logger.info(`ask ${askId}: ${user.id} is not allowed to answer`)
     await tell(deps, target, { kind: 'not-allowed' })
     return null

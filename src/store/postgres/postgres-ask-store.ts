@@ -11,7 +11,7 @@ import { SettleListener } from './settle-listener.js'
 import { TEAM_SQL } from './team-queries.js'
 import { HOME_SQL } from './home-queries.js'
 import type { HomeViewers } from '../home-viewers.js'
-import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from '../team-records.js'
+import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type PendingCount, type ScheduledJob } from '../team-records.js'
 
 /** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
 const POOL_SIZE = 10
@@ -128,6 +128,8 @@ export class PostgresAskStore implements AskStore {
         record.createdAt,
         JSON.stringify(record),
         record.expiresAt ?? null,
+        record.apiKey ?? null,
+        record.rule ?? null,
       ])
     } catch (error) {
       this.#insertedHere.delete(record.id)
@@ -283,11 +285,16 @@ export class PostgresAskStore implements AskStore {
 
   async listAsks(query: AskQuery): Promise<AskPage> {
     const after = query.cursor === undefined ? null : decodeAskCursor(query.cursor)
-    const rows = (await this.#query(TEAM_SQL.listAsks, [query.status ?? null, query.since ?? 0, after?.createdAt ?? null, after?.id ?? null, query.limit + 1])).rows
+    const rows = (await this.#query(TEAM_SQL.listAsks, [query.status ?? null, query.since ?? 0, after?.createdAt ?? null, after?.id ?? null, query.limit + 1, query.key ?? null, query.rule ?? null])).rows
     const asks = rows.slice(0, query.limit).map((row) => row.record)
     const page: AskPage = { asks }
     if (rows.length > query.limit && asks.length > 0) page.nextCursor = encodeAskCursor(asks.at(-1)!)
     return page
+  }
+
+  async countPending(key?: string): Promise<PendingCount> {
+    const row = (await this.#query<{ total: string; for_key: string }>(TEAM_SQL.countPending, [key ?? null])).rows[0]!
+    return { total: Number(row.total), forKey: Number(row.for_key) }
   }
 
   /** Whether the database answers (for `/healthz`). */

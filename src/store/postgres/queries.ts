@@ -31,8 +31,8 @@ export const SQL = {
   recordMigration: `INSERT INTO dsh_slack_migrations (version, name) VALUES ($1, $2)`,
 
   insert: `WITH inserted AS (
-             INSERT INTO asks (id, status, external_key, owner_instance, created_at, record)
-             VALUES ($1, $2, $3, $4, $5, $6::jsonb)
+             INSERT INTO asks (id, status, external_key, owner_instance, created_at, record, api_key, rule)
+             VALUES ($1, $2, $3, $4, $5, $6::jsonb, $8, $9)
              RETURNING id
            )
            SELECT pg_notify('${INSERTED_CHANNEL}', id || ' ' || $7::bigint) FROM inserted WHERE $7::bigint IS NOT NULL`,

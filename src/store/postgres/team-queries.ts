@@ -29,6 +29,8 @@ export const TEAM_SQL = {
   listEvents: `SELECT seq, event FROM events WHERE at >= $1 AND seq > $2 ORDER BY seq LIMIT $3`,
   listAsks: `SELECT record FROM asks
              WHERE ($1::text IS NULL OR status = $1) AND created_at >= $2
+               AND ($6::text IS NULL OR api_key = $6) AND ($7::text IS NULL OR rule = $7)
                AND ($3::bigint IS NULL OR created_at < $3 OR (created_at = $3 AND id < $4))
              ORDER BY created_at DESC, id DESC LIMIT $5`,
+  countPending: `SELECT count(*) AS total, count(*) FILTER (WHERE api_key = $1) AS for_key FROM asks WHERE status = 'pending'`,
 } as const

@@ -1,0 +1,96 @@
+import { z } from 'zod'
+import { parseDuration } from '../config/duration.js'
+import { ASK_KINDS } from './operator-policy.js'
+import { MAX_APPROVALS } from './policy-input.js'
+
+const CHANNEL = /^[CG][A-Z0-9]{2,}$|^[UW][A-Z0-9]{2,}$/
+const USER_OR_GROUP = /^[UW][A-Z0-9]{2,}$|^S[A-Z0-9]{2,}$/
+const SHA256 = /^[0-9a-f]{64}$/
+
+const id = z.string({ error: 'must be a user id (U…/W…) or a user-group id (S…)' }).regex(USER_OR_GROUP, 'must be a user id (U…/W…) or a user-group id (S…), e.g. U0123ABCDEF or S0123ABCDEF')
+const ids = z.array(id, { error: 'must be a list of user or user-group ids' })
+const channel = z.string({ error: 'must be a channel id' }).regex(CHANNEL, 'must be a channel id (C…/G…), or a user id (U…/W…) for a DM')
+const duration = z.union([z.number().int().positive(), z.string()], { error: 'must be a duration like 15m or 2h' }).transform((value, context) => {
+  const ms = typeof value === 'number' ? value * 1000 : parseDuration(value)
+  if (ms === null || !(ms > 0)) {
+    context.addIssue({ code: 'custom', message: `${JSON.stringify(value)} is not a duration (expected e.g. 90s, 15m or 2h)` })
+    return z.NEVER
+  }
+  return ms
+})
+/** One glob or several. */
+const globs = z.union([z.string(), z.array(z.string()).min(1, 'must list at least one pattern')], { error: 'must be a pattern (glob) or a list of them' }).transform((value) => (typeof value === 'string' ? [value] : value))
+
+const kind = z.enum(ASK_KINDS, { error: `must be one of ${ASK_KINDS.join(', ')}` })
+
+const matchSchema = z.strictObject(
+  {
+    kind: z.union([kind, z.array(kind).min(1)]).transform((value) => (typeof value === 'string' ? [value] : value)).optional(),
+    tool: globs.optional(),
+    command: globs.optional(),
+    title: globs.optional(),
+    cwd: globs.optional(),
+    host: globs.optional(),
+    key: z.union([z.string(), z.array(z.string())]).transform((value) => (typeof value === 'string' ? [value] : value)).optional(),
+  },
+  { error: 'must be an object with kind, tool, command, title, cwd, host or key' },
+)
+
+const settingsShape = {
+  channel: channel.optional(),
+  channels: z.union([z.literal('*'), z.array(channel)], { error: 'must be "*" or a list of channel ids' }).optional(),
+  answerers: ids.optional(),
+  approvers: ids.optional(),
+  approvals: z.number({ error: `must be a whole number from 1 to ${MAX_APPROVALS}` }).int(`must be a whole number from 1 to ${MAX_APPROVALS}`).min(1, 'must be at least 1').max(MAX_APPROVALS, `must be at most ${MAX_APPROVALS}`).optional(),
+  mention: z.union([id, ids]).transform((value) => (typeof value === 'string' ? [value] : value)).optional(),
+  remindAfter: duration.optional(),
+  escalate: z.strictObject({ to: id, after: duration }, { error: 'must be an object like {to: S0123ABCDEF, after: 1h}' }).optional(),
+}
+
+export const ruleSchema = z.strictObject({ name: z.string({ error: 'must be a name' }).min(1, 'must not be empty'), match: matchSchema.optional(), ...settingsShape }, { error: 'must be an object with a name' })
+
+export const keySchema = z.strictObject(
+  {
+    name: z.string({ error: 'must be a name' }).regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be letters, digits, ".", "_" or "-" (at most 64)'),
+    sha256: z.union([z.string(), z.array(z.string()).min(1)], { error: 'must be the hex SHA-256 of the secret, or a list of them' })
+      .transform((value) => (typeof value === 'string' ? [value] : value).map((hash) => hash.toLowerCase()))
+      .refine((hashes) => hashes.every((hash) => SHA256.test(hash)), 'must be a 64-character hex SHA-256 digest (printf %s "$SECRET" | sha256sum); never the secret itself'),
+    channels: z.array(channel).optional(),
+    rules: z.array(z.string()).optional(),
+  },
+  { error: 'must be an object like {name: ci, sha256: <hex digest>}' },
+)
+
+export const policyFileSchema = z
+  .strictObject(
+    {
+      version: z.literal(1, { error: 'must be 1' }).optional(),
+      defaults: z.strictObject(settingsShape, { error: 'must be an object' }).optional(),
+      rules: z.array(ruleSchema, { error: 'must be a list of rules' }).optional(),
+      keys: z.array(keySchema, { error: 'must be a list of keys' }).optional(),
+      limits: z
+        .strictObject({
+          pending: z.number().int().positive('must be a positive whole number').optional(),
+          pendingPerKey: z.number().int().positive('must be a positive whole number').optional(),
+        })
+        .optional(),
+    },
+    { error: 'must be a mapping with defaults, rules, keys and limits' },
+  )
+  .superRefine((file, context) => {
+    const names = new Set<string>()
+    file.rules?.forEach((rule, index) => {
+      if (names.has(rule.name)) context.addIssue({ code: 'custom', path: ['rules', index, 'name'], message: `is used twice: rule names must be unique (${JSON.stringify(rule.name)})` })
+      names.add(rule.name)
+    })
+    const keys = new Set<string>()
+    file.keys?.forEach((key, index) => {
+      if (keys.has(key.name)) context.addIssue({ code: 'custom', path: ['keys', index, 'name'], message: `is used twice: list both secrets of a rotation under one key (sha256: [old, new])` })
+      keys.add(key.name)
+      key.rules?.forEach((name, at) => {
+        if (!names.has(name)) context.addIssue({ code: 'custom', path: ['keys', index, 'rules', at], message: `names no rule (${JSON.stringify(name)})` })
+      })
+    })
+  })
+
+export type PolicyFile = z.output<typeof policyFileSchema>

@@ -1,0 +1,139 @@
+import { watch, type FSWatcher } from 'node:fs'
+import { basename, dirname, resolve } from 'node:path'
+import { ConfigError } from '../config/config-error.js'
+import { isLoopbackHost, type Config } from '../config/config.js'
+import type { Logger } from '../log/logger.js'
+import { policyFromEnvironment } from '../policy/environment-policy.js'
+import type { ApiKeyEntry, OperatorPolicy } from '../policy/operator-policy.js'
+import { keyEntry, loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
+import { PolicyHolder } from '../policy/policy-holder.js'
+
+/** The short-form variables a policy file replaces: named at start when both are set. */
+const SHORT_FORM: [string, (config: Config) => boolean][] = [
+  ['SLACK_ALLOWED_USERS', (config) => config.allowedUsers.length > 0],
+  ['SLACK_ALLOWED_USERGROUPS', (config) => config.allowedUserGroups.length > 0],
+  ['DSH_SLACK_APPROVALS', (config) => config.approvals !== 1],
+  ['DSH_SLACK_APPROVERS', (config) => config.approvers.length > 0],
+  ['DSH_SLACK_MENTION', (config) => config.mention !== undefined],
+  ['DSH_SLACK_REMIND_AFTER', (config) => config.remindAfterMs !== undefined],
+  ['DSH_SLACK_ESCALATE_TO', (config) => config.escalateTo !== undefined],
+]
+
+/** The keys of the environment: `DSH_SLACK_API_KEY` (named `default`) and `DSH_SLACK_API_KEYS`, hashed. */
+export function environmentKeys(config: Config): ApiKeyEntry[] {
+  return [...(config.apiKey ? [keyEntry('default', config.apiKey)] : []), ...config.apiKeys.map((key) => keyEntry(key.name, key.secret))]
+}
+
+/** Reads `DSH_SLACK_POLICY`; a mistake stops start-up with one line naming the file, line and field. */
+function readPolicyFile(path: string, keys: ApiKeyEntry[]): OperatorPolicy {
+  try {
+    return loadPolicyFile(path, keys)
+  } catch (error) {
+    if (error instanceof PolicyFileError) throw new ConfigError('DSH_SLACK_POLICY', `is not a usable policy: ${error.message}`)
+    throw error
+  }
+}
+
+/**
+ * The operator's policy for the service: the file when `DSH_SLACK_POLICY`
+ * is set (it wins, and the short-form variables it replaces are named in
+ * the log), else the one-rule policy the variables make.
+ */
+export function servicePolicy(config: Config, channel: string | undefined, logger: Logger): PolicyHolder {
+  const policy = operatorPolicyOf(config, channel, logger)
+  checkKeysFor(config, policy)
+  return new PolicyHolder(policy)
+}
+
+/** The operator's policy the configuration gives (`policy explain` reads it too). */
+export function operatorPolicyOf(config: Config, channel: string | undefined, logger?: Logger): OperatorPolicy {
+  const keys = environmentKeys(config)
+  let policy: OperatorPolicy
+  if (config.policyPath) {
+    policy = readPolicyFile(config.policyPath, keys)
+    const ignored = SHORT_FORM.filter(([, isSet]) => isSet(config)).map(([name]) => name)
+    if (ignored.length > 0) logger?.warn(`DSH_SLACK_POLICY (${config.policyPath}) wins over ${ignored.join(', ')}: they are ignored while a policy file is set; move them into the file`)
+  } else {
+    policy = policyFromEnvironment({
+      ...(channel ? { channel } : {}),
+      allowedUsers: config.allowedUsers,
+      allowedUserGroups: config.allowedUserGroups,
+      approvals: config.approvals,
+      approvers: config.approvers,
+      ...(config.mention ? { mention: config.mention } : {}),
+      ...(config.remindAfterMs !== undefined ? { remindAfterMs: config.remindAfterMs } : {}),
+      ...(config.escalateTo !== undefined && config.escalateAfterMs !== undefined ? { escalateTo: config.escalateTo, escalateAfterMs: config.escalateAfterMs } : {}),
+      keys,
+    })
+  }
+  return policy
+}
+
+/** The rules about keys that need the policy file's keys too (config.ts checks the variables alone). */
+function checkKeysFor(config: Config, policy: OperatorPolicy): void {
+  if (policy.keys.length > 0) return
+  if (!isLoopbackHost(config.host)) {
+    throw new ConfigError('DSH_SLACK_API_KEY', `is required when HOST (${config.host}) is not a loopback address, and neither DSH_SLACK_API_KEYS nor the policy file names a key: anyone on the network could ask and answer otherwise`)
+  }
+  if (config.allowedHosts?.includes('*')) {
+    throw new ConfigError('DSH_SLACK_ALLOWED_HOSTS', 'is "*" (any Host name) without an API key: any web page could then reach the API through DNS rebinding. Set DSH_SLACK_API_KEY (or name keys), or list your proxy\'s names instead of "*"')
+  }
+}
+
+/** How long a burst of file events (an editor's save) settles before the file is read. */
+const RELOAD_SETTLE_MS = 150
+
+export interface PolicyReloader {
+  /** Reads the file again: true when it is in force now (changed or not), false when the old policy stays. */
+  reload(why: string): boolean
+  stop(): void
+}
+
+/**
+ * Reloads the policy file on SIGHUP and when it changes. Open asks keep the
+ * rules they were opened under; an invalid file keeps the policy in force
+ * and logs why. The directory is watched, not the file: editors and config
+ * managers replace a file by renaming a new one over it.
+ */
+export function watchPolicy(options: { path: string; holder: PolicyHolder; config: Config; logger: Logger; signals?: boolean }): PolicyReloader {
+  const { path, holder, config, logger } = options
+  const reload = (why: string): boolean => {
+    let next: OperatorPolicy
+    try {
+      next = loadPolicyFile(path, environmentKeys(config))
+      checkKeysFor(config, next)
+    } catch (error) {
+      logger.error(`policy not reloaded (${why}); version ${holder.current.version} stays in force: ${error instanceof Error ? error.message : String(error)}`)
+      return false
+    }
+    if (next.version === holder.current.version) return true
+    const before = holder.current.version
+    holder.replace(next)
+    logger.info(`policy reloaded (${why}): version ${before} → ${next.version}; open asks keep the rules they were opened under`)
+    return true
+  }
+  let timer: NodeJS.Timeout | undefined
+  let watcher: FSWatcher | undefined
+  const file = basename(path)
+  try {
+    watcher = watch(dirname(resolve(path)), { persistent: false }, (_event, name) => {
+      if (name !== null && name.toString() !== file) return
+      clearTimeout(timer)
+      timer = setTimeout(() => reload('the file changed'), RELOAD_SETTLE_MS)
+      timer.unref()
+    })
+    watcher.on('error', (error) => logger.warn(`stopped watching ${path} for changes (${error.message}); SIGHUP still reloads it`))
+  } catch (error) {
+    logger.warn(`cannot watch ${path} for changes (${error instanceof Error ? error.message : String(error)}); SIGHUP reloads it`)
+  }
+  const onHangUp = () => void reload('SIGHUP')
+  if (options.signals !== false) process.on('SIGHUP', onHangUp)
+  return {
+    reload,
+    stop: () => {
+      clearTimeout(timer)
+      watcher?.close()
+      process.off('SIGHUP', onHangUp)
+    },
+  }
+}
