@@ -126,7 +126,15 @@ export class AskLifecycle {
     record.questions = valid.questions
     const agent = agentView(valid.agent)
     if (agent) record.agent = agent
-    return this.#insertAndPost(record, valid.signal)
+    return this.#insertAndPost(record, valid.signal, options.onQueued).catch(async (error: unknown) => {
+      // Two requests with one key at once (a client retrying a POST that is
+      // still being handled): the insert of the second fails on the key, and
+      // it gets the first's ask.
+      if (options.externalKey === undefined || error instanceof UserInteractionError) throw error
+      const first = await this.options.store.findByExternalKey(options.externalKey).catch(() => undefined)
+      if (!first || first.id === record.id) throw error
+      return first
+    })
   }
 
   async openApproval(input: OpenApprovalInput, options: OpenAskOptions = {}): Promise<AskRecord> {
@@ -157,17 +165,18 @@ export class AskLifecycle {
     return record
   }
 
-  #insertAndPost(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+  #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued']): Promise<AskRecord> {
     if (this.#stopped) return Promise.reject(new UserInteractionError('ASK_ABORTED', 'the bridge is stopped; start a new one to ask'))
-    const posting = this.#insertAndPostNow(record, signal)
+    const posting = this.#insertAndPostNow(record, signal, onQueued)
     const tracked = posting.catch(() => undefined).finally(() => this.#posting.delete(tracked))
     this.#posting.add(tracked)
     return posting
   }
 
-  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued']): Promise<AskRecord> {
     if (record.owner.kind === 'library') await this.#lease.hold()
     await this.options.store.insert(record)
+    onQueued?.({ record, expectedPostAt: this.#now() + this.options.pacer.expectedWaitMs(record.target) })
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.abort(record.id)
     signal?.addEventListener('abort', onAbort, { once: true })
@@ -391,6 +400,7 @@ export class AskLifecycle {
   async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
     this.#stopped = true
     await Promise.all([...this.#posting])
+    this.#messages.stop()
     // Continuations end between parts once stopped; the part in flight finishes first.
     await this.#poster.allContinued()
     const withdraw = options.withdrawOpen ?? this.options.owner === 'library'
@@ -408,6 +418,11 @@ export class AskLifecycle {
     this.#unsubscribe?.()
     clearInterval(this.#sweepTimer)
     await this.#lease.end(withdraw)
+  }
+
+  /** Settled cards whose update has kept failing for longer than TIMING.cardStuckAfterMs (`/metrics`). */
+  stuckCards(): number {
+    return this.#messages.stuckCards()
   }
 
   /** Open expiry timers (for leak checks). */

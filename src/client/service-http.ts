@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { TIMING } from '../slack/timing.js'
 import { HarnessError, USER_INTERACTION_CODES, UserInteractionError, type AskUserQuestionAnswer } from '../contract/index.js'
 
 /** The part of `POST /v1/asks`'s 201 body a client uses (ARCHITECTURE.md, fixed). */
@@ -76,9 +77,16 @@ export class ServiceHttp {
     this.#headers = { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }
   }
 
-  /** `POST /v1/asks` → the created ask; an invalid request rejects with the seam's code. */
-  async create(body: Record<string, unknown>): Promise<CreatedAsk> {
-    const response = await this.#fetch('/v1/asks', { method: 'POST', body: JSON.stringify(body) })
+  /**
+   * `POST /v1/asks` → the created ask; an invalid request rejects with the
+   * seam's code. With `idempotencyKey`, sending it again (after a timeout or
+   * a broken connection) answers with the same ask instead of posting twice.
+   * No answer within the service's own limit plus a grace is a
+   * `SERVICE_UNREACHABLE` (a frozen instance holds the connection open).
+   */
+  async create(body: Record<string, unknown>, idempotencyKey?: string): Promise<CreatedAsk> {
+    const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}
+    const response = await this.#fetch('/v1/asks', { method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(TIMING.postAnswerWithinMs + TIMING.serviceResponseGraceMs) }, headers)
     const json = await response.json().catch(() => undefined)
     if (response.status !== 201) throw errorFromResponse(response.status, json)
     return this.#parse(createdSchema, json, 'POST /v1/asks')
@@ -86,7 +94,9 @@ export class ServiceHttp {
 
   /** `GET /v1/asks/:id?wait=` → the state once settled, or still pending after `waitSeconds`. */
   async state(id: string, waitSeconds: number, signal?: AbortSignal): Promise<AskState> {
-    const response = await this.#fetch(`/v1/asks/${encodeURIComponent(id)}${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`, { method: 'GET', ...(signal ? { signal } : {}) })
+    // A frozen instance keeps the connection open without ever answering: give up a while after the wait and ask again.
+    const timeout = AbortSignal.timeout(waitSeconds * 1000 + TIMING.serviceResponseGraceMs)
+    const response = await this.#fetch(`/v1/asks/${encodeURIComponent(id)}${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`, { method: 'GET', signal: signal ? AbortSignal.any([signal, timeout]) : timeout }, {}, signal)
     const json = await response.json().catch(() => undefined)
     if (response.status !== 200) throw errorFromResponse(response.status, json)
     return this.#parse(stateSchema, json, 'GET /v1/asks/:id') as unknown as AskState
@@ -100,11 +110,12 @@ export class ServiceHttp {
     return this.#parse(z.looseObject({ status: stateSchema.shape.status }), json, 'DELETE /v1/asks/:id')
   }
 
-  async #fetch(path: string, init: RequestInit): Promise<Response> {
+  /** `caller`: the caller's own abort (rethrown as it is); any other failure, a timeout included, is SERVICE_UNREACHABLE. */
+  async #fetch(path: string, init: RequestInit, headers: Record<string, string> = {}, caller?: AbortSignal): Promise<Response> {
     try {
-      return await fetch(`${this.base}${path}`, { ...init, headers: this.#headers })
+      return await fetch(`${this.base}${path}`, { ...init, headers: { ...this.#headers, ...headers } })
     } catch (error) {
-      if (init.signal?.aborted) throw error
+      if (caller?.aborted) throw error
       throw new ServiceCallError('SERVICE_UNREACHABLE', `cannot reach ${this.base} (${causeOf(error)}): is \`dsh-slack serve\` running there?`, undefined, { cause: error })
     }
   }

@@ -12,6 +12,8 @@ export const API_ERROR_CODES = [
   'UNSUPPORTED_MEDIA_TYPE',
   'REQUEST_TIMEOUT',
   'UNAVAILABLE',
+  /** The state store (PostgreSQL, the SQLite file) cannot be reached: nothing was changed; ask again after Retry-After. */
+  'STATE_UNAVAILABLE',
 ] as const
 
 export type ApiErrorCode = UserInteractionCode | (typeof API_ERROR_CODES)[number]

@@ -15,6 +15,13 @@ import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, t
 
 /** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
 const POOL_SIZE = 10
+/**
+ * A new connection that is not established in this long fails (pg's default
+ * is to wait forever): while the database is frozen or unreachable through a
+ * silent network, a request answers 503 and /healthz says so, instead of
+ * hanging with it.
+ */
+const CONNECT_TIMEOUT_MS = 5_000
 
 /** A `DSH_SLACK_STATE` / `state` value that names a PostgreSQL database. */
 export function isPostgresUrl(state: string): boolean {
@@ -82,7 +89,7 @@ export class PostgresAskStore implements AskStore {
   private constructor(url: string, options: PostgresAskStoreOptions) {
     this.#now = options.now ?? Date.now
     this.#logger = options.logger
-    this.#pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? POOL_SIZE })
+    this.#pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
     // An idle connection the server dropped must not take the process down; the next query reconnects.
     this.#pool.on('error', (error) => this.#logger?.warn(`PostgreSQL connection lost: ${error.message}`))
     this.#listener = new SettleListener({
