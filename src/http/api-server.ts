@@ -27,6 +27,8 @@ export interface ApiServerOptions {
   allowedHosts?: readonly string[]
   /** `GET /metrics` (Prometheus text); absent: no such route. Behind `apiKey` like `/v1`. */
   metrics?: { contentType: string; render(): Promise<string> }
+  /** How long a POST waits for its message before answering `queued` (default TIMING.postAnswerWithinMs; tests shorten it). */
+  postAnswerWithinMs?: number
 }
 
 export interface ApiServer {
@@ -75,7 +77,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     handling.add(work)
     return work.finally(() => handling.delete(work))
   }
-  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}) }
+  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, postAnswerWithinMs: options.postAnswerWithinMs ?? TIMING.postAnswerWithinMs, ...(options.onOpened ? { onOpened: options.onOpened } : {}) }
 
   let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
   const loggedHosts = new Set<string>()

@@ -19,6 +19,8 @@ export interface AskHandlerContext {
   closing: AbortSignal
   /** Called after an ask is posted (the service logs it). */
   onOpened?: (record: AskRecord) => void
+  /** How long a POST waits for its message before answering `queued`. */
+  postAnswerWithinMs: number
 }
 
 /**
@@ -48,7 +50,7 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
       if (early) tellQueued()
     },
   })
-  const outcome = await firstOf(opening, queuedNow, TIMING.postAnswerWithinMs, () => queued !== undefined)
+  const outcome = await firstOf(opening, queuedNow, context.postAnswerWithinMs, () => queued !== undefined)
   if (outcome === 'queued') {
     // The post goes on after the answer; the lifecycle logs and settles a failure.
     opening.then((record) => context.onOpened?.(record), () => undefined)
@@ -116,7 +118,7 @@ function refusalOf(error: unknown): unknown {
 
 /** Re-reads an ask another request is posting until its message is known or it settles, for as long as a POST waits. */
 async function postedOrQueued(context: AskHandlerContext, record: AskRecord): Promise<AskRecord> {
-  const giveUpAt = Date.now() + TIMING.postAnswerWithinMs
+  const giveUpAt = Date.now() + context.postAnswerWithinMs
   let current = record
   while (!current.message && current.status === 'pending' && Date.now() < giveUpAt && !context.closing.aborted) {
     await new Promise((resolve) => setTimeout(resolve, TIMING.idempotentRepeatPollMs))
