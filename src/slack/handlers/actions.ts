@@ -32,6 +32,21 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   await perform(deps, payload, action, ref, record, channel)
 }
 
+/**
+ * A click that failed before anything was recorded (the store unreachable,
+ * most often): the person is told privately that it did not go through and
+ * to try again in a moment. Slack is reachable even when the database is
+ * not, and a click kept to be applied later could settle an ask after the
+ * person, having heard nothing, answered differently or walked away.
+ */
+export function tellActionFailed(deps: InteractionDeps, payload: BlockActionsPayload): Promise<void> {
+  const user = payload.user.id
+  if (fromHomeTab(payload)) return tell(deps, { user, home: true }, { kind: 'failed' })
+  const channel = payload.channel?.id ?? payload.container?.channel_id
+  const threadTs = payload.container?.thread_ts
+  return tell(deps, { user, ...(channel ? { channel } : {}), ...(threadTs ? { threadTs } : {}) }, { kind: 'failed' })
+}
+
 async function perform(deps: InteractionDeps, payload: BlockActionsPayload, action: BlockAction, ref: ActionRef, record: AskRecord, channel: Where): Promise<void> {
   const view = () => askViewOf(record, deps.settings)
   switch (ref.kind) {
