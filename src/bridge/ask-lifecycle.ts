@@ -212,6 +212,19 @@ export class AskLifecycle {
     throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
   }
 
+  /**
+   * A click on an ask whose record does not say where its message is: the
+   * instance that posted it stopped (SIGKILL, the store away) between the
+   * post and recording it. The click names the message, so it is recorded
+   * now, and the card can show the settlement like any other.
+   */
+  async adoptMessage(record: AskRecord, message: { channel: string; ts: string }): Promise<AskRecord> {
+    if (record.message) return record
+    await this.options.store.attachMessage(record.id, message)
+    this.options.logger.warn(`ask ${record.id}: its message (ts ${message.ts}) was posted by an instance that stopped before recording where; recorded from a click on it`)
+    return (await this.options.store.get(record.id)) ?? { ...record, message }
+  }
+
   /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
   async whenFullyPosted(id: string): Promise<void> {
     await Promise.all([...this.#posting])

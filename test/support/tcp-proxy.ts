@@ -22,19 +22,22 @@ export interface TcpProxy {
    * handled, and the client never hears the answer.
    */
   breakNextAnswer(): void
+  /** Sends new connections to another server from now on (a load balancer taking a dead instance out). */
+  retarget(to: { host: string; port: number }): void
   /** Connections made through the proxy so far. */
   readonly connections: number
   close(): Promise<void>
 }
 
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+  let to = target
   const open = new Set<Socket>()
   let breakNext = false
   let connections = 0
   let port = 0
   const onConnection = (client: Socket) => {
     connections++
-    const upstream = connect(target.port, target.host)
+    const upstream = connect(to.port, to.host)
     open.add(client).add(upstream)
     const breakThis = breakNext
     breakNext = false
@@ -90,6 +93,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       await listen(port)
     },
     resetConnections,
+    retarget(next) {
+      to = next
+    },
     breakNextAnswer() {
       breakNext = true
     },

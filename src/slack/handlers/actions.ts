@@ -22,14 +22,26 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   const home = fromHomeTab(payload)
   if (home) deps.home?.seen(payload.user.id)
   const channel: Where = home ? HOME_TAB : (payload.channel?.id ?? payload.container?.channel_id)
-  const record = await openAskFor(deps, ref.askId, payload.user, channel)
-  if (!record) return
+  const found = await openAskFor(deps, ref.askId, payload.user, channel)
+  if (!found) return
+  const record = await adoptedMessage(deps, found, payload, channel)
   const misfit = actionMisfit(record, ref)
   if (misfit) {
     deps.logger.warn(`ask ${record.id}: ignored an action from ${payload.user.id}: ${misfit}`)
     return
   }
   await perform(deps, payload, action, ref, record, channel)
+}
+
+/**
+ * The ask's message as the click names it, when its record lacks one (its
+ * poster stopped before recording it): only a click in the ask's own
+ * channel, never on an escalation copy or the Home tab.
+ */
+function adoptedMessage(deps: InteractionDeps, record: AskRecord, payload: BlockActionsPayload, channel: Where): Promise<AskRecord> {
+  const ts = payload.container?.message_ts
+  if (record.message || typeof channel !== 'string' || channel !== record.target || ts === undefined || payload.container?.thread_ts !== undefined) return Promise.resolve(record)
+  return deps.lifecycle.adoptMessage(record, { channel, ts })
 }
 
 /**
