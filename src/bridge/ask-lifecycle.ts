@@ -84,6 +84,8 @@ export class AskLifecycle {
   /** A library process's lease in the store, held from its first ask until stop. */
   readonly #lease: ProcessLease
   #sweepTimer: NodeJS.Timeout | undefined
+  /** Messages named by clicks, recorded if their poster has not done it by then (adoptMessage). */
+  readonly #adoptions = new Map<string, NodeJS.Timeout>()
   readonly #unsubscribe: (() => void) | undefined
 
   readonly #renderer: Renderer
@@ -197,7 +199,8 @@ export class AskLifecycle {
       this.#tellOpen(current)
     }
     // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
-    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome)
+    // As a recovery: a click may have recorded the message meanwhile (adoptMessage) and shown it; the claim and the shown flag make it once.
+    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome, 'recovery')
     this.options.logger.info(`ask ${record.id} posted to ${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`)
     return current
   }
@@ -213,16 +216,31 @@ export class AskLifecycle {
   }
 
   /**
-   * A click on an ask whose record does not say where its message is: the
-   * instance that posted it stopped (SIGKILL, the store away) between the
-   * post and recording it. The click names the message, so it is recorded
-   * now, and the card can show the settlement like any other.
+   * A click on an ask whose record does not say where its message is: its
+   * poster is still between posting and recording it, or stopped there
+   * (SIGKILL, the store away). The click names the message; if the record
+   * still lacks it a little later, the poster is taken to be gone: the
+   * message is recorded from the click and shows the settlement like any
+   * other. Never awaited by the click: its answer counts at once.
    */
-  async adoptMessage(record: AskRecord, message: { channel: string; ts: string }): Promise<AskRecord> {
-    if (record.message) return record
-    await this.options.store.attachMessage(record.id, message)
-    this.options.logger.warn(`ask ${record.id}: its message (ts ${message.ts}) was posted by an instance that stopped before recording where; recorded from a click on it`)
-    return (await this.options.store.get(record.id)) ?? { ...record, message }
+  adoptMessage(id: string, message: { channel: string; ts: string }): void {
+    if (this.#stopped || this.#adoptions.has(id)) return
+    const timer = setTimeout(() => {
+      this.#adoptions.delete(id)
+      this.#adopt(id, message).catch((error: unknown) => this.options.logger.warn(`ask ${id}: could not record its message from a click: ${error instanceof Error ? error.message : String(error)}`))
+    }, TIMING.adoptMessageAfterMs)
+    timer.unref()
+    this.#adoptions.set(id, timer)
+  }
+
+  async #adopt(id: string, message: { channel: string; ts: string }): Promise<void> {
+    if (this.#stopped) return
+    const record = await this.options.store.get(id)
+    if (!record || record.message) return
+    await this.options.store.attachMessage(id, message)
+    this.options.logger.warn(`ask ${id}: its message (ts ${message.ts}) was posted by an instance that stopped before recording where; recorded from a click on it`)
+    const current = await this.options.store.get(id)
+    if (current?.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome, 'recovery')
   }
 
   /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
@@ -412,6 +430,8 @@ export class AskLifecycle {
   /** Withdraws this process's open asks (all of a service's, when asked to) and clears every timer. */
   async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
     this.#stopped = true
+    for (const timer of this.#adoptions.values()) clearTimeout(timer)
+    this.#adoptions.clear()
     await Promise.all([...this.#posting])
     this.#messages.stop()
     // Continuations end between parts once stopped; the part in flight finishes first.

@@ -39,8 +39,19 @@ export async function askThroughService(options: AskThroughServiceOptions): Prom
   // reached the service before the connection broke (or the answer timed
   // out) is answered with its ask when sent again, never posted twice, so
   // every failure that might be passing is worth another try.
+  // A service never reached (the first try refused, no such host) is a
+  // wrong URL or no service: said at once. Once it has answered or a try
+  // broke mid-way, it is a service restarting or an outage: the client waits.
   const key = randomUUID()
-  const created = await retrying(() => http.create(options.body, key), { retryWhen: (error) => error.retryable, what: 'the question was not posted', ...(progress ? { progress } : {}) })
+  let reached = false
+  const created = await retrying(
+    () =>
+      http.create(options.body, key).catch((error: unknown) => {
+        if (!(error instanceof ServiceCallError) || error.mayHaveReachedService) reached = true
+        throw error
+      }),
+    { retryWhen: (error) => error.retryable && reached, what: 'the question was not posted', ...(progress ? { progress } : {}) },
+  )
   progress?.posted?.(created)
   if (signal?.aborted) return settledOrThrow(await withdraw(http, created.id, progress))
 

@@ -42,6 +42,23 @@ export class ServiceCallError extends HarnessError {
     this.status = status
   }
 
+  /**
+   * Whether the request may have reached a service: it answered, or the
+   * connection broke or timed out after it was made. A refused connection,
+   * an unknown host or a port fetch will not use never left this process:
+   * at the first POST that is a wrong URL or no service there, which is
+   * said at once rather than after minutes of retries.
+   */
+  get mayHaveReachedService(): boolean {
+    if (this.status !== undefined) return true
+    for (let cause: unknown = this.cause, depth = 0; cause !== undefined && cause !== null && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
+      const { code, name } = cause as { code?: unknown; name?: unknown }
+      if (typeof code === 'string' && AFTER_CONNECTING.has(code)) return true
+      if (name === 'TimeoutError') return true
+    }
+    return false
+  }
+
   /** A network failure or a status a restart produces (502/503/504): worth asking again. */
   get retryable(): boolean {
     return this.status === undefined || this.status === 502 || this.status === 503 || this.status === 504
@@ -56,6 +73,9 @@ export function errorFromResponse(status: number, body: unknown): UserInteractio
   if ((USER_INTERACTION_CODES as readonly string[]).includes(code)) return new UserInteractionError(code as (typeof USER_INTERACTION_CODES)[number], message)
   return new ServiceCallError(code, `${code}: ${message}`, status)
 }
+
+/** Failures of a connection that was made: the request may have been received. */
+const AFTER_CONNECTING = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED'])
 
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause

@@ -96,6 +96,12 @@ export const TIMING = {
   attachRetryFirstMs: 250,
   attachRetryMaxMs: 5_000,
   attachRetryForMs: 60_000,
+  /**
+   * Ours: a click on an ask whose message is not recorded yet: if it still
+   * is not after this long, its poster is taken to be gone and the message
+   * is recorded from the click (a live poster records it within moments).
+   */
+  adoptMessageAfterMs: 5_000,
   /** Ours: how long a failed request waits for the store to answer a ping before calling it unreachable. */
   storePingTimeoutMs: 2_000,
   /** Slack's Tier 3 rate (chat.update): about this many calls a minute. */

@@ -22,9 +22,9 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   const home = fromHomeTab(payload)
   if (home) deps.home?.seen(payload.user.id)
   const channel: Where = home ? HOME_TAB : (payload.channel?.id ?? payload.container?.channel_id)
-  const found = await openAskFor(deps, ref.askId, payload.user, channel)
-  if (!found) return
-  const record = await adoptedMessage(deps, found, payload, channel)
+  const record = await openAskFor(deps, ref.askId, payload.user, channel)
+  if (!record) return
+  adoptMessage(deps, record, payload, channel)
   const misfit = actionMisfit(record, ref)
   if (misfit) {
     deps.logger.warn(`ask ${record.id}: ignored an action from ${payload.user.id}: ${misfit}`)
@@ -35,13 +35,13 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
 
 /**
  * The ask's message as the click names it, when its record lacks one (its
- * poster stopped before recording it): only a click in the ask's own
- * channel, never on an escalation copy or the Home tab.
+ * poster may have stopped before recording it): only a click in the ask's
+ * own channel, never on an escalation copy or the Home tab.
  */
-function adoptedMessage(deps: InteractionDeps, record: AskRecord, payload: BlockActionsPayload, channel: Where): Promise<AskRecord> {
+function adoptMessage(deps: InteractionDeps, record: AskRecord, payload: BlockActionsPayload, channel: Where): void {
   const ts = payload.container?.message_ts
-  if (record.message || typeof channel !== 'string' || channel !== record.target || ts === undefined || payload.container?.thread_ts !== undefined) return Promise.resolve(record)
-  return deps.lifecycle.adoptMessage(record, { channel, ts })
+  if (record.message || typeof channel !== 'string' || channel !== record.target || ts === undefined || payload.container?.thread_ts !== undefined) return
+  deps.lifecycle.adoptMessage(record.id, { channel, ts })
 }
 
 /**
