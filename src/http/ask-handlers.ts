@@ -52,8 +52,13 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
   })
   const outcome = await firstOf(opening, queuedNow, context.postAnswerWithinMs, () => queued !== undefined)
   if (outcome === 'queued') {
-    // The post goes on after the answer; the lifecycle logs and settles a failure.
-    opening.then((record) => context.onOpened?.(record), () => undefined)
+    // The post goes on after the answer; the lifecycle logs and settles Slack's refusal, anything else is logged here.
+    opening.then(
+      (record) => context.onOpened?.(record),
+      (error: unknown) => {
+        if (!isUserInteractionError(error)) context.logger.error(`ask ${queued!.record.id}, answered as queued, could not be posted: ${error instanceof Error ? error.message : String(error)}`)
+      },
+    )
     sendJson(res, 201, askCreatedResponse(queued!.record, queued!.expectedPostAt))
     return
   }
