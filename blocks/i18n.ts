@@ -240,7 +240,7 @@ const en: Words = {
   unknownHere:
     'Your answer was not recorded: this question came from another dsh-slack process that this one cannot see. Nothing changed; whoever runs dsh-slack can fix it by giving every process one shared state (see its log).',
   pickSomething: 'Choose at least one option first, or use Other….',
-  failedNotice: 'Something went wrong and your answer was not recorded. Please try again.',
+  failedNotice: 'Something went wrong and your answer was not recorded. Please try again in a moment.',
   undeliveredNotice:
     'Your answer was not delivered: the request was no longer open on the host (it restarted, or the request ended there while it could not be reached). Check the host’s web UI; if the agent asks again, answer the new message.',
   formBoth: 'Choose an option or write an Other answer, not both.',
@@ -363,7 +363,7 @@ const zhCN: Words = {
   closed: '这个问题已关闭。',
   unknownHere: '你的回答没有被记录：这个问题来自另一个 dsh-slack 进程，当前进程看不到它。问题本身没有变化；运行 dsh-slack 的人可以让所有进程共用同一个状态存储来解决（见日志）。',
   pickSomething: '请先至少选择一个选项，或使用“其他…”。',
-  failedNotice: '出错了，你的回答没有被记录，请重试。',
+  failedNotice: '出错了，你的回答没有被记录，请稍后重试。',
   undeliveredNotice: '你的回答未送达：主机上这个请求已不再开放（主机重启了，或在无法连接期间请求已结束）。请查看主机的网页界面；如果智能体再次提问，请回答新的消息。',
   formBoth: '请选择一个选项或填写“其他”，不要同时填写。',
   formInvalid: '这个选项已不可用，请重新选择。',

@@ -96,6 +96,8 @@ export class AskLifecycle {
   /** A library process's lease in the store, held from its first ask until stop. */
   readonly #lease: ProcessLease
   #sweepTimer: NodeJS.Timeout | undefined
+  /** Messages named by clicks, recorded if their poster has not done it by then (adoptMessage). */
+  readonly #adoptions = new Map<string, NodeJS.Timeout>()
   readonly #unsubscribe: (() => void) | undefined
 
   readonly #renderer: Renderer
@@ -144,7 +146,15 @@ export class AskLifecycle {
     record.questions = valid.questions
     const agent = withHost(seen, options.host)
     if (agent) record.agent = agent
-    return this.#insertAndPost(record, valid.signal)
+    return this.#insertAndPost(record, valid.signal, options.onQueued).catch(async (error: unknown) => {
+      // Two requests with one key at once (a client retrying a POST that is
+      // still being handled): the insert of the second fails on the key, and
+      // it gets the first's ask.
+      if (options.externalKey === undefined || error instanceof UserInteractionError) throw error
+      const first = await this.options.store.findByExternalKey(options.externalKey).catch(() => undefined)
+      if (!first || first.id === record.id) throw error
+      return first
+    })
   }
 
   async openApproval(input: OpenApprovalInput, options: OpenAskOptions = {}): Promise<AskRecord> {
@@ -184,17 +194,18 @@ export class AskLifecycle {
     return record
   }
 
-  #insertAndPost(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+  #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued']): Promise<AskRecord> {
     if (this.#stopped) return Promise.reject(new UserInteractionError('ASK_ABORTED', 'the bridge is stopped; start a new one to ask'))
-    const posting = this.#insertAndPostNow(record, signal)
+    const posting = this.#insertAndPostNow(record, signal, onQueued)
     const tracked = posting.catch(() => undefined).finally(() => this.#posting.delete(tracked))
     this.#posting.add(tracked)
     return posting
   }
 
-  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal): Promise<AskRecord> {
+  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued']): Promise<AskRecord> {
     if (record.owner.kind === 'library') await this.#lease.hold()
     await this.options.store.insert(record)
+    onQueued?.({ record, expectedPostAt: this.#now() + this.options.pacer.expectedWaitMs(record.target) })
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.abort(record.id)
     signal?.addEventListener('abort', onAbort, { once: true })
@@ -215,7 +226,8 @@ export class AskLifecycle {
       this.#tellOpen(current)
     }
     // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
-    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, shownOutcome(current, current.settlement.outcome))
+    // As a recovery: a click may have recorded the message meanwhile (adoptMessage) and shown it; the claim and the shown flag make it once.
+    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, shownOutcome(current, current.settlement.outcome), 'recovery')
     this.options.logger.info(`ask ${record.id} posted to ${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`)
     return current
   }
@@ -228,6 +240,34 @@ export class AskLifecycle {
     this.options.logger.error(`ask ${record.id}: ${message}`)
     await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
     throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
+  }
+
+  /**
+   * A click on an ask whose record does not say where its message is: its
+   * poster is still between posting and recording it, or stopped there
+   * (SIGKILL, the store away). The click names the message; if the record
+   * still lacks it a little later, the poster is taken to be gone: the
+   * message is recorded from the click and shows the settlement like any
+   * other. Never awaited by the click: its answer counts at once.
+   */
+  adoptMessage(id: string, message: { channel: string; ts: string }): void {
+    if (this.#stopped || this.#adoptions.has(id)) return
+    const timer = setTimeout(() => {
+      this.#adoptions.delete(id)
+      this.#adopt(id, message).catch((error: unknown) => this.options.logger.warn(`ask ${id}: could not record its message from a click: ${error instanceof Error ? error.message : String(error)}`))
+    }, TIMING.adoptMessageAfterMs)
+    timer.unref()
+    this.#adoptions.set(id, timer)
+  }
+
+  async #adopt(id: string, message: { channel: string; ts: string }): Promise<void> {
+    if (this.#stopped) return
+    const record = await this.options.store.get(id)
+    if (!record || record.message) return
+    await this.options.store.attachMessage(id, message)
+    this.options.logger.warn(`ask ${id}: its message (ts ${message.ts}) was posted by an instance that stopped before recording where; recorded from a click on it`)
+    const current = await this.options.store.get(id)
+    if (current?.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome, 'recovery')
   }
 
   /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
@@ -472,7 +512,10 @@ export class AskLifecycle {
   /** Withdraws this process's open asks (all of a service's, when asked to) and clears every timer. */
   async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
     this.#stopped = true
+    for (const timer of this.#adoptions.values()) clearTimeout(timer)
+    this.#adoptions.clear()
     await Promise.all([...this.#posting])
+    this.#messages.stop()
     // Continuations end between parts once stopped; the part in flight finishes first.
     await this.#poster.allContinued()
     const withdraw = options.withdrawOpen ?? this.options.owner === 'library'
@@ -490,6 +533,11 @@ export class AskLifecycle {
     this.#unsubscribe?.()
     clearInterval(this.#sweepTimer)
     await this.#lease.end(withdraw)
+  }
+
+  /** Settled cards whose update has kept failing for longer than TIMING.cardStuckAfterMs (`/metrics`). */
+  stuckCards(): number {
+    return this.#messages.stuckCards()
   }
 
   /** Open expiry timers (for leak checks). */

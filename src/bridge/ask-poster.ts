@@ -1,10 +1,19 @@
 import { messagePermalink } from '../slack/permalink.js'
 import { SlackCallError, toSlackCallError } from '../slack/slack-call-error.js'
-import type { AskRecord } from '../store/ask-record.js'
+import type { AskRecord, PostedMessage } from '../store/ask-record.js'
+import { isStoreUnavailable } from '../store/store-unavailable.js'
+import { TIMING } from '../slack/timing.js'
 import { postContinuation } from './continuation.js'
 import type { AskParts } from './ask-parts.js'
 
 const USER_ID = /^[UW][A-Z0-9]+$/
+
+/** The store failed after the message was posted: not Slack's failure, so not settled as one. */
+class StoreStillUnavailable extends Error {
+  constructor(override readonly cause: unknown) {
+    super('the store failed after the message was posted', { cause })
+  }
+}
 
 export interface AskPosterOptions extends AskParts {
   /** The workspace URL from `auth.test`: permalinks without a call per ask (unknown: chat.getPermalink). */
@@ -41,7 +50,10 @@ export class AskPoster {
       const plan = await renderer.open(record, settings)
       const posted = await pacer.run(channel, () => slack.postMessage(channel, plan.message))
       const permalink = messagePermalink(workspaceUrl, posted.channel, posted.ts) ?? (await slack.permalink(posted.channel, posted.ts).catch(() => undefined))
-      await store.attachMessage(record.id, { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) })
+      // The message is in Slack now: a store that is away at this moment is
+      // waited for, and is never taken for Slack refusing the post (that
+      // would settle as failed an ask people can see and answer).
+      await this.#attach(record.id, { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) })
       // The question is visible and answerable now: the rest of a long plan follows in its thread, and ask() does not wait for it.
       if (plan.thread.length > 0 || plan.file) {
         const { logger, stopped } = this.options
@@ -50,6 +62,7 @@ export class AskPoster {
       }
       return undefined
     } catch (error) {
+      if (error instanceof StoreStillUnavailable) throw error.cause
       return { failure: error instanceof SlackCallError ? error : toSlackCallError('chat.postMessage', error), channel }
     }
   }
@@ -65,6 +78,24 @@ export class AskPoster {
     if (plan.thread.length === 0 && !plan.file) return
     const done = postContinuation({ slack, pacer, logger }, record.id, record.message, plan, stopped).finally(() => this.#continuing.delete(record.id))
     this.#continuing.set(record.id, done)
+  }
+
+  /** Records where the message is, through a store outage of up to TIMING.attachRetryForMs. */
+  async #attach(id: string, message: PostedMessage): Promise<void> {
+    const giveUpAt = Date.now() + TIMING.attachRetryForMs
+    for (let delay: number = TIMING.attachRetryFirstMs; ; delay = Math.min(delay * 2, TIMING.attachRetryMaxMs)) {
+      try {
+        await this.options.store.attachMessage(id, message)
+        return
+      } catch (error) {
+        if (!isStoreUnavailable(error)) throw error
+        if (Date.now() >= giveUpAt) {
+          this.options.logger.error(`ask ${id} is posted (ts ${message.ts}) but the store could not record where for ${TIMING.attachRetryForMs / 1000} s: clicks on it still count; its card will keep its buttons once settled`)
+          throw new StoreStillUnavailable(error)
+        }
+        await new Promise((resolve) => setTimeout(resolve, delay))
+      }
+    }
   }
 
   /** Resolves once the ask's continuation (if any) has gone out, or been given up. */

@@ -143,6 +143,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     onSettled: (listener) => lifecycle.onSettled(listener),
     health: () => health,
     postsWaiting: () => pacer.waiting(),
+    stuckCards: () => lifecycle.stuckCards(),
     store,
     stop: (stopOptions) =>
       (stopped ??= (async () => {

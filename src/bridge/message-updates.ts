@@ -1,5 +1,6 @@
 import type { Outcome } from '../../blocks/view.js'
 import type { MessageContent } from '../slack/slack-port.js'
+import { SlackCallError } from '../slack/slack-call-error.js'
 import { TIMING } from '../slack/timing.js'
 import type { AskRecord } from '../store/ask-record.js'
 import type { NewAskEvent } from '../store/team-records.js'
@@ -19,6 +20,28 @@ export interface MessageUpdatesOptions extends AskParts {
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /**
+ * Slack errors no retry can fix: the message or its channel is gone, or the
+ * app may no longer touch it. Anything else (Slack or the network down, a
+ * 5xx, the store away) is retried until it lands.
+ */
+const PERMANENT_UPDATE_ERRORS = new Set(['message_not_found', 'channel_not_found', 'cant_update_message', 'edit_window_closed', 'is_archived', 'not_in_channel', 'invalid_auth', 'account_inactive', 'token_revoked', 'missing_scope'])
+
+/** How one update went: on Slack, not needed (shown already, or another instance holds the claim), or failed. */
+type UpdateResult = 'shown' | 'skipped' | 'failed'
+
+/** A settled card whose update failed and is being retried. */
+interface Retry {
+  /** When the first update failed. */
+  since: number
+  delayMs: number
+  timer: NodeJS.Timeout | undefined
+  /** Logged as stuck (once). */
+  stuck: boolean
+  how: ShowHow
+  outcome: Outcome
+}
+
+/**
  * Every change to an ask's posted message after the post: the settled
  * state, a quorum's progress, and the escalation copies that mirror it.
  * chat.update has no compare-and-swap, so updates to one message go out in
@@ -28,6 +51,9 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 export class MessageUpdates {
   /** The last update queued per ask. */
   readonly #queued = new Map<string, Promise<boolean>>()
+  /** Settled cards whose update failed, retried with backoff until they land. */
+  readonly #retries = new Map<string, Retry>()
+  #stopped = false
 
   constructor(private readonly options: MessageUpdatesOptions) {}
 
@@ -38,7 +64,67 @@ export class MessageUpdates {
    * and recorded; the settlement stands.
    */
   showSettled(record: AskRecord, outcome: Outcome, how: ShowHow = 'settlement'): Promise<boolean> {
-    return this.#enqueue(record.id, () => this.#updateMessage(record, outcome, how))
+    return this.#enqueue(record.id, async () => (await this.#showOrRetry(record, outcome, how)) === 'shown')
+  }
+
+  /**
+   * Settled cards still showing their controls because every update so far
+   * failed for longer than TIMING.cardStuckAfterMs (`/metrics`).
+   */
+  stuckCards(): number {
+    let stuck = 0
+    for (const retry of this.#retries.values()) if (this.options.now() - retry.since >= TIMING.cardStuckAfterMs) stuck++
+    return stuck
+  }
+
+  /** Cards waiting for another try (for leak checks and tests). */
+  get retrying(): number {
+    return this.#retries.size
+  }
+
+  /** No more retries: the bridge is stopping (a failed card is shown again by the next start's recovery). */
+  stop(): void {
+    this.#stopped = true
+    for (const retry of this.#retries.values()) clearTimeout(retry.timer)
+    this.#retries.clear()
+  }
+
+  /**
+   * One update of a settled card; a failure that a retry can fix (Slack or
+   * the store away) is tried again after a pause that doubles up to
+   * TIMING.updateRetryMaxMs, by this instance, within the rate budget
+   * (every try goes through the pacer), until it lands. Instances sharing
+   * the store do not both try: each try takes the card's claim.
+   */
+  async #showOrRetry(record: AskRecord, outcome: Outcome, how: ShowHow): Promise<UpdateResult> {
+    const result = await this.#updateMessage(record, outcome, how)
+    const retry = this.#retries.get(record.id)
+    if (result !== 'failed' || this.#stopped) {
+      if (retry) {
+        clearTimeout(retry.timer)
+        this.#retries.delete(record.id)
+        if (retry.stuck) this.options.logger.info(`ask ${record.id}: its card is updated now, ${Math.round((this.options.now() - retry.since) / 1000)} s after the first try`)
+      }
+      return result
+    }
+    const next: Retry = retry ?? { since: this.options.now(), delayMs: TIMING.updateRetryFirstMs, timer: undefined, stuck: false, how, outcome }
+    if (retry) next.delayMs = Math.min(retry.delayMs * 2, TIMING.updateRetryMaxMs)
+    next.outcome = outcome
+    next.how = how === 'correction' ? 'correction' : 'recovery'
+    if (!next.stuck && this.options.now() - next.since >= TIMING.cardStuckAfterMs) {
+      next.stuck = true
+      this.options.logger.error(`ask ${record.id} is ${record.status}, but its card has shown the open question for ${Math.round((this.options.now() - next.since) / 1000)} s: its updates keep failing; retrying every ${Math.round(TIMING.updateRetryMaxMs / 1000)} s at most`)
+    }
+    next.timer = setTimeout(() => {
+      next.timer = undefined
+      void this.#enqueue(record.id, async () => {
+        const current = (await this.options.store.get(record.id).catch(() => undefined)) ?? record
+        return (await this.#showOrRetry(current, current.settlement?.outcome ?? next.outcome, next.how)) === 'shown'
+      })
+    }, next.delayMs)
+    next.timer.unref()
+    this.#retries.set(record.id, next)
+    return result
   }
 
   /**
@@ -64,7 +150,7 @@ export class MessageUpdates {
       // Another instance may have settled it and shown that while we drew the
       // progress (chat.update has no compare-and-swap): show the settlement again.
       const after = await store.get(id)
-      if (after?.settlement && after.status !== 'pending') await this.#updateMessage(after, after.settlement.outcome, 'correction')
+      if (after?.settlement && after.status !== 'pending') await this.#showOrRetry(after, after.settlement.outcome, 'correction')
       return true
     })
   }
@@ -84,35 +170,38 @@ export class MessageUpdates {
    * that finds the claim taken leaves it to the holder), and a correction
    * waits for the holder to finish, so it is never overtaken.
    */
-  async #updateMessage(record: AskRecord, outcome: Outcome, how: ShowHow): Promise<boolean> {
-    if (!record.message) return false
+  async #updateMessage(record: AskRecord, outcome: Outcome, how: ShowHow): Promise<UpdateResult> {
+    if (!record.message) return 'skipped'
     const { store, slack, logger, renderer, settings, pacer, instance } = this.options
+    const retrying = this.#retries.has(record.id)
     try {
-      if (!(await this.#claimMessage(record.id, how === 'correction'))) return false
+      if (!(await this.#claimMessage(record.id, how === 'correction'))) return 'skipped'
     } catch (error) {
-      logger.error(`ask ${record.id}: could not claim its message for an update: ${reasonOf(error)}`)
-      return false
+      if (!retrying) logger.error(`ask ${record.id}: could not claim its message for an update: ${reasonOf(error)}`)
+      return 'failed'
     }
     let shown = false
     let content: MessageContent | undefined
     try {
       // Recovering: another instance may have shown it since we listed it.
-      if (how === 'recovery' && (await store.get(record.id))?.finalMessageShown) return false
+      if (how === 'recovery' && (await store.get(record.id))?.finalMessageShown) return 'skipped'
       const { channel, ts } = record.message
       const settled = (content = await renderer.settled(record, outcome, settings))
       await pacer.update(() => slack.updateMessage(channel, ts, settled))
       shown = true
     } catch (error) {
-      logger.error(`ask ${record.id} is ${record.status}, but its message could not be updated: ${reasonOf(error)}`)
-      await this.#recordFailure(record, error)
-      return false
+      const permanent = error instanceof SlackCallError && PERMANENT_UPDATE_ERRORS.has(error.slackError)
+      // One line per outage, not per try: the retry says when it lands, or that the card is stuck.
+      if (!retrying || permanent) logger.error(`ask ${record.id} is ${record.status}, but its message could not be updated: ${reasonOf(error)}${permanent ? '' : '; trying again'}`)
+      if (!retrying) await this.#recordFailure(record, error)
+      return permanent ? 'skipped' : 'failed'
     } finally {
       await store.releaseMessage(record.id, instance, shown).catch((error: unknown) => {
         logger.error(`ask ${record.id}: could not release its message claim: ${reasonOf(error)}`)
       })
     }
     if (content) await this.updateCopies(record, content)
-    return true
+    return 'shown'
   }
 
   async #claimMessage(id: string, wait: boolean): Promise<boolean> {

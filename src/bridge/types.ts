@@ -91,6 +91,19 @@ export interface OpenAskOptions {
   host?: string
   /** Who sent it (API key name, harness host): what the operator's rules match on. */
   origin?: AskOrigin
+  /**
+   * Told once the ask is recorded and waiting for its turn to be posted,
+   * with when the post is expected (the HTTP API can answer then, instead
+   * of after the post).
+   */
+  onQueued?: (queued: QueuedAsk) => void
+}
+
+/** An ask recorded and queued to be posted. */
+export interface QueuedAsk {
+  record: AskRecord
+  /** When the post is expected to go out (ms since the epoch), from the queue ahead of it. */
+  expectedPostAt: number
 }
 
 /** A tool approval to post (relay). */
@@ -155,6 +168,8 @@ export interface SlackBridge {
   health(): SlackHealth
   /** Posts queued or in flight per channel (paced to Slack's rate), for `/metrics`. */
   postsWaiting?(): ReadonlyMap<string, number>
+  /** Settled cards still showing their controls because their updates keep failing (retried until they land), for `/metrics`. */
+  stuckCards?(): number
   /** HTTP mode when the bridge listens itself: the URL to give Slack (interactivity and options-load). */
   readonly slackEventsUrl?: string
   /** HTTP mode with `listen: false`: Slack's requests go here. */

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { USER_INTERACTION_CODES, UserInteractionError, type AskUserQuestionAnswer, type UserInteractionCode } from '../contract/index.js'
 import { TIMING } from '../slack/timing.js'
@@ -34,8 +35,23 @@ export async function askThroughService(options: AskThroughServiceOptions): Prom
   if (signal?.aborted) throw new UserInteractionError('ASK_ABORTED', 'the request was aborted before it was asked')
   // The POST itself is never aborted: cut short, the service might post the
   // question anyway and nobody would withdraw it. An abort meanwhile
-  // withdraws it once its id is known.
-  const created = await retrying(() => http.create(options.body), { retryWhen: (error) => error.status === 503, ...(progress ? { progress } : {}) })
+  // withdraws it once its id is known. One key for every try: a POST that
+  // reached the service before the connection broke (or the answer timed
+  // out) is answered with its ask when sent again, never posted twice, so
+  // every failure that might be passing is worth another try.
+  // A service never reached (the first try refused, no such host) is a
+  // wrong URL or no service: said at once. Once it has answered or a try
+  // broke mid-way, it is a service restarting or an outage: the client waits.
+  const key = randomUUID()
+  let reached = false
+  const created = await retrying(
+    () =>
+      http.create(options.body, key).catch((error: unknown) => {
+        if (!(error instanceof ServiceCallError) || error.mayHaveReachedService) reached = true
+        throw error
+      }),
+    { retryWhen: (error) => error.retryable && reached, what: 'the question was not posted', ...(progress ? { progress } : {}) },
+  )
   progress?.posted?.(created)
   if (signal?.aborted) return settledOrThrow(await withdraw(http, created.id, progress))
 

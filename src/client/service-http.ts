@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { scrubSecrets } from '../log/scrub.js'
+import { TIMING } from '../slack/timing.js'
 import { HarnessError, USER_INTERACTION_CODES, UserInteractionError, type AskUserQuestionAnswer } from '../contract/index.js'
 
 /** The part of `POST /v1/asks`'s 201 body a client uses (ARCHITECTURE.md, fixed). */
@@ -42,6 +43,23 @@ export class ServiceCallError extends HarnessError {
     this.status = status
   }
 
+  /**
+   * Whether the request may have reached a service: it answered, or the
+   * connection broke or timed out after it was made. A refused connection,
+   * an unknown host or a port fetch will not use never left this process:
+   * at the first POST that is a wrong URL or no service there, which is
+   * said at once rather than after minutes of retries.
+   */
+  get mayHaveReachedService(): boolean {
+    if (this.status !== undefined) return true
+    for (let cause: unknown = this.cause, depth = 0; cause !== undefined && cause !== null && depth < 4; cause = (cause as { cause?: unknown }).cause, depth++) {
+      const { code, name } = cause as { code?: unknown; name?: unknown }
+      if (typeof code === 'string' && AFTER_CONNECTING.has(code)) return true
+      if (name === 'TimeoutError') return true
+    }
+    return false
+  }
+
   /** A network failure or a status a restart produces (502/503/504): worth asking again. */
   get retryable(): boolean {
     return this.status === undefined || this.status === 502 || this.status === 503 || this.status === 504
@@ -56,6 +74,9 @@ export function errorFromResponse(status: number, body: unknown): UserInteractio
   if ((USER_INTERACTION_CODES as readonly string[]).includes(code)) return new UserInteractionError(code as (typeof USER_INTERACTION_CODES)[number], message)
   return new ServiceCallError(code, `${code}: ${message}`, status)
 }
+
+/** Failures of a connection that was made: the request may have been received. */
+const AFTER_CONNECTING = new Set(['ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'UND_ERR_SOCKET', 'UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT', 'UND_ERR_CLOSED'])
 
 function causeOf(error: unknown): string {
   const cause = (error as { cause?: { code?: string; message?: string } }).cause
@@ -77,9 +98,16 @@ export class ServiceHttp {
     this.#headers = { 'content-type': 'application/json', ...(apiKey ? { authorization: `Bearer ${apiKey}` } : {}) }
   }
 
-  /** `POST /v1/asks` → the created ask; an invalid request rejects with the seam's code. */
-  async create(body: Record<string, unknown>): Promise<CreatedAsk> {
-    const response = await this.#fetch('/v1/asks', { method: 'POST', body: JSON.stringify(body) })
+  /**
+   * `POST /v1/asks` → the created ask; an invalid request rejects with the
+   * seam's code. With `idempotencyKey`, sending it again (after a timeout or
+   * a broken connection) answers with the same ask instead of posting twice.
+   * No answer within the service's own limit plus a grace is a
+   * `SERVICE_UNREACHABLE` (a frozen instance holds the connection open).
+   */
+  async create(body: Record<string, unknown>, idempotencyKey?: string): Promise<CreatedAsk> {
+    const headers: Record<string, string> = idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}
+    const response = await this.#fetch('/v1/asks', { method: 'POST', body: JSON.stringify(body), signal: AbortSignal.timeout(TIMING.postAnswerWithinMs + TIMING.serviceResponseGraceMs) }, headers)
     const json = await response.json().catch(() => undefined)
     if (response.status !== 201) throw errorFromResponse(response.status, json)
     return this.#parse(createdSchema, json, 'POST /v1/asks')
@@ -87,7 +115,9 @@ export class ServiceHttp {
 
   /** `GET /v1/asks/:id?wait=` → the state once settled, or still pending after `waitSeconds`. */
   async state(id: string, waitSeconds: number, signal?: AbortSignal): Promise<AskState> {
-    const response = await this.#fetch(`/v1/asks/${encodeURIComponent(id)}${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`, { method: 'GET', ...(signal ? { signal } : {}) })
+    // A frozen instance keeps the connection open without ever answering: give up a while after the wait and ask again.
+    const timeout = AbortSignal.timeout(waitSeconds * 1000 + TIMING.serviceResponseGraceMs)
+    const response = await this.#fetch(`/v1/asks/${encodeURIComponent(id)}${waitSeconds > 0 ? `?wait=${waitSeconds}` : ''}`, { method: 'GET', signal: signal ? AbortSignal.any([signal, timeout]) : timeout }, {}, signal)
     const json = await response.json().catch(() => undefined)
     if (response.status !== 200) throw errorFromResponse(response.status, json)
     return this.#parse(stateSchema, json, 'GET /v1/asks/:id') as unknown as AskState
@@ -101,14 +131,15 @@ export class ServiceHttp {
     return this.#parse(z.looseObject({ status: stateSchema.shape.status }), json, 'DELETE /v1/asks/:id')
   }
 
-  async #fetch(path: string, init: RequestInit): Promise<Response> {
+  /** `caller`: the caller's own abort (rethrown as it is); any other failure, a timeout included, is SERVICE_UNREACHABLE. */
+  async #fetch(path: string, init: RequestInit, headers: Record<string, string> = {}, caller?: AbortSignal): Promise<Response> {
     let response: Response
     try {
       // Never followed: a redirect to another origin would carry the question
       // (and, on a 307, the whole POST) somewhere the caller never named.
-      response = await fetch(`${this.base}${path}`, { ...init, headers: this.#headers, redirect: 'manual' })
+      response = await fetch(`${this.base}${path}`, { ...init, headers: { ...this.#headers, ...headers }, redirect: 'manual' })
     } catch (error) {
-      if (init.signal?.aborted) throw error
+      if (caller?.aborted) throw error
       throw new ServiceCallError('SERVICE_UNREACHABLE', `cannot reach ${this.base} (${causeOf(error)}): is \`dsh-slack serve\` running there?`, undefined, { cause: error })
     }
     if (response.status >= 300 && response.status < 400) {

@@ -13,6 +13,8 @@ export const API_ERROR_CODES = [
   'REQUEST_TIMEOUT',
   'UNAVAILABLE',
   'TOO_MANY_PENDING',
+  /** The state store (PostgreSQL, the SQLite file) cannot be reached: nothing was changed; ask again after Retry-After. */
+  'STATE_UNAVAILABLE',
 ] as const
 
 export type ApiErrorCode = UserInteractionCode | (typeof API_ERROR_CODES)[number]

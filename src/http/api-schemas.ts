@@ -28,12 +28,17 @@ export const errorBodySchema = z
 export const askCreatedSchema = z
   .object({
     id: z.string().meta({ description: 'The ask\'s id, for GET and DELETE /v1/asks/{id}.' }),
-    status: z.literal('pending'),
+    status: askStatusSchema.meta({ description: '"pending" for a new ask; a repeat with the same Idempotency-Key of an ask settled since says how it settled.' }),
     channel: z.string().meta({ description: 'The conversation the message is in (a DM\'s id when asked of a user).' }),
-    ts: z.string().meta({ description: 'The message\'s Slack timestamp.' }),
+    ts: z.string().optional().meta({ description: 'The message\'s Slack timestamp; absent only while the ask is `queued`.' }),
     permalink: z.string().optional().meta({ description: 'A link to the message, when Slack gave one.' }),
+    queued: z
+      .literal(true)
+      .optional()
+      .meta({ description: 'Present when the ask is recorded and waiting for its turn to be posted (the channel\'s pace, Slack\'s rate): it will be posted without any further call. Sent with `Prefer: respond-async`, or when the post did not go out within 20 seconds.' }),
+    expectedPostAt: z.string().optional().meta({ description: 'With `queued`: when the message is expected to go out (ISO 8601), an estimate from the queue ahead of it.' }),
   })
-  .meta({ id: 'AskCreated', description: 'Where the question was posted.' })
+  .meta({ id: 'AskCreated', description: 'Where the question was posted, or that it is queued to be.' })
 
 export const askStateSchema = z
   .object({

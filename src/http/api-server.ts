@@ -10,8 +10,10 @@ import { checkBearer, keyNameOf } from './check-bearer.js'
 import type { OperatorPolicy } from '../policy/operator-policy.js'
 import { checkFrontDoor, createFrontDoor, type FrontDoor } from './front-door.js'
 import { openApiDocument } from './openapi.js'
+import { TIMING } from '../slack/timing.js'
 import { healthOf } from './health.js'
 import { sendJson } from './send-json.js'
+import { storeOutage } from './store-outage.js'
 
 export interface ApiServerOptions {
   bridge: SlackBridge
@@ -32,6 +34,8 @@ export interface ApiServerOptions {
   policy?: () => OperatorPolicy
   /** `GET /metrics` (Prometheus text); absent: no such route. Behind `apiKey` like `/v1`. */
   metrics?: { contentType: string; render(): Promise<string> }
+  /** How long a POST waits for its message before answering `queued` (default TIMING.postAnswerWithinMs; tests shorten it). */
+  postAnswerWithinMs?: number
 }
 
 export interface ApiServer {
@@ -81,7 +85,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return work.finally(() => handling.delete(work))
   }
   const policy = options.policy
-  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, ...(options.onOpened ? { onOpened: options.onOpened } : {}), ...(policy ? { limits: () => policy().limits } : {}) }
+  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, postAnswerWithinMs: options.postAnswerWithinMs ?? TIMING.postAnswerWithinMs, ...(options.onOpened ? { onOpened: options.onOpened } : {}), ...(policy ? { limits: () => policy().limits } : {}) }
 
   let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
   const loggedHosts = new Set<string>()
@@ -96,10 +100,26 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
         sendJson(res, error.status, { error: { code: error.code, message: error.message } }, headers)
         return
       }
-      options.logger.error(`${req.method} ${pathOf(req)} failed: ${error instanceof Error ? error.message : String(error)}`)
-      sendJson(res, 500, { error: { code: 'INTERNAL_ERROR', message: 'the service failed to handle the request; see its log' } })
+      void answerFailure(req, res, error)
     })
   })
+
+  /**
+   * Anything but a refusal: the state store being unreachable is a 503 the
+   * client waits out (ARCHITECTURE.md: never a 500), anything else a 500.
+   */
+  async function answerFailure(req: IncomingMessage, res: ServerResponse, error: unknown): Promise<void> {
+    const reason = error instanceof Error ? error.message : String(error)
+    const outage = await storeOutage(options.bridge.store, error)
+    if (res.headersSent || res.destroyed) return
+    if (outage) {
+      options.logger.warn(`${req.method} ${pathOf(req)}: the ${options.bridge.store.kind} store is unreachable (${reason}); answered 503`)
+      sendJson(res, 503, { error: { code: 'STATE_UNAVAILABLE', message: outage } }, { 'retry-after': String(TIMING.storeRetryAfterSeconds) })
+      return
+    }
+    options.logger.error(`${req.method} ${pathOf(req)} failed: ${reason}`)
+    sendJson(res, 500, { error: { code: 'INTERNAL_ERROR', message: 'the service failed to handle the request; see its log' } })
+  }
 
   function noteRefusedHost(host: string | undefined): void {
     const shown = JSON.stringify(host ?? '(none)').slice(0, 200)

@@ -6,6 +6,7 @@ import type { AskUserQuestionRequest } from '../contract/index.js'
 import { isUserInteractionError } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
 import type { AskRecord } from '../store/ask-record.js'
+import type { QueuedAsk } from '../bridge/types.js'
 import { TIMING } from '../slack/timing.js'
 import { ApiError } from './api-error.js'
 import { askCreatedResponse, askStateResponse } from './ask-response.js'
@@ -22,6 +23,8 @@ export interface AskHandlerContext {
   onOpened?: (record: AskRecord) => void
   /** Caps on pending asks (the operator's policy, read per request so a reload applies). */
   limits?: () => AskLimits
+  /** How long a POST waits for its message before answering `queued`. */
+  postAnswerWithinMs: number
 }
 
 /** How long a client told "too many pending" should wait before asking again. */
@@ -46,27 +49,116 @@ async function checkPendingCaps(context: AskHandlerContext, key: string | undefi
   }
 }
 
-/** `POST /v1/asks`: validate, post, answer `201` with where the message is. */
+/**
+ * `POST /v1/asks`: validate, record, post, answer `201` with where the
+ * message is. A post still waiting for its turn after TIMING.postAnswerWithinMs
+ * (a burst to one channel goes out at Slack's pace), or as soon as it is
+ * queued when the client sends `Prefer: respond-async`, is answered with
+ * `queued` and when it is expected instead: it goes out all the same, and
+ * an agent with a 30 s timeout never gives up on an ask that is then posted.
+ * With an `Idempotency-Key`, a repeat answers with the same ask.
+ */
 export async function createAsk(context: AskHandlerContext, req: IncomingMessage, res: ServerResponse, origin: AskOrigin = {}): Promise<void> {
+  const key = idempotencyKey(req)
   const body = parseCreateAskBody(await readJsonBody(req))
   await checkPendingCaps(context, origin.key)
   const request = { questions: body.questions, ...(body.agent ? { agent: body.agent } : {}) } as AskUserQuestionRequest
+  const early = respondAsync(req)
+  let queued: QueuedAsk | undefined
+  let tellQueued = () => {}
+  const queuedNow = new Promise<void>((resolve) => (tellQueued = resolve))
+  const opening = context.bridge.open(request, {
+    ...(body.channel !== undefined ? { channel: body.channel } : {}),
+    ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
+    ...(body.policy !== undefined ? { policy: body.policy } : {}),
+    // An idempotency key belongs to its API key: another key's agent cannot reach (or learn of) this ask by reusing it.
+    ...(key !== undefined ? { externalKey: `${IDEMPOTENCY_PREFIX}${origin.key === undefined ? '' : `${origin.key}:`}${key}` } : {}),
+    ...(origin.key !== undefined ? { origin } : {}),
+    onQueued: (ask) => {
+      queued = ask
+      if (early) tellQueued()
+    },
+  })
+  const outcome = await firstOf(opening, queuedNow, context.postAnswerWithinMs, () => queued !== undefined)
+  if (outcome === 'queued') {
+    // The post goes on after the answer; the lifecycle logs and settles Slack's refusal, anything else is logged here.
+    opening.then(
+      (record) => context.onOpened?.(record),
+      (error: unknown) => {
+        if (!isUserInteractionError(error)) context.logger.error(`ask ${queued!.record.id}, answered as queued, could not be posted: ${error instanceof Error ? error.message : String(error)}`)
+      },
+    )
+    sendJson(res, 201, askCreatedResponse(queued!.record, queued!.expectedPostAt))
+    return
+  }
   let record: AskRecord
   try {
-    record = await context.bridge.open(request, {
-      ...(body.channel !== undefined ? { channel: body.channel } : {}),
-      ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
-      ...(body.policy !== undefined ? { policy: body.policy } : {}),
-      ...(origin.key !== undefined ? { origin } : {}),
-    })
+    record = await opening
   } catch (error) {
-    if (!isUserInteractionError(error)) throw error
-    // Slack refused the post: the request was fine, the upstream was not.
-    // Looser than the operator's policy: understood, and not allowed.
-    throw new ApiError(error.code === 'SLACK_API_ERROR' ? 502 : error.code === 'POLICY_FORBIDDEN' ? 403 : 400, error.code, error.message)
+    throw refusalOf(error)
   }
+  // A repeat of a key whose ask another request is still posting: wait for that post like the first request does.
+  if (!record.message && record.status === 'pending' && !early) record = await postedOrQueued(context, record)
+  if (record.status === 'failed' && record.settlement?.error?.code === 'SLACK_API_ERROR') throw new ApiError(502, 'SLACK_API_ERROR', record.settlement.error.message)
   context.onOpened?.(record)
   sendJson(res, 201, askCreatedResponse(record))
+}
+
+/** External keys of asks created with an Idempotency-Key: apart from the relay's keys. */
+const IDEMPOTENCY_PREFIX = 'http-idempotency:'
+
+/** Printable ASCII, as the IETF draft's examples and every client library's UUIDs are. */
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
+
+/** The request's `Idempotency-Key` header, checked; absent: undefined. */
+function idempotencyKey(req: IncomingMessage): string | undefined {
+  const value = req.headers['idempotency-key']
+  if (value === undefined) return undefined
+  if (typeof value !== 'string' || !IDEMPOTENCY_KEY.test(value)) {
+    throw new ApiError(400, 'BAD_REQUEST', 'Idempotency-Key must be 1 to 255 printable characters without spaces (a UUID is a good key), sent once')
+  }
+  return value
+}
+
+/** `Prefer: respond-async` (RFC 7240): answer once the ask is recorded and queued, not once it is posted. */
+function respondAsync(req: IncomingMessage): boolean {
+  const prefer = req.headers.prefer
+  return typeof prefer === 'string' && prefer.split(',').some((part) => part.trim().toLowerCase() === 'respond-async')
+}
+
+/**
+ * The open's result, unless the ask is queued first and either the client
+ * asked to hear then or `withinMs` passed: then `queued`. A failure of the
+ * open before that is its result (a 400, a 502, a 503).
+ */
+async function firstOf<T>(opening: Promise<T>, queuedNow: Promise<void>, withinMs: number, isQueued: () => boolean): Promise<'done' | 'queued'> {
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))
+  try {
+    const winner = await Promise.race([opening.then(() => 'done' as const, () => 'done' as const), queuedNow.then(() => 'queued' as const), late.then(() => 'late' as const)])
+    // Late, but not even recorded yet (a slow store): the open's own result decides.
+    if (winner === 'late') return isQueued() ? 'queued' : 'done'
+    return winner
+  } finally {
+    clearTimeout(timer)
+  }
+}
+
+/** What an open that failed answers: Slack refusing the post is a 502, a request looser than the operator's policy a 403 (understood, and not allowed), an invalid request a 400. */
+function refusalOf(error: unknown): unknown {
+  if (!isUserInteractionError(error)) return error
+  return new ApiError(error.code === 'SLACK_API_ERROR' ? 502 : error.code === 'POLICY_FORBIDDEN' ? 403 : 400, error.code, error.message)
+}
+
+/** Re-reads an ask another request is posting until its message is known or it settles, for as long as a POST waits. */
+async function postedOrQueued(context: AskHandlerContext, record: AskRecord): Promise<AskRecord> {
+  const giveUpAt = Date.now() + context.postAnswerWithinMs
+  let current = record
+  while (!current.message && current.status === 'pending' && Date.now() < giveUpAt && !context.closing.aborted) {
+    await new Promise((resolve) => setTimeout(resolve, TIMING.idempotentRepeatPollMs))
+    current = (await context.bridge.get(record.id)) ?? current
+  }
+  return current
 }
 
 /** `GET /v1/asks/:id?wait=SECONDS`: the state now, or once settled within the wait. */

@@ -15,10 +15,16 @@ export interface AskStateResponse {
 /** `POST /v1/asks` (ARCHITECTURE.md, fixed), plus the message's permalink when Slack gave one. */
 export interface AskCreatedResponse {
   id: string
-  status: 'pending'
+  /** `pending` for a new ask; a repeat (same Idempotency-Key) of one settled since says how it settled. */
+  status: AskStatus
   channel: string
-  ts: string
+  /** Absent only while the ask is queued. */
+  ts?: string
   permalink?: string
+  /** Recorded, waiting for its turn to be posted. */
+  queued?: true
+  /** With `queued`: when the post is expected (ISO 8601). */
+  expectedPostAt?: string
 }
 
 /** The one mapping from a stored ask to what the API says about it. */
@@ -34,8 +40,14 @@ export function askStateResponse(record: AskRecord): AskStateResponse {
   return response
 }
 
-export function askCreatedResponse(record: AskRecord): AskCreatedResponse {
-  const response: AskCreatedResponse = { id: record.id, status: 'pending', channel: record.message?.channel ?? record.target, ts: record.message?.ts ?? '' }
-  if (record.message?.permalink) response.permalink = record.message.permalink
+/** The 201 of `POST /v1/asks`: where the message is, or (not posted yet) that it is queued and when it is expected. */
+export function askCreatedResponse(record: AskRecord, expectedPostAt?: number): AskCreatedResponse {
+  if (!record.message) {
+    const queued: AskCreatedResponse = { id: record.id, status: record.status, channel: record.target, queued: true }
+    if (expectedPostAt !== undefined) queued.expectedPostAt = new Date(expectedPostAt).toISOString()
+    return queued
+  }
+  const response: AskCreatedResponse = { id: record.id, status: record.status, channel: record.message.channel, ts: record.message.ts }
+  if (record.message.permalink) response.permalink = record.message.permalink
   return response
 }

@@ -34,6 +34,22 @@ export function openApiDocument(): Record<string, unknown> {
   const common = {
     '401': { $ref: '#/components/responses/Unauthorized' },
     '403': { $ref: '#/components/responses/Forbidden' },
+    '503': { $ref: '#/components/responses/StateUnavailable' },
+  }
+  const idempotencyKey = {
+    name: 'Idempotency-Key',
+    in: 'header',
+    required: false,
+    description:
+      'A key the client picks for this ask (a UUID): sent again with the same key, after a timeout or a broken connection, the POST answers with the same ask instead of posting it twice. 1 to 255 printable characters without spaces. The key identifies the ask, whatever the body of the repeat.',
+    schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x21-\\x7e]+$' },
+  }
+  const prefer = {
+    name: 'Prefer',
+    in: 'header',
+    required: false,
+    description: `\`respond-async\`: answer 201 as soon as the ask is recorded and queued (\`queued\`, \`expectedPostAt\`), not once its message is posted. Without it the POST waits for the post up to ${TIMING.postAnswerWithinMs / 1000} s, then answers queued all the same.`,
+    schema: { type: 'string' },
   }
 
   return {
@@ -50,8 +66,9 @@ export function openApiDocument(): Record<string, unknown> {
         post: {
           operationId: 'createAsk',
           summary: 'Ask: post the questions to Slack and return at once',
-          description: `Returns as soon as the message is posted; wait for the answer with GET /v1/asks/{id}?wait=${TIMING.longPollMaxSeconds}. Bodies over ${HTTP_LIMIT.maxBodyBytes} bytes are refused with 413.`,
+          description: `Returns as soon as the message is posted, or with \`queued\` and the expected post time when the post waits for its turn longer than ${TIMING.postAnswerWithinMs / 1000} s (a burst to one channel goes out about one a second) or the client sent \`Prefer: respond-async\`; the ask is posted all the same. Wait for the answer with GET /v1/asks/{id}?wait=${TIMING.longPollMaxSeconds}. Bodies over ${HTTP_LIMIT.maxBodyBytes} bytes are refused with 413.`,
           security: [{ bearer: [] }, {}],
+          parameters: [idempotencyKey, prefer],
           requestBody: { required: true, content: { 'application/json': { schema: createAskRequest, examples: REQUEST_EXAMPLES } } },
           responses: {
             '201': json(askCreated, 'Posted; the ask is pending.'),
@@ -61,7 +78,7 @@ export function openApiDocument(): Record<string, unknown> {
             '415': refusal('The body was not sent as `Content-Type: application/json` (UNSUPPORTED_MEDIA_TYPE).'),
             '429': refusal('Too many asks are pending, for this API key (the policy\'s limits.pendingPerKey) or in total (limits.pending): TOO_MANY_PENDING; ask again after Retry-After, or withdraw asks first.'),
             '502': refusal('Slack refused the post (SLACK_API_ERROR); the message names Slack\'s error and the fix.'),
-            '503': refusal('The service is stopping and takes no new asks (UNAVAILABLE); ask again after Retry-After, on another instance or this one once restarted.'),
+            '503': refusal('The service is stopping and takes no new asks (UNAVAILABLE), or cannot reach its state store (STATE_UNAVAILABLE); ask again after Retry-After, with the same Idempotency-Key, on another instance or this one.'),
           },
         },
         get: {
@@ -166,6 +183,11 @@ export function openApiDocument(): Record<string, unknown> {
       responses: {
         Forbidden: {
           description: 'A request from a web page (an `Origin` or `Sec-Fetch-Site` this service does not accept: BAD_ORIGIN) or for a `Host` it does not answer to (BAD_HOST; see DSH_SLACK_ALLOWED_HOSTS); on POST /v1/asks also a request looser than the operator\'s policy (POLICY_FORBIDDEN, naming the rule and the field: a request may only tighten it).',
+          content: { 'application/json': { schema: error } },
+        },
+        StateUnavailable: {
+          description: 'The state store (PostgreSQL, the SQLite file) cannot be reached right now (STATE_UNAVAILABLE): ask again after Retry-After. A long-poll keeps waiting this way; a POST repeated with the same Idempotency-Key is never posted twice.',
+          headers: { 'Retry-After': { description: 'Seconds to wait before asking again.', schema: { type: 'integer' } } },
           content: { 'application/json': { schema: error } },
         },
         Unauthorized: { description: 'The service has an API key and the request did not send it (UNAUTHORIZED).', content: { 'application/json': { schema: error } } },

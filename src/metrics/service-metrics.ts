@@ -8,6 +8,8 @@ export interface MetricSources {
   postsWaiting(): ReadonlyMap<string, number>
   /** Whether the store answers. */
   storeUp(): Promise<boolean>
+  /** Settled cards whose updates have kept failing for a while (retried until they land). */
+  stuckCards?(): number
 }
 
 /** A settled ask as the metrics need it. */
@@ -45,13 +47,15 @@ export class ServiceMetrics {
     this.#slackErrors = new Counter({ name: 'dsh_slack_slack_api_errors_total', help: 'Slack Web API calls that failed, by method and Slack error.', labelNames: ['method', 'error'], registers })
     this.#rateLimited = new Counter({ name: 'dsh_slack_slack_rate_limited_total', help: 'Slack Web API calls answered 429 (ratelimited), by method.', labelNames: ['method'], registers })
     const sources = () => this.#sources
+    let lastOpen = 0
     new Gauge({
       name: 'dsh_slack_asks_open',
       help: 'Asks waiting for an answer (in a shared store: every instance’s).',
       registers,
       async collect() {
         const source = sources()
-        if (source) this.set(await source.openAsks())
+        // The store away: /metrics still answers (dsh_slack_store_up says 0), with the last count.
+        if (source) this.set((lastOpen = await source.openAsks().catch(() => lastOpen)))
       },
     })
     new Gauge({
@@ -71,6 +75,14 @@ export class ServiceMetrics {
       async collect() {
         const source = sources()
         if (source) this.set((await source.storeUp()) ? 1 : 0)
+      },
+    })
+    new Gauge({
+      name: 'dsh_slack_cards_stuck',
+      help: 'Settled asks whose card still shows the open question because every update for over a minute failed (Slack or the store away); retried until they land.',
+      registers,
+      collect() {
+        this.set(sources()?.stuckCards?.() ?? 0)
       },
     })
     // Node's own: event-loop delay (nodejs_eventloop_lag_*), memory, handles, CPU.

@@ -100,6 +100,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       openAsks: async () => (await bridge.store.countPending()).total,
       postsWaiting: () => bridge.postsWaiting?.() ?? new Map(),
       storeUp: () => bridge.store.ping(),
+      stuckCards: () => bridge.stuckCards?.() ?? 0,
     })
     const unwatchSettled = bridge.onSettled((record) => metrics.settled({ status: record.status, createdAt: record.createdAt, settledAt: record.settlement?.outcome.at }))
     stack.push(async () => void unwatchSettled())

@@ -284,6 +284,20 @@ export class ChannelPacer {
     return counts
   }
 
+  /**
+   * About how long a post to `channel` queued now waits for its turn: the
+   * posts ahead of it at the channel's rate, beyond what its bucket still
+   * takes at once. An estimate for the caller (instances sharing the budget
+   * may each have a queue); never a promise.
+   */
+  expectedWaitMs(channel: string): number {
+    const queue = this.#channels.get(channel)
+    if (!queue) return 0
+    const ahead = queue.messages.length
+    const interval = 1000 / this.#channelRule.perSecond
+    return Number.isFinite(interval) ? Math.max(queue.bucket.delay(this.#now()), 0) + Math.max(0, ahead - this.#channelRule.burst + 1) * interval : 0
+  }
+
   /** Channels with posts queued or in flight, or a bucket still refilling (for leak checks). */
   get busyChannels(): number {
     return this.#channels.size

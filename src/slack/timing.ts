@@ -66,6 +66,44 @@ export const TIMING = {
   serviceRetryFirstMs: 500,
   serviceRetryMaxMs: 10_000,
   serviceGiveUpAfterMs: 5 * 60_000,
+  /**
+   * Ours: the Retry-After of a 503 while the state store is unreachable. A
+   * PostgreSQL restart takes a few seconds; a thin client backs off on its
+   * own beyond this.
+   */
+  storeRetryAfterSeconds: 2,
+  /**
+   * Ours: the longest `POST /v1/asks` waits for its message to be posted
+   * before it answers `queued` with the expected post time (the post goes
+   * out all the same). Under an agent's usual 30 s HTTP timeout, with room
+   * for a slow network; a burst to one channel goes out at one post a second.
+   */
+  postAnswerWithinMs: 20_000,
+  /** Ours: how often a repeated POST (same Idempotency-Key) re-reads an ask another request is still posting. */
+  idempotentRepeatPollMs: 200,
+  /**
+   * Ours: a thin client's POST and long-poll give up on a response after
+   * this long beyond what the service may take (20 s for a POST, the wait for
+   * a long-poll), and ask again: a frozen instance holds a connection open
+   * without answering.
+   */
+  serviceResponseGraceMs: 15_000,
+  /**
+   * Ours: a message posted while the store went away: recording where it is
+   * is retried from the first figure, doubling to the second, for up to the
+   * third (a PostgreSQL restart takes seconds).
+   */
+  attachRetryFirstMs: 250,
+  attachRetryMaxMs: 5_000,
+  attachRetryForMs: 60_000,
+  /**
+   * Ours: a click on an ask whose message is not recorded yet: if it still
+   * is not after this long, its poster is taken to be gone and the message
+   * is recorded from the click (a live poster records it within moments).
+   */
+  adoptMessageAfterMs: 5_000,
+  /** Ours: how long a failed request waits for the store to answer a ping before calling it unreachable. */
+  storePingTimeoutMs: 2_000,
   /** Slack's Tier 3 rate (chat.update): about this many calls a minute. */
   tier3CallsPerMinute: 50,
   /** Slack's Tier 4 rate (chat.postEphemeral, views.open, users.info): about this many calls a minute. */
@@ -81,6 +119,15 @@ export const TIMING = {
   leaseSweepMs: 5_000,
   /** The right to update one ask's message, held while the update runs (a holder that dies frees it when this runs out). */
   messageClaimMs: 30_000,
+  /**
+   * Ours: a settled card whose update failed (Slack or the store away) is
+   * tried again after the first figure, doubling up to the second, until it
+   * lands; each try waits its turn in the Tier 3 budget like any update.
+   */
+  updateRetryFirstMs: 1_000,
+  updateRetryMaxMs: 60_000,
+  /** Ours: a settled card still not updated after this long is stuck: logged once and counted in /metrics. */
+  cardStuckAfterMs: 60_000,
   /** How often a correction waits for another instance's update of the same message to finish. */
   messageClaimRetryMs: 100,
   /**

@@ -46,7 +46,7 @@ describe('POST /v1/asks', () => {
 
     await call('POST', '/v1/asks', { ...oneQuestion, channel: 'C0OTHER', agent: { id: 'session-1', title: 'Refactor' }, timeoutMs: 60_000 })
 
-    expect(bridge.opened[0]?.options).toEqual({ channel: 'C0OTHER', timeoutMs: 60_000 })
+    expect(bridge.opened[0]?.options).toEqual({ channel: 'C0OTHER', timeoutMs: 60_000, onQueued: expect.any(Function) })
     expect(bridge.opened[0]?.request.agent).toEqual({ id: 'session-1', title: 'Refactor' })
   })
 

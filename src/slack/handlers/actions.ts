@@ -24,6 +24,7 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   const channel: Where = home ? HOME_TAB : (payload.channel?.id ?? payload.container?.channel_id)
   const record = await openAskFor(deps, ref.askId, payload.user, channel)
   if (!record) return
+  adoptMessage(deps, record, payload, channel)
   // A tab published before the person left a private channel (or before the
   // ask moved out of their reach) still has live buttons: the click counts
   // only if the tab would show the ask now.
@@ -38,6 +39,32 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
     return
   }
   await perform(deps, payload, action, ref, record, channel)
+}
+
+/**
+ * The ask's message as the click names it, when its record lacks one (its
+ * poster may have stopped before recording it): only a click in the ask's
+ * own channel, never on an escalation copy or the Home tab.
+ */
+function adoptMessage(deps: InteractionDeps, record: AskRecord, payload: BlockActionsPayload, channel: Where): void {
+  const ts = payload.container?.message_ts
+  if (record.message || typeof channel !== 'string' || channel !== record.target || ts === undefined || payload.container?.thread_ts !== undefined) return
+  deps.lifecycle.adoptMessage(record.id, { channel, ts })
+}
+
+/**
+ * A click that failed before anything was recorded (the store unreachable,
+ * most often): the person is told privately that it did not go through and
+ * to try again in a moment. Slack is reachable even when the database is
+ * not, and a click kept to be applied later could settle an ask after the
+ * person, having heard nothing, answered differently or walked away.
+ */
+export function tellActionFailed(deps: InteractionDeps, payload: BlockActionsPayload): Promise<void> {
+  const user = payload.user.id
+  if (fromHomeTab(payload)) return tell(deps, { user, home: true }, { kind: 'failed' })
+  const channel = payload.channel?.id ?? payload.container?.channel_id
+  const threadTs = payload.container?.thread_ts
+  return tell(deps, { user, ...(channel ? { channel } : {}), ...(threadTs ? { threadTs } : {}) }, { kind: 'failed' })
 }
 
 async function perform(deps: InteractionDeps, payload: BlockActionsPayload, action: BlockAction, ref: ActionRef, record: AskRecord, channel: Where): Promise<void> {

@@ -1,11 +1,11 @@
 import type { App, ViewSubmitAction } from '@slack/bolt'
 import { ACTION_ID_PATTERN, CALLBACK_ID_PATTERN } from '../../../blocks/ids.js'
 import { blockActionsPayload, blockSuggestionPayload, viewSubmissionPayload } from '../payloads.js'
-import { handleAction } from './actions.js'
+import { handleAction, tellActionFailed } from './actions.js'
 import type { InteractionDeps } from './context.js'
 import { handleHomeOpened } from './home-opened.js'
 import { handleSuggestion } from './suggestions.js'
-import { handleViewSubmission, type ViewDecision } from './views.js'
+import { handleViewSubmission, submitAgain, type ViewDecision } from './views.js'
 
 function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error)
@@ -25,7 +25,10 @@ export function registerHandlers(app: App, deps: InteractionDeps): void {
       return
     }
     for (const action of payload.data.actions) {
-      await handleAction(deps, payload.data, action).catch((error: unknown) => deps.logger.error(`action ${action.action_id} failed: ${describe(error)}`))
+      await handleAction(deps, payload.data, action).catch(async (error: unknown) => {
+        deps.logger.error(`action ${action.action_id} from ${payload.data.user.id} failed, and they are told to try again: ${describe(error)}`)
+        await tellActionFailed(deps, payload.data)
+      })
     }
   })
 
@@ -37,8 +40,8 @@ export function registerHandlers(app: App, deps: InteractionDeps): void {
       return
     }
     const decision: ViewDecision = await handleViewSubmission(deps, payload.data).catch((error: unknown) => {
-      deps.logger.error(`view ${payload.data.view.callback_id} failed: ${describe(error)}`)
-      return {}
+      deps.logger.error(`view ${payload.data.view.callback_id} from ${payload.data.user.id} failed, and the form stays open for them to submit again: ${describe(error)}`)
+      return submitAgain(deps, payload.data)
     })
     await ack(decision.response)
     await decision.after?.().catch((error: unknown) => deps.logger.error(`settling from view ${payload.data.view.callback_id} failed: ${describe(error)}`))

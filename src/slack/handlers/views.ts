@@ -1,6 +1,6 @@
 import type { View } from '@slack/types'
 import { decodeCallbackId, encodeInputBlockId } from '../../../blocks/ids.js'
-import { batchModal, formErrorText, otherTextError } from '../../../blocks/index.js'
+import { batchModal, formErrorText, noticeText, otherTextError } from '../../../blocks/index.js'
 import { askViewOf } from '../../bridge/ask-view.js'
 import { formEntries, formItem, modalText } from '../../bridge/answers-from-state.js'
 import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
@@ -12,6 +12,18 @@ import { viewMisfit } from './interaction-fit.js'
 export interface ViewDecision {
   response?: { response_action: 'errors'; errors: Record<string, string> } | { response_action: 'update'; view: View }
   after?: () => Promise<void>
+}
+
+/**
+ * A form that failed before anything was recorded (the store unreachable):
+ * it stays open, with what the person typed, and says under its first
+ * input that the answer did not go through; submitting again retries. A
+ * form with no input closes, and the person is told nothing more than that.
+ */
+export function submitAgain(deps: InteractionDeps, payload: ViewSubmissionPayload): ViewDecision {
+  const firstInput = Object.keys(payload.view.state.values)[0]
+  if (firstInput === undefined) return {}
+  return { response: { response_action: 'errors', errors: { [firstInput]: noticeText(deps.settings.locale, { kind: 'failed' }) } } }
 }
 
 /**

@@ -7,7 +7,7 @@ import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
 import { migratePostgres } from './migrate.js'
 import { SQL } from './queries.js'
 import { PostgresRateLedger } from './postgres-rate-ledger.js'
-import { SettleListener } from './settle-listener.js'
+import { RECONNECT_DELAY_MS, SettleListener } from './settle-listener.js'
 import { TEAM_SQL } from './team-queries.js'
 import { HOME_SQL } from './home-queries.js'
 import type { HomeViewers } from '../home-viewers.js'
@@ -15,6 +15,14 @@ import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, t
 
 /** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
 const POOL_SIZE = 10
+/**
+ * A new connection that is not established in this long fails (pg's default
+ * is to wait forever): while the database is frozen or unreachable through a
+ * silent network, a request answers 503 and /healthz says so, instead of
+ * hanging with it.
+ */
+const CONNECT_TIMEOUT_MS = 5_000
+const RECONNECT_SECONDS = RECONNECT_DELAY_MS / 1000
 
 /** A `DSH_SLACK_STATE` / `state` value that names a PostgreSQL database. */
 export function isPostgresUrl(state: string): boolean {
@@ -57,6 +65,12 @@ export class PostgresAskStore implements AskStore {
   readonly kind = 'postgres'
   readonly watchers = new SettleWatchers()
   readonly #pool: pg.Pool
+  /**
+   * A connection was lost and the log said so: quiet until the database is
+   * back (every idle pooled connection and the LISTEN connection report the
+   * same loss, and reconnecting is retried twice a second).
+   */
+  #down = false
   readonly #listener: SettleListener
   readonly #now: () => number
   readonly #logger: Logger | undefined
@@ -82,16 +96,27 @@ export class PostgresAskStore implements AskStore {
   private constructor(url: string, options: PostgresAskStoreOptions) {
     this.#now = options.now ?? Date.now
     this.#logger = options.logger
-    this.#pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? POOL_SIZE })
+    this.#pool = new pg.Pool({ connectionString: url, max: options.maxConnections ?? POOL_SIZE, connectionTimeoutMillis: CONNECT_TIMEOUT_MS })
     // An idle connection the server dropped must not take the process down; the next query reconnects.
-    this.#pool.on('error', (error) => this.#logger?.warn(`PostgreSQL connection lost: ${error.message}`))
+    this.#pool.on('error', (error) => this.#noteLost(error))
     this.#listener = new SettleListener({
       connectionString: url,
       onSettled: (payload) => this.#heard(payload),
       onInserted: (id) => this.#heardInserted(id),
-      onResumed: () => void this.#catchUp(),
-      onError: (error) => this.#logger?.warn(`PostgreSQL LISTEN connection: ${error.message}; listening again`),
+      onResumed: ({ attempts, downMs }) => {
+        this.#down = false
+        this.#logger?.info(`PostgreSQL is back: listening for settlements again after ${(downMs / 1000).toFixed(1)} s (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'} to reconnect)`)
+        void this.#catchUp()
+      },
+      onLost: (error) => this.#noteLost(error),
     })
+  }
+
+  /** Once per outage: the first of the connections to notice says so. */
+  #noteLost(error: Error | undefined): void {
+    if (this.#down) return
+    this.#down = true
+    this.#logger?.warn(`PostgreSQL connection lost${error ? ` (${error.message})` : ''}; reconnecting every ${RECONNECT_SECONDS} s until it answers`)
   }
 
   /** Connects, migrates, listens, prunes old settled asks. */
@@ -114,7 +139,10 @@ export class PostgresAskStore implements AskStore {
 
   async #query<Row extends pg.QueryResultRow = { record: AskRecord }>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
     this.queries += 1
-    return this.#pool.query<Row>(text, values)
+    const result = await this.#pool.query<Row>(text, values)
+    // Only a pooled connection dropped (the LISTEN connection never did): it is over, and said nothing more.
+    if (this.#down && this.#listener.listening) this.#down = false
+    return result
   }
 
   async insert(record: AskRecord): Promise<void> {

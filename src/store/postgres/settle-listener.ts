@@ -2,7 +2,7 @@ import pg from 'pg'
 import { INSERTED_CHANNEL, SETTLED_CHANNEL } from './queries.js'
 
 /** How long to wait before listening again after the connection dropped. */
-const RECONNECT_DELAY_MS = 500
+export const RECONNECT_DELAY_MS = 500
 
 export interface SettleListenerOptions {
   connectionString: string
@@ -13,9 +13,11 @@ export interface SettleListenerOptions {
   /**
    * After listening again following a dropped connection: settlements
    * announced meanwhile were missed, so the store re-reads what it waits for.
+   * `attempts`: connections tried since it was lost; `downMs`: how long it was.
    */
-  onResumed: () => void
-  onError: (error: Error) => void
+  onResumed: (outage: { attempts: number; downMs: number }) => void
+  /** The connection dropped (once per outage: the attempts to listen again are counted, not reported one by one). */
+  onLost: (error: Error | undefined) => void
 }
 
 /**
@@ -29,8 +31,15 @@ export class SettleListener {
   #client: pg.Client | undefined
   #closed = false
   #retry: NodeJS.Timeout | undefined
+  /** The outage in progress: when it began and the connections tried since. */
+  #outage: { since: number; attempts: number } | undefined
 
   constructor(private readonly options: SettleListenerOptions) {}
+
+  /** Whether the LISTEN connection is up now. */
+  get listening(): boolean {
+    return this.#client !== undefined
+  }
 
   /** Resolves once listening; rejects if the first connection fails. */
   async start(): Promise<void> {
@@ -58,7 +67,8 @@ export class SettleListener {
   #lost(client: pg.Client, error?: Error): void {
     if (this.#closed || this.#client !== client) return
     this.#client = undefined
-    if (error) this.options.onError(error)
+    this.#outage = { since: Date.now(), attempts: 0 }
+    this.options.onLost(error)
     client.end().catch(() => undefined)
     this.#scheduleReconnect()
   }
@@ -67,12 +77,14 @@ export class SettleListener {
     if (this.#closed || this.#retry) return
     this.#retry = setTimeout(() => {
       this.#retry = undefined
+      if (this.#outage) this.#outage.attempts++
       this.#connect().then(
-        () => this.options.onResumed(),
-        (error: unknown) => {
-          this.options.onError(error instanceof Error ? error : new Error(String(error)))
-          this.#scheduleReconnect()
+        () => {
+          const outage = this.#outage
+          this.#outage = undefined
+          this.options.onResumed({ attempts: outage?.attempts ?? 1, downMs: outage ? Date.now() - outage.since : 0 })
         },
+        () => this.#scheduleReconnect(),
       )
     }, RECONNECT_DELAY_MS)
     this.#retry.unref()
