@@ -2,7 +2,7 @@
  * dsh-slack: the user-interaction seam's provider, with Slack as its UI.
  * This file only re-exports.
  */
-export { createSlackBridge } from './bridge/create-slack-bridge.js'
+export { createSlackBridge } from './slack-app/create-slack-bridge.js'
 export type { SlackBridge, SlackBridgeOptions, OpenAskOptions, OpenApprovalInput, SlackHealth } from './bridge/types.js'
 export * from './contract/index.js'
 export type { AskRecord, AskStatus, AskOwner, Settlement, PostedMessage, ApprovalRequest } from './store/ask-record.js'

@@ -6,16 +6,16 @@ import { specifiers, typeScriptFiles } from './support/imports.js'
 
 /**
  * Layers point one way (STYLE.md §13): a folder imports only from its own
- * layer or below. The composition root `bridge/create-slack-bridge.ts`
- * registers the Slack handlers, which call the bridge, so `slack/handlers`
- * shares the bridge's layer while the rest of `slack/` (the Web API port,
- * pacing, errors) sits below it.
+ * layer or below, with no exception. `slack-app` sits above the bridge: its
+ * handlers decode Slack's payloads and call the bridge, and its composition
+ * root (`createSlackBridge`) assembles Bolt, the handlers and the bridge.
  */
 const LAYERS: readonly (readonly string[])[] = [
   ['contract', 'config', 'policy', 'log', 'metrics', 'blocks'],
   ['store'],
   ['slack'],
-  ['bridge', 'slack/handlers'],
+  ['bridge'],
+  ['slack-app'],
   ['http', 'client'],
   ['service'],
   ['relay', 'cordis'],
@@ -36,8 +36,7 @@ function folderOf(file: string): string | undefined {
   if (file.startsWith(BLOCKS + sep)) return 'blocks'
   if (!file.startsWith(SRC + sep)) return undefined
   const parts = relative(SRC, file).split(sep)
-  if (parts.length === 1) return parts[0]
-  return parts[0] === 'slack' && parts[1] === 'handlers' ? 'slack/handlers' : parts[0]
+  return parts[0]
 }
 
 function layerOf(folder: string): number {
@@ -64,7 +63,7 @@ describe('layers', () => {
   it('finds the source files by listing src/, handlers and the stand-in included', () => {
     const files = typeScriptFiles(SRC).map((file) => relative(SRC, file))
 
-    expect(files).toEqual(expect.arrayContaining(['index.ts', `slack${sep}handlers${sep}actions.ts`, `bridge${sep}ask-lifecycle.ts`, `sandbox${sep}index.ts`]))
+    expect(files).toEqual(expect.arrayContaining(['index.ts', `slack-app${sep}handlers${sep}actions.ts`, `bridge${sep}ask-lifecycle.ts`, `sandbox${sep}index.ts`]))
   })
 
   it('puts every folder of src/ in a layer', () => {

@@ -4,7 +4,6 @@ import type { AskRecord } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import { MemoryHomeViewers, type HomeViewers } from '../store/home-viewers.js'
 import type { Approval } from '../store/team-records.js'
-import type { HomePort } from '../slack/handlers/context.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { SlackCallError } from '../slack/slack-call-error.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
@@ -30,6 +29,18 @@ export interface HomeTabOptions {
 
 /** Rounds one publish may take when other instances keep marking the tab stale; then the claim runs out and they take over. */
 const MAX_ROUNDS = 5
+
+/** What the interaction handlers need of the app's Home tab (`HomeTab` keeps it). */
+export interface HomePort {
+  /** The person opened their Home tab: remember that they have it open, and publish it. */
+  opened(user: string): Promise<void>
+  /** The person acted on their Home tab: they still have it open. */
+  seen(user: string): void
+  /** Shows `notice` at the top of the person's Home tab (it is published again with it). */
+  tell(user: string, notice: Notice): void
+  /** Whether the ask belongs on this person's tab (they may answer it and are in its conversation); `fresh`: membership looked up now. */
+  sees(user: string, record: AskRecord, options?: { fresh?: boolean }): Promise<boolean>
+}
 
 /**
  * The app's Home tab, "Waiting for you". Published when a person opens it,

@@ -138,7 +138,7 @@ async function startBridge(
     delete effective.signingSecret
     io.stdout.write(`Open ${local.webUrl ?? local.apiUrl} to answer in the local Slack stand-in (set SLACK_BOT_TOKEN to use Slack)\n`)
   }
-  const createBridge = io.createBridge ?? (await import('../bridge/create-slack-bridge.js')).createSlackBridge
+  const createBridge = io.createBridge ?? (await import('../slack-app/create-slack-bridge.js')).createSlackBridge
   // HTTP mode: Slack's requests come to HOST:PORT/slack/events, as with serve.
   const listen = effective.appToken ? false : { host: config.host, port: config.port }
   const bridge = await createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), listen })

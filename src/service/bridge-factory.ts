@@ -5,6 +5,6 @@ export type CreateBridge = (options: SlackBridgeOptions) => Promise<SlackBridge>
 
 /** The real `createSlackBridge`, loaded on first use: `--help` and `doctor` need not load Bolt. */
 export async function loadCreateSlackBridge(): Promise<CreateBridge> {
-  const { createSlackBridge } = await import('../bridge/create-slack-bridge.js')
+  const { createSlackBridge } = await import('../slack-app/create-slack-bridge.js')
   return createSlackBridge
 }

@@ -19,7 +19,7 @@ import { SocketModeClient } from '@slack/socket-mode'
 import { WebClient } from '@slack/web-api'
 import { questionMessage, settledMessage } from '../../blocks/index.js'
 import type { AskView } from '../../blocks/view.js'
-import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
+import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import { createApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
 

@@ -1,5 +1,5 @@
 import { createServer, request, type Server } from 'node:http'
-import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
+import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'

@@ -1,6 +1,6 @@
 import { fork } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
-import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
+import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import { AskLifecycle } from '../../src/bridge/ask-lifecycle.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { silentLogger } from '../../src/log/logger.js'

@@ -1,5 +1,5 @@
 import { afterEach, vi } from 'vitest'
-import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
+import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import type { SlackBridge, SlackBridgeOptions } from '../../src/bridge/types.js'
 import { silentLogger, type Logger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'

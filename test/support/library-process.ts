@@ -10,7 +10,7 @@
  *         (the click reached it), so the suite can tell which answers came over NOTIFY.
  */
 import { createInterface } from 'node:readline'
-import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
+import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import { silentLogger } from '../../src/log/logger.js'
 
 const env = (name: string): string => {

@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core'
 
-import { createSlackBridge } from '../../src/bridge/create-slack-bridge.js'
+import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { silentLogger } from '../../src/log/logger.js'

@@ -1,7 +1,7 @@
 import { decodeActionId } from '../../../blocks/ids.js'
 import { externalSelectOptions } from '../../../blocks/index.js'
 import { askViewOf } from '../../bridge/ask-view.js'
-import type { BlockSuggestionPayload } from '../payloads.js'
+import type { BlockSuggestionPayload } from '../../slack/payloads.js'
 import type { InteractionDeps } from './context.js'
 
 /** An options-load menu asks what to show for what the person typed. */

@@ -1,6 +1,6 @@
 import type { App, ViewSubmitAction } from '@slack/bolt'
 import { ACTION_ID_PATTERN, CALLBACK_ID_PATTERN } from '../../../blocks/ids.js'
-import { blockActionsPayload, blockSuggestionPayload, viewSubmissionPayload } from '../payloads.js'
+import { blockActionsPayload, blockSuggestionPayload, viewSubmissionPayload } from '../../slack/payloads.js'
 import { handleAction, tellActionFailed } from './actions.js'
 import type { InteractionDeps } from './context.js'
 import { handleHomeOpened } from './home-opened.js'

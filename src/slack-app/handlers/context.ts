@@ -4,23 +4,12 @@ import type { ViewSettings } from '../../bridge/ask-view.js'
 import { noticeText, type Notice } from '../../../blocks/index.js'
 import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
 import type { Logger } from '../../log/logger.js'
+import type { HomePort } from '../../bridge/home-tab.js'
 import type { AskRecord, Settlement } from '../../store/ask-record.js'
-import type { SlackPort } from '../slack-port.js'
-import { personOf, type SlackUser } from '../payloads.js'
+import type { SlackPort } from '../../slack/slack-port.js'
+import { personOf, type SlackUser } from '../../slack/payloads.js'
 import type { FormDrafts } from './form-drafts.js'
 import { UnknownAsks } from './unknown-asks.js'
-
-/** What the handlers need of the app's Home tab (bridge/home-tab.ts keeps it). */
-export interface HomePort {
-  /** The person opened their Home tab: remember that they have it open, and publish it. */
-  opened(user: string): Promise<void>
-  /** The person acted on their Home tab: they still have it open. */
-  seen(user: string): void
-  /** Shows `notice` at the top of the person's Home tab (it is published again with it). */
-  tell(user: string, notice: Notice): void
-  /** Whether the ask belongs on this person's tab (they may answer it and are in its conversation); `fresh`: membership looked up now. */
-  sees(user: string, record: AskRecord, options?: { fresh?: boolean }): Promise<boolean>
-}
 
 /** What every interaction handler works with: ports, never Bolt. */
 export interface InteractionDeps {

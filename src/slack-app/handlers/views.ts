@@ -4,7 +4,7 @@ import { batchModal, formErrorText, noticeText, otherTextError } from '../../../
 import { askViewOf } from '../../bridge/ask-view.js'
 import { formEntries, formItem, modalText } from '../../bridge/answers-from-state.js'
 import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
-import type { ViewSubmissionPayload } from '../payloads.js'
+import type { ViewSubmissionPayload } from '../../slack/payloads.js'
 import { answersWith, openAskFor, settleAnswer, type InteractionDeps } from './context.js'
 import { viewMisfit } from './interaction-fit.js'
 

@@ -1,4 +1,4 @@
-import { appHomeOpenedEvent } from '../payloads.js'
+import { appHomeOpenedEvent } from '../../slack/payloads.js'
 import type { InteractionDeps } from './context.js'
 
 /**
