@@ -11,17 +11,21 @@ export type AskStyle = 'approval' | 'question'
  * restart (and a policy reload) applies the same ones.
  */
 export interface EffectivePolicy {
+  /** Distinct approvals needed to approve (1–10); 1 is Slack's ordinary "first click wins". */
   approvals: number
-  /** Who may approve and veto; absent: the answerers. */
+  /** User (U…/W…) and user-group (S…) ids who may act on this ask; absent: the bridge's allowed users. */
   approvers?: string[]
-  /** Who may answer, when the rule names its own (absent: the bridge's defaults). */
+  /** Who may answer, when the operator's rule names its own (absent: the bridge's allowed users). */
   answerers?: string[]
-  /** Whom a reminder mentions: only ids the operator's policy names. */
+  /** Whom a reminder mentions instead of the approvers: only ids the operator's policy names. */
   notify?: string[]
-  /** Who the card notifies (and a reminder mentions, without approvers), when the rule names someone other than the defaults. */
+  /** Who the card notifies when the ask's rule names its own (absent: DSH_SLACK_MENTION / the policy's defaults). */
   mention?: string
+  /** Remind in the question's thread after this long without an answer. */
   remindAfterMs?: number
+  /** Bring the question to this user or user group… */
   escalateTo?: string
+  /** …after this long without an answer. */
   escalateAfterMs?: number
 }
 

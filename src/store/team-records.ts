@@ -1,30 +1,14 @@
+import type { EffectivePolicy } from '../policy/tighten.js'
 import type { Person } from '../../blocks/view.js'
 import type { AskRecord, AskStatus } from './ask-record.js'
 
 /**
  * A team's rules for one approval-style ask (a plan review or a tool
- * approval): how many distinct people must approve, who may, and when to
- * remind and escalate. Stored with the ask, so every instance and every
- * restart applies the same rules.
+ * approval), stored with the ask so every instance and every restart applies
+ * the same rules: the effective policy the operator's rule and the request
+ * made (defined in policy/, which produces it).
  */
-export interface AskPolicy {
-  /** Distinct approvals needed to approve (1–10); 1 is Slack's ordinary "first click wins". */
-  approvals: number
-  /** User (U…/W…) and user-group (S…) ids who may act on this ask; absent: the bridge's allowed users. */
-  approvers?: string[]
-  /** Who may answer, when the operator's rule names its own (absent: the bridge's allowed users). */
-  answerers?: string[]
-  /** Whom a reminder mentions instead of the approvers: only ids the operator's policy names. */
-  notify?: string[]
-  /** Who the card notifies when the ask's rule names its own (absent: DSH_SLACK_MENTION / the policy's defaults). */
-  mention?: string
-  /** Remind in the question's thread after this long without an answer. */
-  remindAfterMs?: number
-  /** Bring the question to this user or user group… */
-  escalateTo?: string
-  /** …after this long without an answer. */
-  escalateAfterMs?: number
-}
+export type AskPolicy = EffectivePolicy
 
 /** One person's approval towards a quorum. */
 export interface Approval {

@@ -9,7 +9,7 @@ import type { StoredMessage, WorkspaceChange } from '../../src/sandbox/model.js'
 import type { AskUserQuestionAnswer } from '../../src/contract/index.js'
 import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
-import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+import { aMinutePasses, freshDatabase, type FreshDatabase } from '../support/postgres.js'
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js'
 
 /**
@@ -72,18 +72,6 @@ function countUpdates(change: WorkspaceChange): void {
 }
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/** Slack's rate limits refill between phases (as in the scale-out suite): the stand-in's clock moves a minute and the shared budget is forgotten. */
-async function aMinutePasses(): Promise<void> {
-  clock.advance(60_000)
-  const client = new pg.Client({ connectionString: db.url })
-  await client.connect()
-  try {
-    await client.query('DELETE FROM rate_budget')
-  } finally {
-    await client.end()
-  }
-}
 
 async function serve(name: string): Promise<Instance> {
   const cwd = join(suite.cwd, name)
@@ -202,7 +190,7 @@ describe('three instances on PostgreSQL through outages', () => {
 
     // PostgreSQL restarts (every connection broken), then stops: clicks in the outage are told to try again,
     // POSTs wait for it, /healthz says so; once it is back the people click again.
-    await aMinutePasses()
+    await aMinutePasses(clock, db.url)
     const pgPhase = [a, b, a, b].map((via) => ask(via, PGSQL))
     await Promise.all(pgPhase.map(posted))
     database.resetConnections()
@@ -222,7 +210,7 @@ describe('three instances on PostgreSQL through outages', () => {
 
     // Slack's Web API down: clicks still arrive (Socket Mode) and settle, agents get their answers,
     // the cards cannot be updated until Slack is back, and then are, without a restart.
-    await aMinutePasses()
+    await aMinutePasses(clock, db.url)
     const slackPhase = [a, b, a, b].map((via) => ask(via, SLACK_DOWN))
     await Promise.all(slackPhase.map(posted))
     slackIsDown()
@@ -235,7 +223,7 @@ describe('three instances on PostgreSQL through outages', () => {
 
     // b frozen (SIGSTOP): clicks Slack hands to it go unacknowledged (Slack tells the person), and are
     // handled once it thaws; its agents' long-polls wait and then answer.
-    await aMinutePasses()
+    await aMinutePasses(clock, db.url)
     const frozenPhase = [a, b, a, b].map((via) => ask(via, FROZEN))
     await Promise.all(frozenPhase.map(posted))
     b.run.child.kill('SIGSTOP')
@@ -248,10 +236,10 @@ describe('three instances on PostgreSQL through outages', () => {
     await Promise.all(frozenPhase.map((each) => settledCard(each)))
 
     // A burst to one channel: Slack takes four at once, then one a second; every POST is answered in time.
-    await aMinutePasses()
+    await aMinutePasses(clock, db.url)
     const burst = Array.from({ length: 12 }, (_, index) => ask(index % 2 === 0 ? a : b, BURST))
     await Promise.all(burst.map(posted))
-    await aMinutePasses()
+    await aMinutePasses(clock, db.url)
     for (const each of burst) await click(each)
     await Promise.all(burst.map((each) => settledCard(each)))
 

@@ -10,7 +10,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import type { WorkspaceChange } from '../../src/sandbox/model.js'
 import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
-import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+import { aMinutePasses, freshDatabase, type FreshDatabase } from '../support/postgres.js'
 
 /**
  * Many processes on one Slack app, sharing one PostgreSQL database: three
@@ -53,23 +53,6 @@ const mark = (what: string) => process.env.DSH_SLACK_TEST_TRACE && console.log(`
 
 function countUpdates(change: WorkspaceChange): void {
   if (change.type === 'message_updated') updatesByTs.set(change.message.ts, (updatesByTs.get(change.message.ts) ?? 0) + 1)
-}
-
-/**
- * Slack's rate limits refill: the stand-in's clock moves on a minute, and the
- * budget the instances share in PostgreSQL is forgotten (its clock is the
- * database's, which the test cannot move). This suite is about sharing state;
- * posting 300 asks at Slack's real pace would take minutes.
- */
-async function aMinutePasses(): Promise<void> {
-  clock.advance(60_000)
-  const client = new pg.Client({ connectionString: db.url })
-  await client.connect()
-  try {
-    await client.query('DELETE FROM rate_budget')
-  } finally {
-    await client.end()
-  }
 }
 
 function slackEnv(channel: string, extra: Record<string, string> = {}, on: Sandbox = slack): Record<string, string> {
@@ -178,7 +161,7 @@ describe('five processes on one Slack app in Socket Mode, sharing PostgreSQL', (
     // A few agents at a time, as a team's agents would post: 290 at once only measures a loaded machine's Web API timeouts.
     const posted: { index: number; poster: number; label: string; id: string; channel: string; ts: string }[] = []
     for (let start = 0; start < HTTP_ASKS; start += POST_WAVE) {
-      await aMinutePasses()
+      await aMinutePasses(clock, db.url)
       const wave = Array.from({ length: Math.min(POST_WAVE, HTTP_ASKS - start) }, async (_, offset) => {
         const index = start + offset
         const pair = Math.floor(index / 2)
@@ -222,7 +205,7 @@ describe('five processes on one Slack app in Socket Mode, sharing PostgreSQL', (
       }
       const slice = clicks.slice(start, start + BATCH)
       for (const p of posted.slice(start, start + BATCH)) polls.set(p.id, poll(instances[pollerOf(p.poster)]!, p.id))
-      await aMinutePasses()
+      await aMinutePasses(clock, db.url)
       await Promise.all(slice.map((click, i) => slack.user(`U0CLICK${String((start + i) % 7).padStart(4, '0')}`).click({ channel: click.channel, ts: click.ts }, click.label)))
       await Promise.all(slice.map((click) => settledMessage(slack, click.channel, click.ts)))
       mark(`batch ${batch}`)
@@ -257,7 +240,7 @@ describe('five processes on one Slack app in Socket Mode, sharing PostgreSQL', (
     const [a, b] = instances
     const created = await post(a!, ask('Race?', { channel: 'C0SCALE0000' }))
     const people = Array.from({ length: 20 }, (_, index) => `U0RACE${String(index).padStart(4, '0')}`)
-    await aMinutePasses()
+    await aMinutePasses(clock, db.url)
 
     await Promise.all(people.map((person, index) => slack.user(person).click({ channel: created.body.channel, ts: created.body.ts }, index % 2 ? 'npm' : 'pnpm')))
 

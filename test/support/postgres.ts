@@ -37,3 +37,20 @@ export async function freshDatabase(): Promise<FreshDatabase> {
     drop: () => admin((client) => client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`)).then(() => undefined),
   }
 }
+
+/**
+ * Slack's rate limits refill for instances sharing `databaseUrl`: the
+ * stand-in's clock moves on a minute, and the budget the instances share in
+ * PostgreSQL is forgotten (its clock is the database's, which a test cannot
+ * move). For suites about sharing state or outages, not about pacing.
+ */
+export async function aMinutePasses(clock: { advance(ms: number): void }, databaseUrl: string): Promise<void> {
+  clock.advance(60_000)
+  const client = new pg.Client({ connectionString: databaseUrl })
+  await client.connect()
+  try {
+    await client.query('DELETE FROM rate_budget')
+  } finally {
+    await client.end()
+  }
+}
