@@ -1,14 +1,14 @@
 import { Context, Service } from '@deepseek-ai/cordis'
 import { ApprovalService } from '@deepseek-ai/dsh-user-approval'
 import UserQuestionService, { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
-import { afterEach, describe, expect, it, vi } from 'vitest'
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import { serviceDeps } from '../../src/cli/service-deps.js'
 import { configFromEnv } from '../../src/config/config.js'
 import * as pluginModule from '../../src/cordis/index.js'
 import { createSlackPlugin } from '../../src/cordis/index.js'
 import { silentLogger } from '../../src/log/logger.js'
-import { startSandbox } from '../../src/sandbox/index.js'
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { startService } from '../../src/service/start-service.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
@@ -260,66 +260,62 @@ const cardIn = (slack: Awaited<ReturnType<typeof startSandbox>>, after?: string)
   }, { timeoutMs: 20_000, message: 'a card' })
 
 describe('the plugin with the real bridge on the local stand-in', () => {
+  let slack: Sandbox
+  beforeEach(async () => {
+    slack = await startSandbox()
+  })
+  afterEach(async () => {
+    await slack.close()
+  })
+
+  const onStandIn = () => ({ botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:' })
+  const approvalOf = (ctx: Context) => (ctx as unknown as { approval: ApprovalService }).approval
+
   it('answers the seam’s ask() from a tap in Slack, and withdraws an open question when unloaded', async () => {
-    const slack = await startSandbox()
-    try {
-      const ctx = await harnessContext()
-      const fiber = await load(ctx, pluginModule.default, { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:' })
+    const ctx = await harnessContext()
+    const fiber = await load(ctx, pluginModule.default, onStandIn())
 
-      const answered = seamOf(ctx).ask(oneQuestion)
-      const first = await cardIn(slack)
-      await slack.user('U0SANDBOX01').click(first, 'npm')
-      expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+    const answered = seamOf(ctx).ask(oneQuestion)
+    const first = await cardIn(slack)
+    await slack.user('U0SANDBOX01').click(first, 'npm')
+    expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
 
-      const open = seamOf(ctx).ask(oneQuestion)
-      open.catch(() => undefined)
-      const second = await cardIn(slack, first.ts)
-      await fiber.dispose()
+    const open = seamOf(ctx).ask(oneQuestion)
+    open.catch(() => undefined)
+    const second = await cardIn(slack, first.ts)
+    await fiber.dispose()
 
-      await expect(open).rejects.toMatchObject({ name: 'UserQuestionError', code: 'ASK_ABORTED' })
-      expect(interactiveElements(slack.messages(slack.defaultChannel).find((m) => m.ts === second.ts)!)).toEqual([])
-    } finally {
-      await slack.close()
-    }
+    await expect(open).rejects.toMatchObject({ name: 'UserQuestionError', code: 'ASK_ABORTED' })
+    expect(interactiveElements(slack.messages(slack.defaultChannel).find((m) => m.ts === second.ts)!)).toEqual([])
   }, 60_000)
 
   it('answers the harness’s tool approvals in Slack: the card shows the call’s command, and Allow is allowed-once', async () => {
-    const slack = await startSandbox()
-    try {
-      const ctx = await harnessContext('questions+approvals')
-      await load(ctx, pluginModule.default, { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:' })
-      const call = { type: 'assistant/message', data: { message: { content: [{ type: 'tool-call', id: 'call-7', name: 'bash', arguments: { command: 'rm -rf build/', description: 'clean' } }] } } }
-      const approval = (ctx as unknown as { approval: ApprovalService }).approval
+    const ctx = await harnessContext('questions+approvals')
+    await load(ctx, pluginModule.default, onStandIn())
+    const call = { type: 'assistant/message', data: { message: { content: [{ type: 'tool-call', id: 'call-7', name: 'bash', arguments: { command: 'rm -rf build/', description: 'clean' } }] } } }
+    const approval = approvalOf(ctx)
 
-      const decided = approval.request({ agent: agentInTurn([call]) as never, toolName: 'bash', callId: 'call-7' as never, reason: 'needs write access outside the workspace' })
-      const card = await cardIn(slack)
-      expect(visibleText(card)).toContain('rm -rf build/')
-      expect(visibleText(card)).toContain('needs write access outside the workspace')
-      await slack.user('U0SANDBOX01').click(card, /Allow/)
+    const decided = approval.request({ agent: agentInTurn([call]) as never, toolName: 'bash', callId: 'call-7' as never, reason: 'needs write access outside the workspace' })
+    const card = await cardIn(slack)
+    expect(visibleText(card)).toContain('rm -rf build/')
+    expect(visibleText(card)).toContain('needs write access outside the workspace')
+    await slack.user('U0SANDBOX01').click(card, /Allow/)
 
-      expect(await decided).toBe('allowed-once')
-    } finally {
-      await slack.close()
-    }
+    expect(await decided).toBe('allowed-once')
   }, 60_000)
 
   it('withdraws an approval card when the harness withdraws the request (turn cancelled): cancelled', async () => {
-    const slack = await startSandbox()
-    try {
-      const ctx = await harnessContext('questions+approvals')
-      await load(ctx, pluginModule.default, { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:' })
-      const approval = (ctx as unknown as { approval: ApprovalService }).approval
-      const turn = new AbortController()
+    const ctx = await harnessContext('questions+approvals')
+    await load(ctx, pluginModule.default, onStandIn())
+    const approval = approvalOf(ctx)
+    const turn = new AbortController()
 
-      const decided = approval.request({ agent: agentInTurn() as never, toolName: 'bash', reason: 'network access', signal: turn.signal })
-      const card = await cardIn(slack)
-      turn.abort()
+    const decided = approval.request({ agent: agentInTurn() as never, toolName: 'bash', reason: 'network access', signal: turn.signal })
+    const card = await cardIn(slack)
+    turn.abort()
 
-      expect(await decided).toBe('cancelled')
-      await slack.waitFor(() => interactiveElements(slack.messages(slack.defaultChannel).find((m) => m.ts === card.ts)!).length === 0, { timeoutMs: 10_000, message: 'the card withdrawn' })
-    } finally {
-      await slack.close()
-    }
+    expect(await decided).toBe('cancelled')
+    await slack.waitFor(() => interactiveElements(slack.messages(slack.defaultChannel).find((m) => m.ts === card.ts)!).length === 0, { timeoutMs: 10_000, message: 'the card withdrawn' })
   }, 60_000)
 })
 
