@@ -1,5 +1,5 @@
 import { agentView } from '../bridge/agent-view.js'
-import type { SlackBridge } from '../bridge/types.js'
+import type { OpenApprovalInput, SlackBridge } from '../bridge/types.js'
 import type { AgentLike } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
 import { toolCallsOf } from '../relay/frames.js'
@@ -84,8 +84,8 @@ export function outcomeOf(record: AskRecord): ApprovalOutcome {
   }
 }
 
-function approvalInput(request: HarnessApprovalRequest) {
-  const input: Parameters<SlackBridge['openApproval']>[0] = { toolName: request.toolName }
+function approvalInput(request: HarnessApprovalRequest): OpenApprovalInput {
+  const input: OpenApprovalInput = { toolName: request.toolName }
   if (request.reason !== undefined) input.reason = request.reason
   if (request.callId !== undefined) {
     input.callId = request.callId

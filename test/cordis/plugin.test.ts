@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { startService } from '../../src/service/start-service.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
 
 /**
@@ -259,6 +260,15 @@ const cardIn = (slack: Awaited<ReturnType<typeof startSandbox>>, after?: string)
     return latest && latest.ts !== after ? latest : undefined
   }, { timeoutMs: 20_000, message: 'a card' })
 
+/** Asks through the seam, taps `npm` on the card as alice, and checks the seam's answer; returns the card. */
+async function answeredWithATap(ctx: Context, slack: Sandbox) {
+  const answered = seamOf(ctx).ask(oneQuestion)
+  const card = await cardIn(slack)
+  await slack.user('U0SANDBOX01').click(card, 'npm')
+  expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+  return card
+}
+
 describe('the plugin with the real bridge on the local stand-in', () => {
   let slack: Sandbox
   beforeEach(async () => {
@@ -275,10 +285,7 @@ describe('the plugin with the real bridge on the local stand-in', () => {
     const ctx = await harnessContext()
     const fiber = await load(ctx, pluginModule.default, onStandIn())
 
-    const answered = seamOf(ctx).ask(oneQuestion)
-    const first = await cardIn(slack)
-    await slack.user('U0SANDBOX01').click(first, 'npm')
-    expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+    const first = await answeredWithATap(ctx, slack)
 
     const open = seamOf(ctx).ask(oneQuestion)
     open.catch(() => undefined)
@@ -323,16 +330,13 @@ describe('the plugin as a thin client of a running service (serviceUrl)', () => 
   it('answers the seam’s ask() through the service with no Slack token, and withdraws an open question when unloaded', async () => {
     const slack = await startSandbox()
     const apiKey = 'p'.repeat(32)
-    const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: ':memory:', DSH_SLACK_API_KEY: apiKey, PORT: '0' }
+    const env = { ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', DSH_SLACK_API_KEY: apiKey, PORT: '0' }
     const service = await startService(configFromEnv(env), await serviceDeps(), silentLogger)
     try {
       const ctx = await harnessContext()
       const fiber = await load(ctx, pluginModule.default, { serviceUrl: service.url, apiKey })
 
-      const answered = seamOf(ctx).ask(oneQuestion)
-      const first = await cardIn(slack)
-      await slack.user('U0SANDBOX01').click(first, 'npm')
-      expect(await answered).toEqual({ answers: [{ id: 'q1', selected: ['npm'] }] })
+      await answeredWithATap(ctx, slack)
 
       const open = seamOf(ctx).ask(oneQuestion)
       open.catch(() => undefined)

@@ -11,6 +11,7 @@ import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { startService } from '../../src/service/start-service.js'
 import type { StoredMessage } from '../../src/sandbox/model.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
 import { addPlugin, startHeadless, writeProfilePatch, type DshRun } from '../support/harness/dsh-process.js'
 import { findRealHarness, freshDshHome, HARNESS_BUILD_TIMEOUT_MS, pluginPackageFor, removeQuietly, type RealHarness } from '../support/harness/real-harness.js'
@@ -170,7 +171,7 @@ describe('dsh-slack inside the real harness (headless)', { timeout: 180_000 }, (
     configurePlugin(undefined)
     model.script(askTool([{ id: 'go', question: 'Go ahead?', options: [{ label: 'Yes' }, { label: 'No' }] }]), { text: 'Went ahead.' })
     const before = latestTs()
-    const run = startHeadless(dsh, { home, task: 'Set up the project', cwd: work, env: { ...MODEL_ENV(), SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: join(work, 'from-env.sqlite') } })
+    const run = startHeadless(dsh, { home, task: 'Set up the project', cwd: work, env: { ...MODEL_ENV(), ...sandboxEnv(slack), DSH_SLACK_STATE: join(work, 'from-env.sqlite') } })
     runs.push(run)
 
     const card = await nextCard(before, run)
@@ -370,7 +371,7 @@ describe('dsh-slack inside the real harness (headless)', { timeout: 180_000 }, (
   it('asks through a running dsh-slack service when configured with serviceUrl (no Slack token in the harness)', async (context) => {
     const dsh = requireHarness(context)
     const apiKey = 'k'.repeat(32)
-    const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: ':memory:', DSH_SLACK_API_KEY: apiKey, PORT: '0' }
+    const env = { ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', DSH_SLACK_API_KEY: apiKey, PORT: '0' }
     const service = await startService(configFromEnv(env), await serviceDeps(), silentLogger)
     try {
       configurePlugin({ serviceUrl: service.url, apiKey })

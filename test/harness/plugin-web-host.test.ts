@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 import { addPlugin, startDsh, type DshRun } from '../support/harness/dsh-process.js'
 import { findRealHarness, freshDshHome, HARNESS_BUILD_TIMEOUT_MS, pluginPackageFor, removeQuietly, type RealHarness } from '../support/harness/real-harness.js'
 
@@ -41,7 +42,7 @@ afterAll(async () => {
 describe('dsh-slack in a dsh web profile', { timeout: 180_000 }, () => {
   it('never stops the web host from booting: it leaves the questions to the host\'s own UI and says, once, to use the relay', async (context) => {
     if (!harness) return context.skip(skipReason)
-    const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: join(work, 'state.sqlite'), DEEPSEEK_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEEK_API_KEY: 'test' }
+    const env = { ...sandboxEnv(slack), DSH_SLACK_STATE: join(work, 'state.sqlite'), DEEPSEEK_BASE_URL: 'http://127.0.0.1:9/v1', DEEPSEEK_API_KEY: 'test' }
     host = startDsh(harness, { home, cwd: work, env, args: ['--profile', 'web', '--patch', harness.offlineOverlay, '--no-open', '--port', '0'] })
     const running = host
 
