@@ -209,15 +209,16 @@ export class AskLifecycle {
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.abort(record.id)
     signal?.addEventListener('abort', onAbort, { once: true })
+    let posted: AskRecord | undefined
     try {
-      await this.#post(record)
+      posted = await this.#post(record)
     } finally {
       signal?.removeEventListener('abort', onAbort)
     }
     // An abort between validation and the listener above did not fire it.
     if (signal?.aborted) await this.abort(record.id)
-    const current = (await this.options.store.get(record.id)) ?? record
-    await this.#record(postedEvent(current, this.#now()))
+    // Recording the message read the ask back; only an abort can have changed it since.
+    const current = (posted && !signal?.aborted ? posted : await this.options.store.get(record.id)) ?? record
     if (current.status === 'pending') {
       this.#armExpiry(current)
       await this.options.store.schedule(jobsOf(current))
@@ -232,10 +233,11 @@ export class AskLifecycle {
     return current
   }
 
-  async #post(record: AskRecord): Promise<void> {
-    const failed = await this.#poster.post(record)
-    if (!failed) return
-    const { failure, channel } = failed
+  /** Posts the ask's message; returns the ask as it stands once the message is recorded. */
+  async #post(record: AskRecord): Promise<AskRecord | undefined> {
+    const result = await this.#poster.post(record, (asked, message) => ({ ...postedEvent({ ...asked, message }, this.#now()), ...originOf(asked) }))
+    if ('posted' in result) return result.posted
+    const { failure, channel } = result
     const message = `${failure.method} failed with Slack error "${failure.slackError}": ${adviceFor(failure.slackError, { channel })}`
     this.options.logger.error(`ask ${record.id}: ${message}`)
     await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
@@ -264,9 +266,8 @@ export class AskLifecycle {
     if (this.#stopped) return
     const record = await this.options.store.get(id)
     if (!record || record.message) return
-    await this.options.store.attachMessage(id, message)
+    const current = await this.options.store.attachMessage(id, message)
     this.options.logger.warn(`ask ${id}: its message (ts ${message.ts}) was posted by an instance that stopped before recording where; recorded from a click on it`)
-    const current = await this.options.store.get(id)
     if (current?.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome, 'recovery')
   }
 
@@ -285,10 +286,12 @@ export class AskLifecycle {
   /**
    * Pending → settled, once. The winner's answer is validated first (an
    * answer that breaks the seam never reaches the agent), waiting callers
-   * are resolved, and then the message shows the settlement.
+   * are resolved, and then the message shows the settlement. `known`: the
+   * ask as the caller has just read it (what settling reads of it, its
+   * questions, owner and origin, never changes), saving a read.
    */
-  async settle(id: string, settlement: Settlement): Promise<SettleResult> {
-    const record = await this.options.store.get(id)
+  async settle(id: string, settlement: Settlement, known?: AskRecord): Promise<SettleResult> {
+    const record = known ?? (await this.options.store.get(id))
     if (!record) throw new Error(`no ask ${id}`)
     // A person's answer to an ask whose library process died would reach no
     // agent: the ask expires instead, and the person is told it is closed.
@@ -297,12 +300,15 @@ export class AskLifecycle {
       return { won: false, record: (await this.expire(id)) ?? record }
     }
     if (settlement.answer) settlement = { ...settlement, answer: validateAnswer(record, settlement.answer) }
-    const result = await this.options.store.settle(id, settlement)
+    // The winner records its event and takes the card's claim in the same step: it shows the settlement.
+    const result = await this.options.store.settle(id, settlement, {
+      event: { ...settlementEvent(id, settlement), ...originOf(record) },
+      messageClaim: { holder: this.instance, until: this.#now() + TIMING.messageClaimMs },
+    })
     if (!result.won) return result
     this.#expiryTimers.get(id)?.()
     this.#expiryTimers.delete(id)
     this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
-    await this.#record(settlementEvent(id, settlement))
     for (const listener of this.#settledListeners) {
       try {
         listener(result.record)
@@ -310,7 +316,7 @@ export class AskLifecycle {
         this.options.logger.error(`a settlement listener failed: ${error instanceof Error ? error.message : String(error)}`)
       }
     }
-    await this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome))
+    await this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
     return result
   }
 

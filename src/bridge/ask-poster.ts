@@ -1,6 +1,7 @@
 import { messagePermalink } from '../slack/permalink.js'
 import { SlackCallError, toSlackCallError } from '../slack/slack-call-error.js'
 import type { AskRecord, PostedMessage } from '../store/ask-record.js'
+import type { NewAskEvent } from '../store/team-records.js'
 import { isStoreUnavailable } from '../store/store-unavailable.js'
 import { TIMING } from '../slack/timing.js'
 import { postContinuation } from './continuation.js'
@@ -28,6 +29,12 @@ export interface PostFailure {
   channel: string
 }
 
+/** The ask as it stands once its message is recorded (it may have settled meanwhile), or why posting failed. */
+export type PostResult = { posted: AskRecord | undefined } | PostFailure
+
+/** The audit event that records where an ask's message went (written with the message, in one step). */
+export type PostedEventFor = (record: AskRecord, message: PostedMessage) => NewAskEvent
+
 /**
  * Puts an ask in front of people: resolves a user id to its DM, renders,
  * posts the main message within the channel's pace and records where it
@@ -42,7 +49,7 @@ export class AskPoster {
   constructor(private readonly options: AskPosterOptions) {}
 
   /** Posts the ask's message; a failure is returned, not thrown, for the lifecycle to settle the ask with. */
-  async post(record: AskRecord): Promise<PostFailure | undefined> {
+  async post(record: AskRecord, postedEvent: PostedEventFor): Promise<PostResult> {
     const { slack, pacer, settings, renderer, store, workspaceUrl } = this.options
     let channel = record.target
     try {
@@ -53,14 +60,15 @@ export class AskPoster {
       // The message is in Slack now: a store that is away at this moment is
       // waited for, and is never taken for Slack refusing the post (that
       // would settle as failed an ask people can see and answer).
-      await this.#attach(record.id, { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) })
+      const message: PostedMessage = { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) }
+      const current = await this.#attach(record.id, message, postedEvent(record, message))
       // The question is visible and answerable now: the rest of a long plan follows in its thread, and ask() does not wait for it.
       if (plan.thread.length > 0 || plan.file) {
         const { logger, stopped } = this.options
         const done = postContinuation({ slack, pacer, logger }, record.id, posted, plan, stopped).finally(() => this.#continuing.delete(record.id))
         this.#continuing.set(record.id, done)
       }
-      return undefined
+      return { posted: current }
     } catch (error) {
       if (error instanceof StoreStillUnavailable) throw error.cause
       return { failure: error instanceof SlackCallError ? error : toSlackCallError('chat.postMessage', error), channel }
@@ -81,12 +89,11 @@ export class AskPoster {
   }
 
   /** Records where the message is, through a store outage of up to TIMING.attachRetryForMs. */
-  async #attach(id: string, message: PostedMessage): Promise<void> {
+  async #attach(id: string, message: PostedMessage, event: NewAskEvent): Promise<AskRecord | undefined> {
     const giveUpAt = Date.now() + TIMING.attachRetryForMs
     for (let delay: number = TIMING.attachRetryFirstMs; ; delay = Math.min(delay * 2, TIMING.attachRetryMaxMs)) {
       try {
-        await this.options.store.attachMessage(id, message)
-        return
+        return await this.options.store.attachMessage(id, message, event)
       } catch (error) {
         if (!isStoreUnavailable(error)) throw error
         if (Date.now() >= giveUpAt) {

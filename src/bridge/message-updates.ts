@@ -61,10 +61,11 @@ export class MessageUpdates {
    * Updates the message to a settled state, after any update already queued
    * for it: a relay's later correction ("answered outside Slack") must not be
    * overtaken by the earlier "answered by" it corrects. Failure is logged
-   * and recorded; the settlement stands.
+   * and recorded; the settlement stands. `claimed`: the settle that won
+   * took the message's claim for this instance already.
    */
-  showSettled(record: AskRecord, outcome: Outcome, how: ShowHow = 'settlement'): Promise<boolean> {
-    return this.#enqueue(record.id, async () => (await this.#showOrRetry(record, outcome, how)) === 'shown')
+  showSettled(record: AskRecord, outcome: Outcome, how: ShowHow = 'settlement', { claimed = false }: { claimed?: boolean } = {}): Promise<boolean> {
+    return this.#enqueue(record.id, async () => (await this.#showOrRetry(record, outcome, how, claimed)) === 'shown')
   }
 
   /**
@@ -96,8 +97,8 @@ export class MessageUpdates {
    * (every try goes through the pacer), until it lands. Instances sharing
    * the store do not both try: each try takes the card's claim.
    */
-  async #showOrRetry(record: AskRecord, outcome: Outcome, how: ShowHow): Promise<UpdateResult> {
-    const result = await this.#updateMessage(record, outcome, how)
+  async #showOrRetry(record: AskRecord, outcome: Outcome, how: ShowHow, claimed = false): Promise<UpdateResult> {
+    const result = await this.#updateMessage(record, outcome, how, claimed)
     const retry = this.#retries.get(record.id)
     if (result !== 'failed' || this.#stopped) {
       if (retry) {
@@ -170,12 +171,16 @@ export class MessageUpdates {
    * that finds the claim taken leaves it to the holder), and a correction
    * waits for the holder to finish, so it is never overtaken.
    */
-  async #updateMessage(record: AskRecord, outcome: Outcome, how: ShowHow): Promise<UpdateResult> {
-    if (!record.message) return 'skipped'
+  async #updateMessage(record: AskRecord, outcome: Outcome, how: ShowHow, claimed: boolean): Promise<UpdateResult> {
     const { store, slack, logger, renderer, settings, pacer, instance } = this.options
+    if (!record.message) {
+      // Settled before its message was recorded: whoever records it shows the settlement, and needs the claim.
+      if (claimed) await store.releaseMessage(record.id, instance, false).catch(() => undefined)
+      return 'skipped'
+    }
     const retrying = this.#retries.has(record.id)
     try {
-      if (!(await this.#claimMessage(record.id, how === 'correction'))) return 'skipped'
+      if (!claimed && !(await this.#claimMessage(record.id, how === 'correction'))) return 'skipped'
     } catch (error) {
       if (!retrying) logger.error(`ask ${record.id}: could not claim its message for an update: ${reasonOf(error)}`)
       return 'failed'
@@ -226,6 +231,8 @@ export class MessageUpdates {
    * Best effort: a copy that cannot be updated only loses its controls later.
    */
   async updateCopies(record: AskRecord, content: MessageContent): Promise<void> {
+    // Only an escalation to a person posts a copy: an ask with none has no events to read.
+    if (record.policy?.escalateTo === undefined) return
     const { pacer, slack, logger } = this.options
     for (const copy of await this.copiesOf(record.id).catch(() => [])) {
       await pacer.update(() => slack.updateMessage(copy.channel, copy.ts, content)).catch((error: unknown) => {

@@ -22,10 +22,11 @@ export interface PolicyAwareProvider extends UserInteractionProvider {
  * `timeoutMs`, or when `signal` fires. Every listener and timer it sets is
  * gone when it resolves.
  */
-export async function waitForSettlement(store: AskStore, id: string, timeoutMs: number, signal?: AbortSignal): Promise<AskRecord | undefined> {
-  const initial = await store.get(id)
-  if (!initial || initial.status !== 'pending' || timeoutMs <= 0 || signal?.aborted) return initial
-  return new Promise<AskRecord | undefined>((resolve) => {
+export function waitForSettlement(store: AskStore, id: string, timeoutMs: number, signal?: AbortSignal): Promise<AskRecord | undefined> {
+  return new Promise<AskRecord | undefined>((resolve, reject) => {
+    let timer: NodeJS.Timeout | undefined
+    /** The pending ask as first read: what a wait that ends without news answers if a re-read fails. */
+    let initial: AskRecord | undefined
     let unwatch = () => {}
     const finish = (record: AskRecord | undefined) => {
       clearTimeout(timer)
@@ -34,16 +35,20 @@ export async function waitForSettlement(store: AskStore, id: string, timeoutMs: 
       resolve(record)
     }
     const onAbort = () => void store.get(id).then(finish, () => finish(initial))
-    const timer = setTimeout(onAbort, timeoutMs)
-    timer.unref()
-    signal?.addEventListener('abort', onAbort, { once: true })
+    // Watching before the one read: a settlement in between is heard, not missed.
     unwatch = store.watch(id, finish)
-    // Settled between the first read and the watch: do not wait for nothing.
     store.get(id).then(
       (record) => {
-        if (record && record.status !== 'pending') finish(record)
+        if (!record || record.status !== 'pending' || timeoutMs <= 0 || signal?.aborted) return finish(record)
+        initial = record
+        timer = setTimeout(onAbort, timeoutMs)
+        timer.unref()
+        signal?.addEventListener('abort', onAbort, { once: true })
       },
-      () => finish(initial),
+      (error: unknown) => {
+        unwatch()
+        reject(error)
+      },
     )
   })
 }

@@ -164,24 +164,28 @@ async function postedOrQueued(context: AskHandlerContext, record: AskRecord): Pr
 /** `GET /v1/asks/:id?wait=SECONDS`: the state now, or once settled within the wait. */
 export async function getAsk(context: AskHandlerContext, id: string, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
   const waitMs = parseWait(url.searchParams.get('wait'))
-  let record = await context.bridge.get(id)
-  if (!record) throw notFound(id)
-  if (record.status === 'pending' && waitMs > 0) {
-    // A client that hangs up stops its own wait and nothing else: the ask
-    // stays open (only DELETE withdraws it), and the bridge drops its watcher.
-    const gone = new AbortController()
-    const onClose = () => gone.abort()
-    res.once('close', onClose)
-    const signal = AbortSignal.any([gone.signal, context.closing])
-    try {
-      record = (await context.bridge.waitForSettlement(id, waitMs, signal)) ?? record
-    } finally {
-      res.off('close', onClose)
-    }
-    if (gone.signal.aborted) return
-    // The server is closing: let this connection end with the response.
-    if (context.closing.aborted) res.setHeader('connection', 'close')
+  if (waitMs === 0) {
+    const record = await context.bridge.get(id)
+    if (!record) throw notFound(id)
+    return sendJson(res, 200, askStateResponse(record))
   }
+  // A client that hangs up stops its own wait and nothing else: the ask
+  // stays open (only DELETE withdraws it), and the bridge drops its watcher.
+  const gone = new AbortController()
+  const onClose = () => gone.abort()
+  res.once('close', onClose)
+  const signal = AbortSignal.any([gone.signal, context.closing])
+  let record: AskRecord | undefined
+  try {
+    // One read: the wait reads the ask itself, and answers at once when it is not pending.
+    record = await context.bridge.waitForSettlement(id, waitMs, signal)
+  } finally {
+    res.off('close', onClose)
+  }
+  if (!record) throw notFound(id)
+  if (gone.signal.aborted) return
+  // The server is closing: let this connection end with the response.
+  if (context.closing.aborted) res.setHeader('connection', 'close')
   sendJson(res, 200, askStateResponse(record))
 }
 

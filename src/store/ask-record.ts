@@ -1,6 +1,6 @@
 import type { AgentView, Outcome } from '../../blocks/view.js'
 import type { AskUserQuestionAnswer, UserInteractionCode, ValidQuestion } from '../contract/index.js'
-import type { Approval, AskPolicy } from './team-records.js'
+import type { Approval, AskPolicy, NewAskEvent } from './team-records.js'
 
 /** Where an ask stands; the HTTP API reports it as is. */
 export type AskStatus = 'pending' | 'answered' | 'cancelled' | 'aborted' | 'expired' | 'failed'
@@ -78,3 +78,11 @@ export interface AskRecord {
 }
 
 export type SettleResult = { won: true; record: AskRecord } | { won: false; record: AskRecord }
+
+/** What a winning settle writes with it, in the same step (one statement on a networked store). */
+export interface SettleAlso {
+  /** The settlement's audit event. */
+  event?: NewAskEvent
+  /** The right to update the message, taken for the winner: it shows the settlement first. */
+  messageClaim?: { holder: string; until: number }
+}

@@ -1,4 +1,4 @@
-import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
@@ -39,15 +39,22 @@ export interface AskStore {
   get(id: string): Promise<AskRecord | undefined>
   /** The ask created for a relayed request, if any. */
   findByExternalKey(key: string): Promise<AskRecord | undefined>
-  /** Records where the ask's message was posted. */
-  attachMessage(id: string, message: PostedMessage): Promise<void>
+  /**
+   * Records where the ask's message was posted, and `event` (the audit
+   * trail's `posted`) in the same step. Returns the ask as it stands now:
+   * it may have settled while its message was being posted.
+   */
+  attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined>
   /**
    * Relay: records a tool call's arguments that arrived after the approval
    * was posted, only while the approval is pending. True when recorded.
    */
   attachApprovalArguments(id: string, args: string): Promise<boolean>
-  /** Pending → settled, once. The loser gets the winner's record. */
-  settle(id: string, settlement: Settlement): Promise<SettleResult>
+  /**
+   * Pending → settled, once. The loser gets the winner's record. The winner
+   * also drops the ask's scheduled jobs and writes `also` in the same step.
+   */
+  settle(id: string, settlement: Settlement, also?: SettleAlso): Promise<SettleResult>
   /** Marks that the message now shows the settlement. */
   markFinalMessageShown(id: string): Promise<void>
   /**

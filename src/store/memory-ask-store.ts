@@ -1,4 +1,4 @@
-import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { SettleWatchers } from './settle-watchers.js'
 import { type PendingCount, decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
@@ -38,9 +38,12 @@ export class MemoryAskStore implements AskStore {
     return id === undefined ? undefined : this.get(id)
   }
 
-  async attachMessage(id: string, message: PostedMessage): Promise<void> {
+  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
     const record = this.#records.get(id)
-    if (record) record.message = { ...message }
+    if (!record) return undefined
+    record.message = { ...message }
+    if (event) this.#append(event)
+    return structuredClone(record)
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {
@@ -50,7 +53,7 @@ export class MemoryAskStore implements AskStore {
     return true
   }
 
-  async settle(id: string, settlement: Settlement): Promise<SettleResult> {
+  async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
     const record = this.#records.get(id)
     if (!record) throw new Error(`no ask ${id}`)
     // Check and write with no await in between: this is the atomic claim.
@@ -59,6 +62,8 @@ export class MemoryAskStore implements AskStore {
     record.settlement = structuredClone(settlement)
     record.finalMessageShown = false
     for (const [key, job] of this.#jobs) if (job.askId === id) this.#jobs.delete(key)
+    if (also.messageClaim) this.#claims.set(id, { ...also.messageClaim })
+    if (also.event) this.#append(also.event)
     const copy = structuredClone(record)
     this.watchers.notify(structuredClone(record))
     return { won: true, record: copy }
@@ -145,9 +150,13 @@ export class MemoryAskStore implements AskStore {
   }
 
   async appendEvent(event: NewAskEvent): Promise<AskEvent> {
+    return structuredClone(this.#append(event))
+  }
+
+  #append(event: NewAskEvent): AskEvent {
     const stored: AskEvent = { ...structuredClone(event), seq: this.#events.length + 1 }
     this.#events.push(stored)
-    return structuredClone(stored)
+    return stored
   }
 
   async events(askId: string): Promise<AskEvent[]> {

@@ -1,6 +1,6 @@
 import Database from 'better-sqlite3'
 import type { PendingCount } from './team-records.js'
-import type { AskRecord, PostedMessage, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
@@ -187,27 +187,38 @@ export class SqliteAskStore implements AskStore {
     return parse(this.#statements.byExternalKey.get(key))
   }
 
-  async attachMessage(id: string, message: PostedMessage): Promise<void> {
-    this.#statements.attachMessage.run(JSON.stringify(message), id)
+  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
+    return this.#db.transaction(() => {
+      this.#statements.attachMessage.run(JSON.stringify(message), id)
+      const record = parse(this.#statements.get.get(id))
+      if (record && event) this.#team.appendEvent(event)
+      return record
+    })()
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {
     return this.#statements.attachApprovalArguments.run(args, id).changes === 1
   }
 
-  async settle(id: string, settlement: Settlement): Promise<SettleResult> {
-    const { changes } = this.#statements.settle.run({
-      id,
-      status: settlement.status,
-      settledAt: this.#now(),
-      settlement: JSON.stringify(settlement),
-    })
-    const record = parse(this.#statements.get.get(id))
-    if (!record) throw new Error(`no ask ${id}`)
-    if (changes === 0) return { won: false, record }
-    this.#team.dropJobs(id)
-    this.watchers.notify(structuredClone(record))
-    return { won: true, record }
+  async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
+    const result = this.#db.transaction((): SettleResult => {
+      const { changes } = this.#statements.settle.run({
+        id,
+        status: settlement.status,
+        settledAt: this.#now(),
+        settlement: JSON.stringify(settlement),
+      })
+      const record = parse(this.#statements.get.get(id))
+      if (!record) throw new Error(`no ask ${id}`)
+      if (changes === 0) return { won: false, record }
+      this.#team.dropJobs(id)
+      // Taken whoever held it: nobody updates a pending ask's card under a claim, so any other is stale.
+      if (also.messageClaim) this.#statements.claimMessage.run({ id, holder: also.messageClaim.holder, now: Number.MAX_SAFE_INTEGER, until: also.messageClaim.until })
+      if (also.event) this.#team.appendEvent(also.event)
+      return { won: true, record }
+    })()
+    if (result.won) this.watchers.notify(structuredClone(result.record))
+    return result
   }
 
   async markFinalMessageShown(id: string): Promise<void> {

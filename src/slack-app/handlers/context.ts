@@ -114,7 +114,7 @@ export async function settleAnswer(deps: InteractionDeps, record: AskRecord, use
 
 export async function settleOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where, settlement: Settlement): Promise<void> {
   try {
-    const result = await deps.lifecycle.settle(record.id, settlement)
+    const result = await deps.lifecycle.settle(record.id, settlement, record)
     if (!result.won) await tell(deps, targetFor(user.id, channel, record), settledNotice(result.record))
   } catch (error) {
     deps.logger.error(`ask ${record.id}: could not settle from ${user.id}'s action: ${error instanceof Error ? error.message : String(error)}`)

@@ -1,6 +1,6 @@
 import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
-import type { AskRecord, PostedMessage, Settlement, SettleResult } from '../ask-record.js'
+import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { SettleWatchers } from '../settle-watchers.js'
 import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
@@ -10,7 +10,7 @@ import { PostgresRateLedger } from './postgres-rate-ledger.js'
 import { RECONNECT_DELAY_MS, SettleListener } from './settle-listener.js'
 import { TEAM_SQL } from './team-queries.js'
 import { HOME_SQL } from './home-queries.js'
-import type { HomeViewers } from '../home-viewers.js'
+import { PostgresHomeViewers } from './postgres-home-viewers.js'
 import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type PendingCount, type ScheduledJob } from '../team-records.js'
 
 /** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
@@ -79,19 +79,12 @@ export class PostgresAskStore implements AskStore {
   readonly #insertedHere = new Set<string>()
   /** Statements run (for the benchmark's queries-per-ask figure). */
   queries = 0
+  /** Statements run, by their text (which statements an ask costs: the benchmark and its test). */
+  readonly statementCounts = new Map<string, number>()
   /** Slack's rate-limit buckets, shared with every instance on this database. */
   readonly rateLedger = new PostgresRateLedger((text, values) => this.#query(text, values))
   /** Who has the Home tab open, in a table: any instance refreshes a tab another one was asked to show. */
-  readonly homeViewers: HomeViewers = {
-    seen: async (user, at) => void (await this.#query(HOME_SQL.seen, [user, at])),
-    openSince: async (since) => (await this.#query<{ user_id: string }>(HOME_SQL.openSince, [since])).rows.map((row) => row.user_id),
-    claim: async (user, holder, now, until) => {
-      await this.#query(HOME_SQL.ensure, [user])
-      return (await this.#query<{ held: boolean }>(HOME_SQL.claim, [user, holder, now, until])).rows[0]?.held === true
-    },
-    // No row: another holder took the claim after ours ran out, and publishes itself.
-    release: async (user, holder) => (await this.#query<{ released: boolean }>(HOME_SQL.release, [user, holder])).rows[0]?.released ?? true,
-  }
+  readonly homeViewers = new PostgresHomeViewers((text, values) => this.#query(text, values))
 
   private constructor(url: string, options: PostgresAskStoreOptions) {
     this.#now = options.now ?? Date.now
@@ -103,12 +96,17 @@ export class PostgresAskStore implements AskStore {
       connectionString: url,
       onSettled: (payload) => this.#heard(payload),
       onInserted: (id) => this.#heardInserted(id),
+      onHomeSeen: (payload) => this.homeViewers.followed(payload),
       onResumed: ({ attempts, downMs }) => {
         this.#down = false
+        this.homeViewers.forget()
         this.#logger?.info(`PostgreSQL is back: listening for settlements again after ${(downMs / 1000).toFixed(1)} s (${attempts} ${attempts === 1 ? 'attempt' : 'attempts'} to reconnect)`)
         void this.#catchUp()
       },
-      onLost: (error) => this.#noteLost(error),
+      onLost: (error) => {
+        this.homeViewers.forget()
+        this.#noteLost(error)
+      },
     })
   }
 
@@ -139,6 +137,7 @@ export class PostgresAskStore implements AskStore {
 
   async #query<Row extends pg.QueryResultRow = { record: AskRecord }>(text: string, values: unknown[]): Promise<pg.QueryResult<Row>> {
     this.queries += 1
+    this.statementCounts.set(text, (this.statementCounts.get(text) ?? 0) + 1)
     const result = await this.#pool.query<Row>(text, values)
     // Only a pooled connection dropped (the LISTEN connection never did): it is over, and said nothing more.
     if (this.#down && this.#listener.listening) this.#down = false
@@ -176,18 +175,19 @@ export class PostgresAskStore implements AskStore {
     return (await this.#query(SQL.byExternalKey, [key])).rows[0]?.record
   }
 
-  async attachMessage(id: string, message: PostedMessage): Promise<void> {
-    await this.#query(SQL.attachMessage, [id, JSON.stringify(message)])
+  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
+    return (await this.#query(SQL.attachMessage, [id, JSON.stringify(message), event?.at ?? null, event ? JSON.stringify(event) : null])).rows[0]?.record
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {
     return (await this.#query(SQL.attachApprovalArguments, [id, args])).rowCount === 1
   }
 
-  async settle(id: string, settlement: Settlement): Promise<SettleResult> {
-    const won = (await this.#query(SQL.settle, [id, settlement.status, this.#now(), JSON.stringify(settlement)])).rows[0]?.record
+  async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
+    const { event, messageClaim } = also
+    const values = [id, settlement.status, this.#now(), JSON.stringify(settlement), event ? JSON.stringify(event) : null, messageClaim?.holder ?? null, messageClaim?.until ?? null, event?.at ?? null]
+    const won = (await this.#query(SQL.settle, values)).rows[0]?.record
     if (won) {
-      await this.#query(TEAM_SQL.dropJobs, [id])
       this.watchers.notify(structuredClone(won))
       return { won: true, record: won }
     }

@@ -10,6 +10,9 @@ export const SETTLED_CHANNEL = 'dsh_slack_settled'
 /** The channel new asks with an expiry are announced on, as `<id> <expiresAt>`: every instance arms the timer, and the settle claim lets one fire. */
 export const INSERTED_CHANNEL = 'dsh_slack_inserted'
 
+/** The channel Home tab openings are announced on, as `<user> <openedAt>` (PostgresHomeViewers follows them). */
+export const HOME_CHANNEL = 'dsh_slack_home'
+
 /**
  * NOTIFY payloads are capped at 8000 bytes (and a longer one fails the
  * statement that sends it), so a record that fits travels whole and saves
@@ -38,20 +41,36 @@ export const SQL = {
            SELECT pg_notify('${INSERTED_CHANNEL}', id || ' ' || $7::bigint) FROM inserted WHERE $7::bigint IS NOT NULL`,
   get: `SELECT record FROM asks WHERE id = $1`,
   byExternalKey: `SELECT record FROM asks WHERE external_key = $1`,
-  attachMessage: `UPDATE asks SET record = jsonb_set(record, '{message}', $2::jsonb) WHERE id = $1`,
+  /** Where the message is, and its `posted` event ($3, $4: at and event, or nulls) in the same statement. */
+  attachMessage: `WITH attached AS (
+                    UPDATE asks SET record = jsonb_set(record, '{message}', $2::jsonb) WHERE id = $1
+                    RETURNING id, record
+                  ), logged AS (
+                    INSERT INTO events (ask_id, at, event) SELECT id, $3, $4::jsonb FROM attached WHERE $4::jsonb IS NOT NULL
+                  )
+                  SELECT record FROM attached`,
   attachApprovalArguments: `UPDATE asks SET record = jsonb_set(record, '{approval,arguments}', to_jsonb($2::text))
                             WHERE id = $1 AND status = 'pending' AND record ? 'approval'`,
   /**
    * The atomic claim: only a pending row matches, and PostgreSQL re-checks
    * the condition on the latest row version when two updates race, so one
    * wins. The notify goes out when the statement commits, never before.
+   * The winner's other writes ride along: its jobs are dropped, its event
+   * ($5 at $8, or nulls) appended, and the message's claim ($6 until $7, or
+   * nulls) taken, so a click settles in one round trip to the database.
    */
   settle: `WITH settled AS (
              UPDATE asks
              SET status = $2, settled_at = $3, final_message_shown = false,
-                 record = record || jsonb_build_object('status', $2::text, 'settlement', $4::jsonb, 'finalMessageShown', false)
+                 record = record || jsonb_build_object('status', $2::text, 'settlement', $4::jsonb, 'finalMessageShown', false),
+                 message_claim = COALESCE($6, message_claim),
+                 message_claim_until = CASE WHEN $6::text IS NULL THEN message_claim_until ELSE $7 END
              WHERE id = $1 AND status = 'pending'
              RETURNING id, record
+           ), dropped AS (
+             DELETE FROM jobs WHERE ask_id IN (SELECT id FROM settled)
+           ), logged AS (
+             INSERT INTO events (ask_id, at, event) SELECT id, $8, $5::jsonb FROM settled WHERE $5::jsonb IS NOT NULL
            )
            SELECT record, pg_notify('${SETTLED_CHANNEL}',
              CASE WHEN octet_length(record::text) <= ${NOTIFY_RECORD_MAX_BYTES} THEN record::text ELSE id END)

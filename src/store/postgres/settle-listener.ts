@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { INSERTED_CHANNEL, SETTLED_CHANNEL } from './queries.js'
+import { HOME_CHANNEL, INSERTED_CHANNEL, SETTLED_CHANNEL } from './queries.js'
 
 /** How long to wait before listening again after the connection dropped. */
 export const RECONNECT_DELAY_MS = 500
@@ -10,6 +10,8 @@ export interface SettleListenerOptions {
   onSettled: (payload: string) => void
   /** Each NOTIFY payload on the new-asks channel. */
   onInserted: (payload: string) => void
+  /** Each NOTIFY payload on the Home tab openings channel. */
+  onHomeSeen: (payload: string) => void
   /**
    * After listening again following a dropped connection: settlements
    * announced meanwhile were missed, so the store re-reads what it waits for.
@@ -52,11 +54,12 @@ export class SettleListener {
       if (message.payload === undefined) return
       if (message.channel === SETTLED_CHANNEL) this.options.onSettled(message.payload)
       else if (message.channel === INSERTED_CHANNEL) this.options.onInserted(message.payload)
+      else if (message.channel === HOME_CHANNEL) this.options.onHomeSeen(message.payload)
     })
     client.on('error', (error) => this.#lost(client, error))
     client.on('end', () => this.#lost(client))
     await client.connect()
-    await client.query(`LISTEN ${SETTLED_CHANNEL}; LISTEN ${INSERTED_CHANNEL}`)
+    await client.query(`LISTEN ${SETTLED_CHANNEL}; LISTEN ${INSERTED_CHANNEL}; LISTEN ${HOME_CHANNEL}`)
     if (this.#closed) {
       await client.end().catch(() => undefined)
       return

@@ -23,7 +23,6 @@ export const TEAM_SQL = {
           RETURNING ask_id AS "askId", kind, due_at AS "dueAt",
             (SELECT status FROM asks WHERE asks.id = jobs.ask_id) AS status`,
   scheduled: `SELECT ask_id AS "askId", kind, due_at AS "dueAt" FROM jobs ORDER BY due_at, ask_id, kind`,
-  dropJobs: `DELETE FROM jobs WHERE ask_id = $1`,
   append: `INSERT INTO events (ask_id, at, event) VALUES ($1, $2, $3::jsonb) RETURNING seq`,
   events: `SELECT seq, event FROM events WHERE ask_id = $1 ORDER BY seq`,
   listEvents: `SELECT seq, event FROM events WHERE at >= $1 AND seq > $2 ORDER BY seq LIMIT $3`,

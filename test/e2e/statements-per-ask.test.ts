@@ -1,0 +1,105 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
+import { silentLogger } from '../../src/log/logger.js'
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
+import type { SlackBridge } from '../../src/bridge/types.js'
+import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
+import { SQL } from '../../src/store/postgres/queries.js'
+import { TEAM_SQL } from '../../src/store/postgres/team-queries.js'
+import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+
+/**
+ * What one ask costs the database, end to end through the service: POST
+ * /v1/asks, a long-poll GET, a person's tap, the card updated. Housekeeping
+ * that runs on a timer per instance (the lease sweep, the scheduler's
+ * claim, lease renewals) is not counted: it costs the same with no asks.
+ */
+const HOUSEKEEPING: ReadonlySet<string> = new Set([SQL.pending, SQL.renewLease, SQL.leaseUntil, TEAM_SQL.claim])
+const MOST_PER_ASK = 8
+const ROUND_TRIPS = 5
+
+const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }
+
+let db: FreshDatabase
+
+beforeAll(async () => {
+  db = await freshDatabase()
+})
+
+afterAll(async () => {
+  await db?.drop()
+})
+
+interface Deployment {
+  slack: Sandbox
+  bridges: SlackBridge[]
+  api: ApiServer
+  url: string
+}
+
+/**
+ * `instances` services on one stand-in and one database. The first takes
+ * the HTTP requests; with more than one, it receives no clicks (HTTP mode,
+ * not listening), so every tap lands on another instance, as behind a
+ * load balancer.
+ */
+async function deploy(instances: number): Promise<Deployment> {
+  const slack = await startSandbox()
+  const common = { botToken: slack.botToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: db.url, logger: silentLogger, owner: 'service' as const }
+  const bridges: SlackBridge[] = []
+  for (let i = 0; i < instances; i++) {
+    const asker = i === 0 && instances > 1
+    bridges.push(await createSlackBridge(asker ? { ...common, signingSecret: slack.signingSecret, listen: false } : { ...common, appToken: slack.appToken }))
+  }
+  await slack.waitFor(() => slack.socketConnections() === (instances > 1 ? instances - 1 : 1) || undefined)
+  const api = createApiServer({ bridge: bridges[0]!, logger: silentLogger })
+  const { url } = await api.listen('127.0.0.1', 0)
+  return { slack, bridges, api, url }
+}
+
+async function roundTrip({ slack, url }: Deployment, channel: string): Promise<void> {
+  const created = await fetch(`${url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ questions: [question], channel }) })
+  expect(created.status).toBe(201)
+  const { id, ts } = (await created.json()) as { id: string; ts: string }
+  const answer = fetch(`${url}/v1/asks/${id}?wait=30`).then(async (response) => (await response.json()) as { status: string })
+  await slack.user('U0SANDBOX01').click({ channel, ts }, 'npm')
+  expect((await answer).status).toBe('answered')
+  await slack.waitFor(() => slack.messages(channel).find((message) => message.ts === ts && message.edited) ?? undefined)
+}
+
+/** Statements every store ran since `before`, housekeeping left out, by text. */
+function statementsSince(stores: PostgresAskStore[], before: Map<string, number>[]): Map<string, number> {
+  const spent = new Map<string, number>()
+  stores.forEach((store, i) => {
+    for (const [text, count] of store.statementCounts) {
+      const delta = count - (before[i]!.get(text) ?? 0)
+      if (delta > 0 && !HOUSEKEEPING.has(text)) spent.set(text, (spent.get(text) ?? 0) + delta)
+    }
+  })
+  return spent
+}
+
+describe.each([1, 3])('an ask round trip through the service on PostgreSQL, %i instance(s)', (instances) => {
+  it(`costs at most ${MOST_PER_ASK} statements, whichever instance takes the tap`, async () => {
+    const deployment = await deploy(instances)
+    try {
+      const channels = Array.from({ length: ROUND_TRIPS + instances }, (_, i) => deployment.slack.createChannel({ id: `C0STMT${instances}${i}`, name: `stmt-${instances}-${i}`, botIsMember: true }).id)
+      // A first tap on each instance starts what starts once (the Home tab's viewers are read once, then followed);
+      // the stand-in hands taps to the connections in turn.
+      for (const channel of channels.slice(0, instances)) await roundTrip(deployment, channel)
+      const stores = deployment.bridges.map((bridge) => bridge.store as PostgresAskStore)
+      const before = stores.map((store) => new Map(store.statementCounts))
+      for (const channel of channels.slice(instances)) await roundTrip(deployment, channel)
+
+      const spent = statementsSince(stores, before)
+      const perAsk = [...spent.values()].reduce((sum, count) => sum + count, 0) / ROUND_TRIPS
+      const breakdown = [...spent].map(([text, count]) => `${(count / ROUND_TRIPS).toFixed(1)} × ${text.replace(/\s+/g, ' ').slice(0, 60)}`).join('\n')
+      expect(perAsk, breakdown).toBeLessThanOrEqual(MOST_PER_ASK)
+    } finally {
+      await deployment.api.close()
+      for (const bridge of deployment.bridges) await bridge.stop({ withdrawOpen: false })
+      await deployment.slack.close()
+    }
+  }, 60_000)
+})
