@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MemoryHomeViewers, type HomeViewers } from '../../src/store/home-viewers.js'
 import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
 import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+import { eventually } from '../support/e2e.js'
 
 let db: FreshDatabase
 let store: PostgresAskStore
@@ -57,5 +58,28 @@ describe.each([
     expect(await home.claim(user, 'B', 2_001, 3_000)).toBe(true)
     expect(await home.release(user, 'A')).toBe(true)
     expect(await home.claim(user, 'A', 2_500, 3_500)).toBe(false)
+  })
+})
+
+describe('home viewers in PostgreSQL, seen from another instance', () => {
+  it('hears a tab opened on another instance without reading the table again, and reads it afresh after losing the news', async () => {
+    const other = await PostgresAskStore.open(db.url)
+    try {
+      const [early, late] = [someone(), someone()]
+      await store.homeViewers.seen(early, 10_000)
+      expect(await other.homeViewers.openSince(5_000)).toContain(early)
+      const statements = other.queries
+
+      await store.homeViewers.seen(late, 20_000)
+      await eventually(async () => (await other.homeViewers.openSince(5_000)).includes(late))
+      expect(other.queries).toBe(statements)
+
+      // Announcements missed while not listening are unknown: the next question reads the table.
+      other.homeViewers.forget()
+      expect(await other.homeViewers.openSince(5_000)).toEqual(expect.arrayContaining([early, late]))
+      expect(other.queries).toBe(statements + 1)
+    } finally {
+      await other.close()
+    }
   })
 })
