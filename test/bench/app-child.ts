@@ -12,6 +12,7 @@
  * event-loop delay between `measure` and `report` (IPC), and can profile
  * its CPU over the same span.
  */
+import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Session } from 'node:inspector/promises'
@@ -35,6 +36,8 @@ export type ChildCommand = { type: 'measure'; profile?: { file: string; interval
 export interface ChildReport {
   type: 'report'
   cpuMs: number
+  /** Of `cpuMs`, the main thread's (the event loop); the rest is V8's helpers (GC, JIT), worker threads and libuv's pool. NaN where /proc is missing. */
+  mainThreadCpuMs: number
   loopP99Ms: number
   loopMaxMs: number
 }
@@ -178,7 +181,19 @@ async function startProfile(intervalUs: number): Promise<(file: string) => Promi
   }
 }
 
+/** The main thread's CPU time so far (ms), from Linux's per-thread counters (ticks of 10 ms: USER_HZ is 100). */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
 let cpuAtStart = process.cpuUsage()
+let mainThreadAtStart = mainThreadCpuMs()
 let loop: IntervalHistogram | undefined
 let profiling: { file: string; stop: Promise<(file: string) => Promise<void>> } | undefined
 
@@ -191,11 +206,12 @@ process.on('message', (message: ChildCommand) => {
     loop.enable()
     if (message.profile) profiling = { file: message.profile.file, stop: startProfile(message.profile.intervalUs) }
     cpuAtStart = process.cpuUsage()
+    mainThreadAtStart = mainThreadCpuMs()
   }
   if (message.type === 'report') {
     loop?.disable()
     const cpu = process.cpuUsage(cpuAtStart)
-    const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6 }
+    const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: mainThreadCpuMs() - mainThreadAtStart, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6 }
     const profile = profiling
     profiling = undefined
     void (profile ? profile.stop.then((stopProfile) => stopProfile(profile.file)) : Promise.resolve()).then(() => send({ ...report }))
