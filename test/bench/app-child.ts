@@ -9,9 +9,13 @@
  * `POST /v1/asks` and `GET /v1/asks/:id?wait=` the way the service does,
  * ack a click, hand the answer to the waiting request, then update the
  * message with the same settled card. Each measures its own CPU time and
- * event-loop delay between `measure` and `report` (IPC).
+ * event-loop delay between `measure` and `report` (IPC), and can profile
+ * its CPU over the same span.
  */
+import { readFileSync } from 'node:fs'
+import { writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { Session } from 'node:inspector/promises'
 import type { AddressInfo } from 'node:net'
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
 import { App } from '@slack/bolt'
@@ -25,10 +29,15 @@ import { silentLogger } from '../../src/log/logger.js'
 
 export type ChildKind = 'floor' | 'bare' | 'bridge'
 
+/** What the parent sends: `measure` starts the figures (and, with `profile`, a CPU profile), `report` ends them. */
+export type ChildCommand = { type: 'measure'; profile?: { file: string; intervalUs: number } } | { type: 'report' } | { type: 'stop' }
+
 /** What a child reports after `report`. */
 export interface ChildReport {
   type: 'report'
   cpuMs: number
+  /** Of `cpuMs`, the main thread's (the event loop); the rest is V8's helpers (GC, JIT), worker threads and libuv's pool. NaN where /proc is missing. */
+  mainThreadCpuMs: number
   loopP99Ms: number
   loopMaxMs: number
 }
@@ -158,23 +167,54 @@ async function bridge(): Promise<() => Promise<void>> {
   }
 }
 
+/** A CPU profile of the measured part, written where `measure` said (V8's sampling profiler, through the inspector). */
+async function startProfile(intervalUs: number): Promise<(file: string) => Promise<void>> {
+  const session = new Session()
+  session.connect()
+  await session.post('Profiler.enable')
+  await session.post('Profiler.setSamplingInterval', { interval: intervalUs })
+  await session.post('Profiler.start')
+  return async (file) => {
+    const { profile } = await session.post('Profiler.stop')
+    await writeFile(file, JSON.stringify(profile))
+    session.disconnect()
+  }
+}
+
+/** The main thread's CPU time so far (ms), from Linux's per-thread counters (ticks of 10 ms: USER_HZ is 100). */
+function mainThreadCpuMs(): number {
+  try {
+    const stat = readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8')
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return Number.NaN
+  }
+}
+
 let cpuAtStart = process.cpuUsage()
+let mainThreadAtStart = mainThreadCpuMs()
 let loop: IntervalHistogram | undefined
+let profiling: { file: string; stop: Promise<(file: string) => Promise<void>> } | undefined
 
 const kind = process.argv[2] as ChildKind
 const stop = await (kind === 'floor' ? floor() : kind === 'bare' ? bare() : bridge())
-process.on('message', (message: { type: string }) => {
+process.on('message', (message: ChildCommand) => {
   if (message.type === 'measure') {
     loop?.disable()
     loop = monitorEventLoopDelay({ resolution: 5 })
     loop.enable()
+    if (message.profile) profiling = { file: message.profile.file, stop: startProfile(message.profile.intervalUs) }
     cpuAtStart = process.cpuUsage()
+    mainThreadAtStart = mainThreadCpuMs()
   }
   if (message.type === 'report') {
     loop?.disable()
     const cpu = process.cpuUsage(cpuAtStart)
-    const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6 }
-    send({ ...report })
+    const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: mainThreadCpuMs() - mainThreadAtStart, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6 }
+    const profile = profiling
+    profiling = undefined
+    void (profile ? profile.stop.then((stopProfile) => stopProfile(profile.file)) : Promise.resolve()).then(() => send({ ...report }))
   }
   if (message.type === 'stop') {
     void stop().finally(() => process.exit(0))

@@ -5,6 +5,7 @@ import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
 import { freshDatabase, TEST_POSTGRES_URL } from '../support/postgres.js'
+import { benchQuestion as question } from './round-trip.js'
 import { percentile, summary } from './stats.js'
 
 /**
@@ -14,8 +15,6 @@ import { percentile, summary } from './stats.js'
  * and Slack Web API calls per ask round trip (the latter must not grow with
  * the number of instances).
  */
-
-const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
 
 /** Counts Web API calls on their way to the stand-in (Socket Mode itself goes straight to it). */
 async function countingProxy(slack: Sandbox): Promise<{ url: string; calls: () => number; rateLimited: () => number; byMethod: Map<string, number>; close: () => Promise<void> }> {

@@ -1,88 +1,19 @@
-import { fork } from 'node:child_process'
-import { fileURLToPath } from 'node:url'
 import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import { AskLifecycle } from '../../src/bridge/ask-lifecycle.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { silentLogger } from '../../src/log/logger.js'
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { startSandbox } from '../../src/sandbox/index.js'
 import { ChannelPacer } from '../../src/slack/channel-pacer.js'
 import { postScheduleMs, RATE_RULES } from '../../src/slack/rate-rules.js'
 import type { SlackPort } from '../../src/slack/slack-port.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import type { AskStore } from '../../src/store/ask-store.js'
-import type { ChildKind, ChildReport } from './app-child.js'
-import { ms, percentile, since } from './stats.js'
+import type { ChildKind } from './app-child.js'
+import { startApp } from './app-process.js'
+import { ms, now, pad, percentile, since } from './stats.js'
 import { benchPlan } from './plan.js'
-
-const question = { id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }
-
-const now = () => performance.now()
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
-
-/**
- * Rounds are spaced so that no app meets Slack's workspace-wide posting
- * budget or chat.update's Tier 3 (the stand-in enforces both): the figures
- * are latencies, not pacing. A fresh stand-in per set starts every bucket full.
- */
-const ROUND_SPACING_MS = Math.ceil(1000 / RATE_RULES.workspacePost.perSecond)
-
-/** Channels to spread asks over, so Slack's one-post-a-second per channel does not dominate latency figures. */
-function makeChannels(slack: Sandbox, count: number, prefix = 'C0BENCH'): string[] {
-  return Array.from({ length: count }, (_, i) => slack.createChannel({ id: `${prefix}${String(i).padStart(4, '0')}`, name: `${prefix.toLowerCase()}-${i}`, botIsMember: true }).id)
-}
-
-/** When each message was posted and last updated at the stand-in, by ts (read off its change events). */
-function watchMessages(slack: Sandbox) {
-  const posted = new Map<string, number>()
-  const updated = new Map<string, number>()
-  slack.workspace.on('change', (change) => {
-    if (change.type === 'message_posted') posted.set(change.message.ts, now())
-    if (change.type === 'message_updated') updated.set(change.message.ts, now())
-  })
-  return {
-    posted,
-    updated,
-    whenUpdated: (ts: string) => slack.waitFor(() => updated.get(ts), { timeoutMs: 30_000 }),
-  }
-}
-
-type ChildMessage = { type: 'ready'; url: string } | ChildReport
-
-/** Starts an app in a child process against the stand-in. */
-async function startChild(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}) {
-  const child = fork(fileURLToPath(new URL('./app-child.js', import.meta.url)), [kind], {
-    env: { ...process.env, BENCH_BOT_TOKEN: slack.botToken, BENCH_APP_TOKEN: slack.appToken, BENCH_API_URL: slack.apiUrl, BENCH_CHANNEL: slack.defaultChannel, ...extraEnv },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-  })
-  const inbox: ChildMessage[] = []
-  const waiters: ((message: ChildMessage) => void)[] = []
-  child.on('message', (message: ChildMessage) => {
-    const waiter = waiters.shift()
-    if (waiter) waiter(message)
-    else inbox.push(message)
-  })
-  const next = () => new Promise<ChildMessage>((resolve) => (inbox.length > 0 ? resolve(inbox.shift()!) : waiters.push(resolve)))
-  const ready = (await next()) as Extract<ChildMessage, { type: 'ready' }>
-  return {
-    url: ready.url,
-    measure: () => child.send({ type: 'measure' }),
-    report: async () => {
-      child.send({ type: 'report' })
-      return (await next()) as ChildReport
-    },
-    stop: async () => {
-      child.send({ type: 'stop' })
-      await new Promise((resolve) => child.once('exit', resolve))
-    },
-  }
-}
-
-async function postAsk(url: string, body: unknown): Promise<{ id: string; ts: string; channel: string }> {
-  const response = await fetch(`${url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
-  if (response.status !== 201) throw new Error(`POST /v1/asks answered ${response.status}: ${await response.text()}`)
-  return (await response.json()) as { id: string; ts: string; channel: string }
-}
+import { benchQuestion as question, makeChannels, postAsk, ROUND_SPACING_MS, roundTrip, sleep, watchMessages } from './round-trip.js'
 
 /** One set of round trips' samples (ms), and the app's own CPU and event-loop figures over the set. */
 interface SetFigures {
@@ -104,35 +35,16 @@ interface SetFigures {
 async function roundTrips(kind: ChildKind, rounds: number): Promise<SetFigures> {
   const slack = await startSandbox()
   const channels = makeChannels(slack, rounds)
-  const app = await startChild(kind, slack)
-  const seen = watchMessages(slack)
-  const user = slack.user('U0SANDBOX01')
+  const app = await startApp(kind, slack)
+  const rig = { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01') }
   const figures: SetFigures = { posted: [], created: [], ack: [], answered: [], updated: [], cpuPerRoundMs: 0, loopP99Ms: 0, loopMaxMs: 0 }
   // One unmeasured round warms up both sides (connections, JIT).
   const measuredFrom = 1
   for (const [i, channel] of channels.entries()) {
     if (i === measuredFrom) app.measure()
     const start = now()
-    const created = await postAsk(app.url, { questions: [question], channel })
-    const createdAt = now()
-    const postedAt = await slack.waitFor(() => seen.posted.get(created.ts), { timeoutMs: 30_000 })
-    const answer = fetch(`${app.url}/v1/asks/${created.id}?wait=30`).then(async (response) => {
-      await response.json()
-      return now()
-    })
-    const message = slack.messages(channel).find((m) => m.ts === created.ts)!
-    const clickedAt = now()
-    await user.click(message, 'npm')
-    const ackedAt = now()
-    const answeredAt = await answer
-    const updatedAt = await seen.whenUpdated(created.ts)
-    if (i >= measuredFrom) {
-      figures.created.push(createdAt - start)
-      figures.posted.push(postedAt - start)
-      figures.ack.push(ackedAt - clickedAt)
-      figures.answered.push(answeredAt - clickedAt)
-      figures.updated.push(updatedAt - clickedAt)
-    }
+    const sample = await roundTrip(rig, channel)
+    if (i >= measuredFrom) for (const key of ['created', 'posted', 'ack', 'answered', 'updated'] as const) figures[key].push(sample[key])
     await sleep(Math.max(0, ROUND_SPACING_MS - since(start)))
   }
   const report = await app.report()
@@ -169,14 +81,14 @@ function summarise(sets: SetFigures[]) {
 async function secondAskSameChannel(trials: number): Promise<number[]> {
   const slack = await startSandbox()
   const channels = makeChannels(slack, trials, 'C0SECOND')
-  const app = await startChild('bridge', slack)
+  const app = await startApp('bridge', slack)
   const seen = watchMessages(slack)
   const samples: number[] = []
   for (const channel of channels) {
     await postAsk(app.url, { questions: [question], channel })
     const start = now()
     const second = await postAsk(app.url, { questions: [question], channel })
-    samples.push((await slack.waitFor(() => seen.posted.get(second.ts), { timeoutMs: 30_000 })) - start)
+    samples.push((await seen.whenPosted(second.ts)) - start)
     await sleep(2 * ROUND_SPACING_MS)
   }
   await app.stop()
@@ -194,20 +106,20 @@ export async function longPlans(plans: number) {
   const slack = await startSandbox()
   const channels = makeChannels(slack, plans + 1, 'C0PLAN')
   // Owner 'service', as `serve` runs: its render thread starts warm (the round-trip sets keep the library default, so a one-time warm-up is not counted as CPU per round trip).
-  const app = await startChild('bridge', slack, { BENCH_OWNER: 'service' })
+  const app = await startApp('bridge', slack, { BENCH_OWNER: 'service' })
   const seen = watchMessages(slack)
   const user = slack.user('U0SANDBOX01')
   let start = now()
   const big = await postAsk(app.url, { questions: [planReviewQuestion(benchPlan(0, 200_000))], channel: channels[0] })
   const created200k = since(start)
-  await slack.waitFor(() => seen.posted.get(big.ts))
+  await seen.whenPosted(big.ts)
   app.measure()
   const createdPlans: number[] = []
   for (let i = 1; i <= plans; i++) {
     start = now()
     const created = await postAsk(app.url, { questions: [planReviewQuestion(benchPlan(i, 100_000))], channel: channels[i] })
     createdPlans.push(since(start))
-    await slack.waitFor(() => seen.posted.get(created.ts))
+    await seen.whenPosted(created.ts)
     const message = slack.messages(channels[i]!).find((m) => m.ts === created.ts)!
     await user.click(message, 'Approve')
     await seen.whenUpdated(created.ts)
@@ -279,10 +191,6 @@ const KINDS: { kind: ChildKind; name: string }[] = [
   { kind: 'bare', name: 'bare Bolt' },
   { kind: 'bridge', name: 'dsh-slack' },
 ]
-
-function pad(text: string, width: number): string {
-  return text.length >= width ? text : text + ' '.repeat(width - text.length)
-}
 
 export async function benchProvider(options: { sets: number; rounds: number; burst: number; openAsks: number; plans: number; trials: number }): Promise<string[]> {
   const results = new Map<ChildKind, ReturnType<typeof summarise>>()

@@ -1,26 +1,38 @@
 /**
  * `npm run bench`: speed figures as percentiles and ratios. Timing lives
- * here, never in test assertions. `--quick` runs smaller rounds.
+ * here, never in test assertions. `--quick` runs smaller rounds; `--only
+ * <section>` (render, provider, fresh, instances; repeatable) runs only
+ * those sections; `--profile <dir>` has the fresh-process section write
+ * dsh-slack's CPU profile of each measured part into `dir`.
  */
+import { benchFreshProcess, FRESH_PROCESS_FULL, FRESH_PROCESS_QUICK } from './fresh-process.js'
 import { benchInstances } from './instances.js'
 import { benchProvider } from './provider.js'
 import { benchRender } from './render.js'
 
-const quick = process.argv.includes('--quick')
+const args = process.argv.slice(2)
+const quick = args.includes('--quick')
+const valuesOf = (flag: string) => args.flatMap((arg, i) => (arg === flag && args[i + 1] ? [args[i + 1]!] : []))
+const only = valuesOf('--only')
+const profileDir = valuesOf('--profile')[0]
 
-async function section(title: string, run: () => Promise<string[]>): Promise<void> {
+async function section(name: string, title: string, run: () => Promise<string[]>): Promise<void> {
+  if (only.length > 0 && !only.includes(name)) return
   process.stdout.write(`\n${title}\n`)
   for (const line of await run()) process.stdout.write(`  ${line}\n`)
 }
 
 async function main(): Promise<void> {
-  process.stdout.write(`dsh-slack benchmark (node ${process.version}, ${quick ? 'quick' : 'full'} run)\n`)
+  process.stdout.write(`dsh-slack benchmark (node ${process.version}, ${quick ? 'quick' : 'full'} run${only.length > 0 ? `, only ${only.join(', ')}` : ''})\n`)
   // A missing section is a broken benchmark, not a shorter one: no dynamic import that could be skipped.
-  await section('Rendering (blocks/ and the bridge\'s kept bodies)', () => benchRender({ runs: quick ? 10 : 40 }))
-  await section('Provider on the local Slack stand-in (Socket Mode)', () =>
+  await section('render', 'Rendering (blocks/ and the bridge\'s kept bodies)', () => benchRender({ runs: quick ? 10 : 40 }))
+  await section('provider', 'Provider on the local Slack stand-in (Socket Mode), interleaved sets: a new process per set, measured from its second round trip', () =>
     benchProvider(quick ? { sets: 2, rounds: 10, burst: 10, openAsks: 1000, plans: 2, trials: 3 } : { sets: 5, rounds: 30, burst: 100, openAsks: 10_000, plans: 5, trials: 10 }),
   )
-  await section('Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
+  await section('fresh', 'Provider, fresh process after warm-up and rest (issue 21\'s method, what a restarted instance serves)', () =>
+    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}) }),
+  )
+  await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
 }
 
 main().then(

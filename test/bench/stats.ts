@@ -14,7 +14,15 @@ export function summary(samples: readonly number[]): string {
   return `p50 ${ms(percentile(samples, 50))}, p99 ${ms(percentile(samples, 99))} (n=${samples.length})`
 }
 
+/** A monotonic reading in ms, for `since`. */
+export const now = () => performance.now()
+
 /** Milliseconds since `start` (a `performance.now()` reading). */
 export function since(start: number): number {
   return performance.now() - start
+}
+
+/** `text` padded with spaces to `width`, for the report's columns. */
+export function pad(text: string, width: number): string {
+  return text.length >= width ? text : text + ' '.repeat(width - text.length)
 }

@@ -1,0 +1,49 @@
+/**
+ * The parent's side of an app child (app-child.ts): starts one against a
+ * stand-in and speaks its IPC (`measure`, `report`, `stop`).
+ */
+import { fork } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
+import type { Sandbox } from '../../src/sandbox/index.js'
+import type { ChildCommand, ChildKind, ChildReport } from './app-child.js'
+
+type ChildMessage = { type: 'ready'; url: string } | ChildReport
+
+/** A running app child: where it takes asks, and its own CPU and event-loop figures between `measure` and `report`. */
+export interface AppProcess {
+  url: string
+  /** Starts the figures; with `profile`, a CPU profile of the same span is written to `profile.file` by `report`. */
+  measure(profile?: { file: string; intervalUs: number }): void
+  report(): Promise<ChildReport>
+  stop(): Promise<void>
+}
+
+/** Starts an app in a child process against the stand-in. */
+export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}): Promise<AppProcess> {
+  const child = fork(fileURLToPath(new URL('./app-child.js', import.meta.url)), [kind], {
+    env: { ...process.env, BENCH_BOT_TOKEN: slack.botToken, BENCH_APP_TOKEN: slack.appToken, BENCH_API_URL: slack.apiUrl, BENCH_CHANNEL: slack.defaultChannel, ...extraEnv },
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  })
+  const send = (command: ChildCommand) => child.send(command)
+  const inbox: ChildMessage[] = []
+  const waiters: ((message: ChildMessage) => void)[] = []
+  child.on('message', (message: ChildMessage) => {
+    const waiter = waiters.shift()
+    if (waiter) waiter(message)
+    else inbox.push(message)
+  })
+  const next = () => new Promise<ChildMessage>((resolve) => (inbox.length > 0 ? resolve(inbox.shift()!) : waiters.push(resolve)))
+  const ready = (await next()) as Extract<ChildMessage, { type: 'ready' }>
+  return {
+    url: ready.url,
+    measure: (profile) => send(profile ? { type: 'measure', profile } : { type: 'measure' }),
+    report: async () => {
+      send({ type: 'report' })
+      return (await next()) as ChildReport
+    },
+    stop: async () => {
+      send({ type: 'stop' })
+      await new Promise((resolve) => child.once('exit', resolve))
+    },
+  }
+}

@@ -1,0 +1,192 @@
+/**
+ * Issue 21's method: what a restarted instance serves. Each app is a new
+ * child process on its own new stand-in (Socket Mode), asks spread over 256
+ * channels; warm-up round trips (unmeasured), then a rest so every rate
+ * bucket is full again (the stand-in's and dsh-slack's own pacer: chat.update
+ * is Tier 3), then sequential and concurrent round trips measured back to
+ * back. Every app rests alike: the bare apps would otherwise meet the
+ * stand-in's 429s. Rounds alternate the order of the apps; the figure is the
+ * median over rounds of each round's p50.
+ */
+import { join } from 'node:path'
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import type { ChildKind } from './app-child.js'
+import { startApp, type AppProcess } from './app-process.js'
+import { summariseProfiles } from './cpu-profile.js'
+import { makeChannels, ROUND_SPACING_MS, roundTrip, sleep, watchMessages, type RoundTripFigure, type RoundTripRig, type RoundTripSample } from './round-trip.js'
+import { ms, now, pad, percentile, since } from './stats.js'
+
+export interface FreshProcessOptions {
+  rounds: number
+  /** Unmeasured round trips, one per ROUND_SPACING_MS so none meets the workspace's posting budget. */
+  warmUps: number
+  /** How long each app rests between its warm-up and its measured part. */
+  restMs: number
+  /** Measured round trips one after another, then `concurrent` at once. */
+  sequential: number
+  concurrent: number
+  /** A directory: dsh-slack's child writes a CPU profile of each measured part there. */
+  profileDir?: string
+}
+
+/** As issue 21 ran it. The rest outlasts a minute, so Tier 3 (50 a minute) is full again after 45 warm-up updates. */
+export const FRESH_PROCESS_FULL: FreshProcessOptions = { rounds: 5, warmUps: 45, restMs: 62_000, sequential: 20, concurrent: 5 }
+
+/**
+ * For iterating: 15 warm-ups leave Tier 3 and the workspace budget with room
+ * for the 25 measured round trips, so 5 s of rest will do; fewer warm-ups
+ * leave the code colder, so its figures run higher than the full run's.
+ */
+export const FRESH_PROCESS_QUICK: FreshProcessOptions = { rounds: 2, warmUps: 15, restMs: 5_000, sequential: 20, concurrent: 5 }
+
+const CHANNELS = 256
+/** Sampling interval of a profile: the measured part is a few hundred ms of CPU, so V8's default 1 ms would give too few samples. */
+const PROFILE_INTERVAL_US = 50
+
+const FIGURES: { key: RoundTripFigure; label: string }[] = [
+  { key: 'posted', label: 'request → chat.postMessage' },
+  { key: 'ack', label: 'click → ack' },
+  { key: 'answered', label: 'click → answer at the client' },
+  { key: 'updated', label: 'click → chat.update' },
+  { key: 'created', label: 'request → 201' },
+]
+
+const KINDS: { kind: ChildKind; name: string }[] = [
+  { kind: 'floor', name: 'web-api + socket-mode (floor)' },
+  { kind: 'bare', name: 'bare Bolt' },
+  { kind: 'bridge', name: 'dsh-slack' },
+]
+
+/** An app after its warm-up, resting until `restedAt`. */
+interface WarmApp {
+  kind: ChildKind
+  slack: Sandbox
+  app: AppProcess
+  rig: RoundTripRig
+  channels: string[]
+  used: number
+  restedAt: number
+  warmUp: RoundTripSample[]
+  warmUpCpuPerRoundMs: number
+}
+
+/** One app's figures in one round. */
+interface RoundFigures {
+  sequential: RoundTripSample[]
+  concurrent: RoundTripSample[]
+  cpuPerRoundMs: number
+  mainThreadCpuPerRoundMs: number
+  warmUp: RoundTripSample[]
+  warmUpCpuPerRoundMs: number
+  /** chat.postMessage and chat.update calls per measured round trip (1 each: no 429s, no retries). */
+  postsPerRound: number
+  updatesPerRound: number
+}
+
+const profileFile = (dir: string, round: number) => join(dir, `dsh-slack-round${round + 1}.cpuprofile`)
+
+const nextChannel = (warm: WarmApp) => warm.channels[warm.used++ % warm.channels.length]!
+
+async function warmUp(kind: ChildKind, options: FreshProcessOptions): Promise<WarmApp> {
+  const slack = await startSandbox()
+  const channels = makeChannels(slack, CHANNELS)
+  // Owner 'service', as `dsh-slack serve` runs (its render thread warms up at start, before the first ask).
+  const app = await startApp(kind, slack, { BENCH_OWNER: 'service' })
+  const warm: WarmApp = { kind, slack, app, rig: { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01') }, channels, used: 0, restedAt: 0, warmUp: [], warmUpCpuPerRoundMs: 0 }
+  app.measure()
+  for (let i = 0; i < options.warmUps; i++) {
+    const start = now()
+    warm.warmUp.push(await roundTrip(warm.rig, nextChannel(warm)))
+    await sleep(Math.max(0, ROUND_SPACING_MS - since(start)))
+  }
+  warm.warmUpCpuPerRoundMs = (await app.report()).cpuMs / options.warmUps
+  warm.restedAt = now() + options.restMs
+  return warm
+}
+
+async function measure(warm: WarmApp, options: FreshProcessOptions, round: number): Promise<RoundFigures> {
+  await sleep(Math.max(0, warm.restedAt - now()))
+  const { slack, app, rig } = warm
+  const postsBefore = slack.callCount('chat.postMessage')
+  const updatesBefore = slack.callCount('chat.update')
+  app.measure(options.profileDir && warm.kind === 'bridge' ? { file: profileFile(options.profileDir, round), intervalUs: PROFILE_INTERVAL_US } : undefined)
+  const sequential: RoundTripSample[] = []
+  for (let i = 0; i < options.sequential; i++) sequential.push(await roundTrip(rig, nextChannel(warm)))
+  const concurrent = await Promise.all(Array.from({ length: options.concurrent }, () => roundTrip(rig, nextChannel(warm))))
+  const report = await app.report()
+  const measured = options.sequential + options.concurrent
+  const figures: RoundFigures = {
+    sequential,
+    concurrent,
+    cpuPerRoundMs: report.cpuMs / measured,
+    mainThreadCpuPerRoundMs: report.mainThreadCpuMs / measured,
+    warmUp: warm.warmUp,
+    warmUpCpuPerRoundMs: warm.warmUpCpuPerRoundMs,
+    postsPerRound: (slack.callCount('chat.postMessage') - postsBefore) / measured,
+    updatesPerRound: (slack.callCount('chat.update') - updatesBefore) / measured,
+  }
+  await app.stop()
+  await slack.close()
+  return figures
+}
+
+/**
+ * One round: every app warms up in turn (an app rests while the next warms
+ * up), then each is measured once its own rest is over, alone: no warm-up
+ * runs during a measured part.
+ */
+async function round(order: ChildKind[], options: FreshProcessOptions, index: number): Promise<Map<ChildKind, RoundFigures>> {
+  const warm: WarmApp[] = []
+  for (const kind of order) warm.push(await warmUp(kind, options))
+  const figures = new Map<ChildKind, RoundFigures>()
+  for (const app of warm) figures.set(app.kind, await measure(app, options, index))
+  return figures
+}
+
+const median = (values: number[]) => percentile(values, 50)
+const p50Of = (samples: RoundTripSample[], key: RoundTripFigure) => percentile(samples.map((s) => s[key]), 50)
+
+/** The median over rounds of a per-round figure. */
+const overRounds = (rounds: RoundFigures[], figure: (round: RoundFigures) => number) => median(rounds.map(figure))
+
+export async function benchFreshProcess(options: FreshProcessOptions): Promise<string[]> {
+  const byKind = new Map<ChildKind, RoundFigures[]>(KINDS.map(({ kind }) => [kind, []]))
+  for (let r = 0; r < options.rounds; r++) {
+    const order = KINDS.map(({ kind }) => kind)
+    if (r % 2 === 1) order.reverse()
+    for (const [kind, figures] of await round(order, options, r)) byKind.get(kind)!.push(figures)
+  }
+  const apps = KINDS.map(({ kind }) => byKind.get(kind)!)
+  const [, bare, ours] = apps as [RoundFigures[], RoundFigures[], RoundFigures[]]
+  const width = 32
+  const lines: string[] = [
+    `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds, order alternating; median of per-round p50s; ratio dsh-slack ÷ bare Bolt (goal ≤ 1.3×)`,
+    `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}dsh-slack ÷ Bolt`,
+  ]
+  const line = (label: string, cells: string[], ratio: string) => lines.push(`${pad(label, 38)}${cells.map((cell) => pad(cell, width)).join('')}${ratio}`)
+  const ratio = (figure: (round: RoundFigures) => number) => `${(overRounds(ours, figure) / overRounds(bare, figure)).toFixed(2)}×`
+  const row = (label: string, figure: (round: RoundFigures) => number, format: (value: number) => string = ms) =>
+    line(label, apps.map((rounds) => format(overRounds(rounds, figure))), ratio(figure))
+  lines.push('sequential, p50')
+  for (const { key, label } of FIGURES) row(`  ${label}`, (r) => p50Of(r.sequential, key))
+  row('  app CPU per round trip', (r) => r.cpuPerRoundMs)
+  row('    of it the main thread', (r) => r.mainThreadCpuPerRoundMs)
+  row('    other threads (GC, JIT, workers)', (r) => r.cpuPerRoundMs - r.mainThreadCpuPerRoundMs)
+  lines.push(`${options.concurrent} at once, p50`)
+  for (const { key, label } of FIGURES) row(`  ${label}`, (r) => p50Of(r.concurrent, key))
+  // How warm the code is by the measured part: the first and the last third of the warm-up side by side.
+  const third = Math.floor(options.warmUps / 3)
+  const first = (key: RoundTripFigure) => (r: RoundFigures) => p50Of(r.warmUp.slice(0, third), key)
+  const last = (key: RoundTripFigure) => (r: RoundFigures) => p50Of(r.warmUp.slice(-third), key)
+  lines.push(`warm-up (unmeasured), p50 of round trips 1–${third} → ${options.warmUps - third + 1}–${options.warmUps}`)
+  for (const { key, label } of FIGURES) line(`  ${label}`, apps.map((rounds) => `${ms(overRounds(rounds, first(key)))} → ${ms(overRounds(rounds, last(key)))}`), `${ratio(first(key))} → ${ratio(last(key))}`)
+  row('  app CPU per warm-up round trip', (r) => r.warmUpCpuPerRoundMs)
+  const calls = (v: number) => `${v.toFixed(2)} (1.00: no 429s)`
+  row('chat.postMessage per round trip', (r) => r.postsPerRound, calls)
+  row('chat.update per round trip', (r) => r.updatesPerRound, calls)
+  if (options.profileDir) {
+    const profiles = Array.from({ length: options.rounds }, (_, r) => profileFile(options.profileDir!, r))
+    lines.push(`(CPU profiled at ${PROFILE_INTERVAL_US} µs, which slows dsh-slack: its figures above are not comparable)`, ...(await summariseProfiles(profiles, PROFILE_INTERVAL_US)))
+  }
+  return lines
+}
