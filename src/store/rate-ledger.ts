@@ -13,15 +13,13 @@ export interface RateLedger {
   /**
    * Reserves one call in every named bucket at once and says how many
    * milliseconds to wait before sending it (0: now). The reservation holds
-   * the slot for this caller, so it must then send after that wait.
+   * the slot for this caller, so it must then send after that wait. It is
+   * the call's only statement: the call is charged when reserved, not again
+   * when Slack answers (each turn is spaced TIMING.sharedRateMarginMs more
+   * than the rule for that difference, and the instance's own bucket still
+   * charges its calls at the answer).
    */
   reserve(buckets: readonly LedgerBucket[]): Promise<number>
-  /**
-   * Charges the buckets again when the call's answer arrived: Slack counted
-   * the call somewhere between sending and answering, so charging at the
-   * later time never lets through a call Slack's bucket would refuse.
-   */
-  answered(buckets: readonly LedgerBucket[]): Promise<void>
   /** Slack answered 429: nothing goes out of these buckets for `forMs`, and then they start empty. */
   pause(buckets: readonly LedgerBucket[], forMs: number): Promise<void>
 }

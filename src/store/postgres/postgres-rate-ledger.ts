@@ -45,17 +45,9 @@ export class PostgresRateLedger implements RateLedger {
     return wait
   }
 
-  async answered(buckets: readonly LedgerBucket[]): Promise<void> {
-    await this.#raise(buckets, (bucket) => bucket.costMs)
-  }
-
   async pause(buckets: readonly LedgerBucket[], forMs: number): Promise<void> {
-    await this.#raise(buckets, (bucket) => forMs + bucket.burstMs)
-  }
-
-  async #raise(buckets: readonly LedgerBucket[], amount: (bucket: LedgerBucket) => number): Promise<void> {
     if (buckets.length === 0) return
     const byKey = new Map(buckets.map((bucket) => [bucket.key, bucket]))
-    await this.query(SQL.raise, [[...byKey.keys()], [...byKey.values()].map(amount)])
+    await this.query(SQL.raise, [[...byKey.keys()], [...byKey.values()].map((bucket) => forMs + bucket.burstMs)])
   }
 }
