@@ -12,6 +12,13 @@ type Phase =
 
 /** The longest gap between two waits that still counts as one spell of demand. */
 const SPELL_GAP_MS = 5_000
+/**
+ * The longest gap between two calls Slack took that still lets the calls
+ * between two 429s measure its rate: its bucket, empty at the first 429,
+ * refills that long without reaching the burst Slack's tiers allow (a
+ * minute's worth), so every token it made was taken.
+ */
+const MEASURE_GAP_MS = 20_000
 const MINUTE_MS = 60_000
 
 export interface LearnedBudgetOptions {
@@ -27,7 +34,7 @@ export interface LearnedBudgetOptions {
  * answers. It starts at the documented figure and never goes below it. While
  * callers wait for it, it grows: a probe, since Slack documents Tier 3 as
  * "50+". A 429 sets it from what Slack took: between this 429 and the
- * previous one when both fall in one spell of demand (Slack's bucket was
+ * previous one when calls kept going between them (Slack's bucket was
  * empty at both, so what it took between them is its rate), else half of
  * what it took in the trailing minute (a guess: a full burst may be in that
  * minute). Pure: the caller passes the time.
@@ -42,8 +49,6 @@ export class LearnedBudget {
   /** The last time callers waited (or a 429's pause ends); undefined: no spell of demand yet. */
   #pressedAt: number | undefined
   #limitedAt: number | undefined
-  /** Since the last 429, every wait was within SPELL_GAP_MS of the one before. */
-  #oneSpell = false
   /** When Slack took each call lately, oldest first. */
   readonly #taken: number[] = []
 
@@ -80,10 +85,7 @@ export class LearnedBudget {
     const last = this.#pressedAt
     this.#pressedAt = Math.max(now, last ?? now)
     if (last === undefined || now <= last) return false
-    if (now - last > SPELL_GAP_MS) {
-      this.#oneSpell = false
-      return false
-    }
+    if (now - last > SPELL_GAP_MS) return false
     const elapsed = now - last
     const factor =
       this.#phase === 'probe'
@@ -106,28 +108,55 @@ export class LearnedBudget {
   /**
    * Slack answered 429 at `at` to a call sent at `sentAt`, asking for a
    * pause of `pauseMs`. Calls sent before an earlier 429 was known teach
-   * nothing new (the same overload). Returns whether the budget changed.
+   * nothing new (the same overload). Returns whether this one taught it.
    */
   limited(sentAt: number, at: number, pauseMs: number): boolean {
     if (!this.#learns) return false
     const previous = this.#limitedAt
     if (previous !== undefined && sentAt < previous) return false
     let estimate: number
-    const inSpell = this.#oneSpell && this.#pressedAt !== undefined && at - this.#pressedAt <= SPELL_GAP_MS
-    if (previous !== undefined && inSpell && at - previous <= TIMING.tier3MeasureWindowMs && at > previous) {
+    if (previous !== undefined && at - previous <= TIMING.tier3MeasureWindowMs && this.#takenSteadily(previous, at)) {
       estimate = (this.#count(previous) / (at - previous)) * MINUTE_MS
       this.#phase = 'steady'
     } else {
       estimate = Math.min(this.#perMinute, this.#count(at - MINUTE_MS)) / 2
       this.#phase = 'recover'
     }
-    const before = this.#perMinute
-    this.#perMinute = Math.min(this.#ceilingPerMinute, Math.max(this.#floorPerMinute, estimate))
+    this.#perMinute = this.#clamp(estimate)
     this.#limitedAt = at
     // The pause is no spell's gap: demand that waits it out is still the same spell.
     this.#pressedAt = at + pauseMs
-    this.#oneSpell = true
+    return true
+  }
+
+  /**
+   * Another instance on the Slack app learned `perMinute` from a 429 (the
+   * shared ledger said so at `now`): this one paces to it too, and grows
+   * from it as after a guessed budget. Returns whether the budget changed.
+   */
+  adopt(perMinute: number, now: number): boolean {
+    if (!this.#learns) return false
+    const before = this.#perMinute
+    this.#perMinute = this.#clamp(perMinute)
+    this.#phase = 'recover'
+    // Its 429s and this one's calls before them are the same overload.
+    this.#limitedAt = now
     return this.#perMinute !== before
+  }
+
+  #clamp(perMinute: number): number {
+    return Math.min(this.#ceilingPerMinute, Math.max(this.#floorPerMinute, perMinute))
+  }
+
+  /** Slack took calls from `from` to `to` with no gap longer than MEASURE_GAP_MS. */
+  #takenSteadily(from: number, to: number): boolean {
+    let last = from
+    for (const at of this.#taken) {
+      if (at <= from) continue
+      if (at - last > MEASURE_GAP_MS) return false
+      last = at
+    }
+    return last > from && to - last <= MEASURE_GAP_MS
   }
 
   #count(after: number): number {

@@ -1,5 +1,5 @@
 import type { Logger } from '../log/logger.js'
-import type { LedgerBucket, RateLedger } from '../store/rate-ledger.js'
+import type { LedgerBucket, LedgerTurn, RateLedger } from '../store/rate-ledger.js'
 import { gcraTerms } from './rate-bucket.js'
 import type { RateRule } from './rate-rules.js'
 import { TIMING } from './timing.js'
@@ -33,27 +33,32 @@ export class SharedTurns {
   /**
    * Takes a call's turn in the shared budget and waits for it: the
    * reservation is the turn (the call's one statement), so the call goes
-   * out after the wait it gives. Returns the wait; a ledger that fails
-   * (the database is down) leaves pacing to this process's own buckets.
+   * out after the wait it gives. Returns the turn (with what the
+   * instances learned of the budget); a ledger that fails (the database is
+   * down) leaves pacing to this process's own buckets.
    */
-  async turn(buckets: readonly LedgerBucket[], sleep: (ms: number) => Promise<void>): Promise<number> {
-    if (!this.#ledger || buckets.length === 0) return 0
-    let wait = 0
+  async turn(buckets: readonly LedgerBucket[], sleep: (ms: number) => Promise<void>): Promise<LedgerTurn> {
+    if (!this.#ledger || buckets.length === 0) return { waitMs: 0 }
+    let turn: LedgerTurn = { waitMs: 0 }
     try {
-      wait = await this.#ledger.reserve(buckets)
+      turn = await this.#ledger.reserve(buckets)
       this.#failing = false
     } catch (error) {
       this.#trouble(error)
     }
     // A timer may fire up to a millisecond early (the event loop's clock is
     // truncated to whole ms), and a reserved turn cannot be checked again.
-    if (wait > 0) await sleep(Math.ceil(wait) + 1)
-    return wait
+    if (turn.waitMs > 0) await sleep(Math.ceil(turn.waitMs) + 1)
+    return turn
   }
 
-  /** Slack said 429: every instance holds these buckets for `forMs`. Awaited: a retry's own turn must come after the pause. */
-  async pause(buckets: readonly LedgerBucket[], forMs: number): Promise<void> {
-    if (this.#ledger && buckets.length > 0) await this.#ledger.pause(buckets, forMs).catch((error: unknown) => this.#trouble(error))
+  /**
+   * Slack said 429: every instance holds these buckets for `forMs`, and
+   * learns `learnedPerMinute` with its next turn. Awaited: a retry's own
+   * turn must come after the pause.
+   */
+  async pause(buckets: readonly LedgerBucket[], forMs: number, learnedPerMinute?: number): Promise<void> {
+    if (this.#ledger && buckets.length > 0) await this.#ledger.pause(buckets, forMs, learnedPerMinute).catch((error: unknown) => this.#trouble(error))
   }
 
   /** Said once per outage, not once per call. */

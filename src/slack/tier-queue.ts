@@ -49,6 +49,10 @@ export class TierQueue {
   readonly #bucket: RateBucket
   #draining = false
   #pausedUntil = -Infinity
+  /** The learned budget the shared ledger last gave (adopted once each time it changes). */
+  #sharedLearned: number | undefined
+  /** 429s this process has met: a turn reserved before the latest one carries what the ledger knew before it. */
+  #limits = 0
 
   constructor(options: TierQueueOptions) {
     this.#options = options
@@ -106,7 +110,14 @@ export class TierQueue {
         const job = (this.#lanes.settle.shift() ?? this.#lanes.refresh.shift())!
         job.release()
         this.#bucket.take(at)
-        if ((await shared.turn(ledgerBuckets(this.#options.method, budget.rule()), sleep)) > 0) this.#grow(now())
+        const limits = this.#limits
+        const turn = await shared.turn(ledgerBuckets(this.#options.method, budget.rule()), sleep)
+        // Another instance met a 429 and learned the budget: pace to what it learned.
+        if (turn.learnedPerMinute !== undefined && turn.learnedPerMinute !== this.#sharedLearned && limits === this.#limits) {
+          this.#sharedLearned = turn.learnedPerMinute
+          if (budget.adopt(turn.learnedPerMinute, now())) this.#bucket.setRule(budget.rule())
+        }
+        if (turn.waitMs > 0) this.#grow(now())
         if (now() < this.#pausedUntil) {
           // A 429 arrived while this call waited for its shared turn: it waits out the pause like the rest.
           this.#lanes[job.lane].unshift(job)
@@ -134,12 +145,16 @@ export class TierQueue {
         return
       }
       const at = now()
-      if (budget.limited(sentAt, at, retryAfter * 1000)) this.#bucket.setRule(budget.rule())
+      this.#limits++
+      const learned = budget.limited(sentAt, at, retryAfter * 1000)
+      this.#bucket.setRule(budget.rule())
       const until = at + retryAfter * 1000
       if (until > this.#pausedUntil) {
         this.#pausedUntil = until
         this.#bucket.pauseUntil(until)
-        await this.#options.shared.pause(ledgerBuckets(this.#options.method, budget.rule()), retryAfter * 1000)
+        // What this instance learned, every other one paces to after the pause (remembered by the ledger).
+        if (learned) this.#sharedLearned = budget.perMinute
+        await this.#options.shared.pause(ledgerBuckets(this.#options.method, budget.rule()), retryAfter * 1000, learned ? budget.perMinute : undefined)
       }
       // Back to the front of its lane; sent again once the pause is over.
       this.#lanes[job.lane].unshift(job)

@@ -19,9 +19,21 @@ export interface RateLedger {
    * than the rule for that difference, and the instance's own bucket still
    * charges its calls at the answer).
    */
-  reserve(buckets: readonly LedgerBucket[]): Promise<number>
-  /** Slack answered 429: nothing goes out of these buckets for `forMs`, and then they start empty. */
-  pause(buckets: readonly LedgerBucket[], forMs: number): Promise<void>
+  reserve(buckets: readonly LedgerBucket[]): Promise<LedgerTurn>
+  /**
+   * Slack answered 429: nothing goes out of these buckets for `forMs`, and
+   * then they start empty. `learnedPerMinute`: the budget the instance
+   * learned from it, which every later reservation of these buckets returns.
+   */
+  pause(buckets: readonly LedgerBucket[], forMs: number, learnedPerMinute?: number): Promise<void>
+}
+
+/** A reserved turn. */
+export interface LedgerTurn {
+  /** Milliseconds to wait before sending (0: now). */
+  waitMs: number
+  /** The budget an instance last learned for these buckets from Slack's 429s, in calls a minute (decision 0045); absent: none yet. */
+  learnedPerMinute?: number
 }
 
 export interface LedgerBucket {

@@ -3,6 +3,7 @@ import { RateLimiter } from '../../src/sandbox/rate-limit.js'
 import { ChannelPacer, type PacerOptions } from '../../src/slack/channel-pacer.js'
 import { perMinute, postScheduleMs, RATE_RULES } from '../../src/slack/rate-rules.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
+import type { LedgerBucket, LedgerTurn, RateLedger } from '../../src/store/rate-ledger.js'
 
 /**
  * Virtual time: sleeps wait until `settle()` moves the clock to the earliest
@@ -257,5 +258,47 @@ describe('ChannelPacer', () => {
       await clock.settle(Promise.all([first, newer]))
       expect(sent).toEqual(['first', 'newer'])
     })
+
+    it('shares what one instance learned from a 429 with the others through the ledger, with their next turn', async () => {
+      const clock = virtualClock()
+      const ledger = fakeLedger(clock)
+      const a = new ChannelPacer({ ...clock, ledger })
+      const b = new ChannelPacer({ ...clock, ledger })
+      const slack = slackTaking(120, clock)
+      await clock.settle(Promise.all(Array.from({ length: 400 }, () => a.update(slack.call))))
+      expect(slack.refused.length).toBeGreaterThan(0)
+
+      await clock.settle(b.update(slack.call))
+
+      // B paces to what A learned at its last 429 (A has probed a little beyond it since), not the documented 50.
+      expect(b.updatesPerMinute).toBeGreaterThan(100)
+      expect(b.updatesPerMinute).toBeLessThanOrEqual(a.updatesPerMinute)
+    })
   })
 })
+
+/** The shared ledger's GCRA in memory (as postgres-rate-ledger.ts keeps it), on the test's clock. */
+function fakeLedger(clock: { now: () => number }): RateLedger {
+  const rows = new Map<string, { tat: number; perMinute?: number }>()
+  return {
+    async reserve(buckets: readonly LedgerBucket[]): Promise<LedgerTurn> {
+      const turn: LedgerTurn = { waitMs: 0 }
+      for (const bucket of buckets) {
+        const row = rows.get(bucket.key) ?? { tat: -Infinity }
+        row.tat = Math.max(row.tat, clock.now()) + bucket.costMs
+        rows.set(bucket.key, row)
+        turn.waitMs = Math.max(turn.waitMs, row.tat - bucket.costMs - bucket.burstMs - clock.now())
+        if (row.perMinute !== undefined) turn.learnedPerMinute = row.perMinute
+      }
+      return turn
+    },
+    async pause(buckets: readonly LedgerBucket[], forMs: number, learnedPerMinute?: number): Promise<void> {
+      for (const bucket of buckets) {
+        const row = rows.get(bucket.key) ?? { tat: -Infinity }
+        row.tat = Math.max(row.tat, clock.now() + forMs + bucket.burstMs)
+        if (learnedPerMinute !== undefined) row.perMinute = learnedPerMinute
+        rows.set(bucket.key, row)
+      }
+    },
+  }
+}

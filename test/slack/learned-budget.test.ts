@@ -105,4 +105,13 @@ describe('LearnedBudget', () => {
 
     expect(budget.perMinute).toBe(documented)
   })
+
+  it('paces to what another instance learned, and grows from there as after a 429 of its own', () => {
+    const budget = new LearnedBudget({ floor: RATE_RULES.tier3, learns: true })
+
+    expect(budget.adopt(130, 0)).toBe(true)
+    pressFor(budget, 1000, 1000 + TIMING.tier3ProbeDoublingMs)
+
+    expect(budget.perMinute).toBeCloseTo(130 * (1 + TIMING.tier3RecoverGrowth))
+  })
 })

@@ -34,7 +34,7 @@ describe('the shared rate-limit budget (PostgreSQL)', () => {
 
   it('lets a burst through at once and then spaces calls by their cost, across instances', async () => {
     const waits = []
-    for (const store of [a, b, a, b, a]) waits.push(await store.rateLedger.reserve([slow("burst")]))
+    for (const store of [a, b, a, b, a]) waits.push((await store.rateLedger.reserve([slow('burst')])).waitMs)
 
     expect(waits.slice(0, 3)).toEqual([0, 0, 0])
     expect(waits[3]).toBeGreaterThan(800)
@@ -49,7 +49,7 @@ describe('the shared rate-limit budget (PostgreSQL)', () => {
       (i % 2 ? a : b).rateLedger.reserve([{ key: `post:C${i % 3}`, costMs: 10, burstMs: 0 }, { key: 'post:*', costMs: 100, burstMs: 0 }]),
     )
 
-    const waits = await Promise.all(reservations)
+    const waits = (await Promise.all(reservations)).map((turn) => turn.waitMs)
     const elapsed = performance.now() - started
 
     // The workspace bucket (one call per 100 ms, no burst) gives the twenty
@@ -62,9 +62,18 @@ describe('the shared rate-limit budget (PostgreSQL)', () => {
   it('holds every instance back after one of them met a 429', async () => {
     await a.rateLedger.pause([slow('paused')], 5000)
 
-    const wait = await b.rateLedger.reserve([slow('paused')])
+    const { waitMs } = await b.rateLedger.reserve([slow('paused')])
 
-    expect(wait).toBeGreaterThan(4500)
+    expect(waitMs).toBeGreaterThan(4500)
+  })
+
+  it('gives every instance, with its next turn, the budget one of them learned from a 429', async () => {
+    expect((await b.rateLedger.reserve([slow('learned')])).learnedPerMinute).toBeUndefined()
+
+    await a.rateLedger.pause([slow('learned')], 10, 120)
+    await a.rateLedger.pause([slow('learned')], 10)
+
+    expect((await b.rateLedger.reserve([slow('learned')])).learnedPerMinute).toBe(120)
   })
 
   it('costs a paced call one statement: its turn is charged when reserved, not again when Slack answers', async () => {
