@@ -65,6 +65,7 @@ async function run(budget: Budget, slackPerMinute: number, asks: number, spreadM
   }
 }
 
+const ratio = (after: number, before: number) => `${after / before < 0.1 ? (after / before).toPrecision(2) : (after / before).toFixed(2)}×`
 const seconds = (value: number) => (value < 1000 ? ms(value) : `${(value / 1000).toFixed(1)} s`)
 
 export async function benchCardUpdates(options: { asks: number; spreadMs: number; morePerMinute: number }): Promise<string[]> {
@@ -79,7 +80,7 @@ export async function benchCardUpdates(options: { asks: number; spreadMs: number
     const after = runs.find((r) => r.budget === 'learned' && r.slackPerMinute === slackPerMinute)!
     const figure = (r: Run) => `p50 ${seconds(percentile(r.latencies, 50))}, max ${seconds(Math.max(...r.latencies))} (${r.rateLimited} 429s met)`
     lines.push(
-      `  Slack takes ${slackPerMinute} a minute: before (documented ${documented}) ${figure(before)}; after (learned) ${figure(after)}; p50 ${(percentile(after.latencies, 50) / percentile(before.latencies, 50)).toFixed(2)}×, max ${(Math.max(...after.latencies) / Math.max(...before.latencies)).toFixed(2)}×`,
+      `  Slack takes ${slackPerMinute} a minute: before (documented ${documented}) ${figure(before)}; after (learned) ${figure(after)}; after ÷ before: p50 ${ratio(percentile(after.latencies, 50), percentile(before.latencies, 50))}, max ${ratio(Math.max(...after.latencies), Math.max(...before.latencies))}`,
     )
   }
   return lines
