@@ -1,7 +1,8 @@
-import { LearnedBudget } from './learned-budget.js'
+import type { LearnedBudget } from './learned-budget.js'
 import { RateBucket } from './rate-bucket.js'
 import { SlackCallError } from './slack-call-error.js'
 import { ledgerBuckets, type SharedTurns } from './shared-turns.js'
+import { TIMING } from './timing.js'
 
 /** Which queue of a per-method tier a call joins. */
 export type UpdateLane =
@@ -53,6 +54,10 @@ export class TierQueue {
   #sharedLearned: number | undefined
   /** 429s this process has met: a turn reserved before the latest one carries what the ledger knew before it. */
   #limits = 0
+  /** Calls sent and not yet answered. */
+  #inFlight = 0
+  /** Wakes the drain loop waiting for a call in flight to be answered. */
+  #slotFreed: (() => void) | undefined
 
   constructor(options: TierQueueOptions) {
     this.#options = options
@@ -98,6 +103,10 @@ export class TierQueue {
     this.#draining = true
     try {
       while (this.waiting > 0) {
+        if (this.#inFlight >= TIMING.tierCallsInFlight) {
+          await new Promise<void>((resolve) => (this.#slotFreed = resolve))
+          continue
+        }
         const at = now()
         const wait = this.#bucket.delay(at)
         if (wait > 0) {
@@ -123,7 +132,13 @@ export class TierQueue {
           this.#lanes[job.lane].unshift(job)
           continue
         }
-        void this.#send(job, now())
+        this.#inFlight++
+        void this.#send(job, now()).finally(() => {
+          this.#inFlight--
+          const wake = this.#slotFreed
+          this.#slotFreed = undefined
+          wake?.()
+        })
       }
     } finally {
       this.#draining = false

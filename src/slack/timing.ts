@@ -129,6 +129,13 @@ export const TIMING = {
   tier3RelearnAfterMs: 10 * 60_000,
   /** Ours: a 429 within this long of the previous one measures the budget from the calls Slack took between them. */
   tier3MeasureWindowMs: 2 * 60_000,
+  /**
+   * Ours: calls of one tier (chat.update, views.publish) awaiting Slack's
+   * answer at once. A burst the budget allows still goes out in moments
+   * (Slack answers in well under a second), and when a learned budget
+   * proves too big, no more than this many calls meet the 429 that says so.
+   */
+  tierCallsInFlight: 8,
   /** Slack's Tier 4 rate (chat.postEphemeral, views.open, users.info): about this many calls a minute. */
   tier4CallsPerMinute: 100,
   /**

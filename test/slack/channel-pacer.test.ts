@@ -3,6 +3,7 @@ import { RateLimiter } from '../../src/sandbox/rate-limit.js'
 import { ChannelPacer, type PacerOptions } from '../../src/slack/channel-pacer.js'
 import { perMinute, postScheduleMs, RATE_RULES } from '../../src/slack/rate-rules.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
+import { TIMING } from '../../src/slack/timing.js'
 import type { LedgerBucket, LedgerTurn, RateLedger } from '../../src/store/rate-ledger.js'
 
 /**
@@ -257,6 +258,27 @@ describe('ChannelPacer', () => {
       await expect(stale).rejects.toThrow()
       await clock.settle(Promise.all([first, newer]))
       expect(sent).toEqual(['first', 'newer'])
+    })
+
+    it('keeps at most a few chat.updates awaiting Slack at once, so a budget that proves too big meets few 429s', async () => {
+      const clock = virtualClock()
+      const pacer = new ChannelPacer({ ...clock })
+      let inFlight = 0
+      let most = 0
+
+      await clock.settle(
+        Promise.all(
+          Array.from({ length: 50 }, () =>
+            pacer.update(async () => {
+              most = Math.max(most, ++inFlight)
+              await clock.sleep(100)
+              inFlight--
+            }),
+          ),
+        ),
+      )
+
+      expect(most).toBe(TIMING.tierCallsInFlight)
     })
 
     it('shares what one instance learned from a 429 with the others through the ledger, with their next turn', async () => {
