@@ -87,6 +87,19 @@ describe('LearnedBudget', () => {
     expect(budget.perMinute).toBeCloseTo((60 / 31_000) * 60_000)
   })
 
+  it('guesses rather than measures when Slack took no call for a while between two 429s (its bucket may have filled)', () => {
+    const budget = new LearnedBudget({ floor: RATE_RULES.tier3, learns: true })
+    budget.limited(0, 0, 1000)
+    pressFor(budget, 1000, 60_000)
+    for (let at = 1000; at < 10_000; at += 500) budget.taken(at)
+    for (let at = 70_000; at < 100_000; at += 250) budget.taken(at)
+
+    budget.limited(99_900, 100_000, 1000)
+
+    // Measured, it would be 138 calls in 100 s (83 a minute); guessed, half the trailing minute's 120.
+    expect(budget.perMinute).toBe(60)
+  })
+
   it('learns nothing new from a 429 to a call sent before the previous 429 was known', () => {
     const budget = new LearnedBudget({ floor: RATE_RULES.tier3, learns: true })
     for (let i = 0; i < 200; i++) budget.taken(i * 100)
