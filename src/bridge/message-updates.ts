@@ -1,4 +1,5 @@
 import type { Outcome } from '../../blocks/view.js'
+import type { UpdateLane } from '../slack/channel-pacer.js'
 import type { MessageContent } from '../slack/slack-port.js'
 import { SlackCallError } from '../slack/slack-call-error.js'
 import { TIMING } from '../slack/timing.js'
@@ -53,6 +54,8 @@ export class MessageUpdates {
   readonly #queued = new Map<string, Promise<boolean>>()
   /** Settled cards whose update failed, retried with backoff until they land. */
   readonly #retries = new Map<string, Retry>()
+  /** The refresh of each ask still waiting for the Tier 3 budget: a newer render or the settlement replaces it unsent. */
+  readonly #refreshes = new Map<string, AbortController>()
   #stopped = false
 
   constructor(private readonly options: MessageUpdatesOptions) {}
@@ -65,6 +68,8 @@ export class MessageUpdates {
    * took the message's claim for this instance already.
    */
   showSettled(record: AskRecord, outcome: Outcome, how: ShowHow = 'settlement', { claimed = false }: { claimed?: boolean } = {}): Promise<boolean> {
+    this.#refreshes.get(record.id)?.abort()
+    this.#refreshes.delete(record.id)
     return this.#enqueue(record.id, async () => (await this.#showOrRetry(record, outcome, how, claimed)) === 'shown')
   }
 
@@ -134,26 +139,36 @@ export class MessageUpdates {
    * never be overwritten by an open one).
    */
   showProgress(id: string): Promise<boolean> {
-    return this.#enqueue(id, async () => {
+    this.#refreshes.get(id)?.abort()
+    const refresh = new AbortController()
+    this.#refreshes.set(id, refresh)
+    const shown = this.#enqueue(id, async () => {
       const { store, renderer, settings, pacer, slack, logger } = this.options
       const record = await store.get(id)
-      if (!record?.message || record.status !== 'pending') return false
+      if (!record?.message || record.status !== 'pending' || refresh.signal.aborted) return false
       const content = (await renderer.open(record, settings, await store.approvals(id))).message
       try {
         const { channel, ts } = record.message
-        await pacer.update(() => slack.updateMessage(channel, ts, content))
+        // Behind waiting settlements; dropped unsent if a newer render comes first.
+        await pacer.update(() => slack.updateMessage(channel, ts, content), 'refresh', refresh.signal)
       } catch (error) {
+        if (refresh.signal.aborted) return false
         logger.warn(`ask ${id}: could not show the quorum's progress: ${reasonOf(error)}`)
         await this.#recordFailure(record, error)
         return false
       }
-      await this.updateCopies(record, content)
+      await this.updateCopies(record, content, 'refresh')
       // Another instance may have settled it and shown that while we drew the
       // progress (chat.update has no compare-and-swap): show the settlement again.
       const after = await store.get(id)
       if (after?.settlement && after.status !== 'pending') await this.#showOrRetry(after, after.settlement.outcome, 'correction')
       return true
     })
+    const forget = () => {
+      if (this.#refreshes.get(id) === refresh) this.#refreshes.delete(id)
+    }
+    void shown.then(forget, forget)
+    return shown
   }
 
   #enqueue(id: string, update: () => Promise<boolean>): Promise<boolean> {
@@ -230,12 +245,12 @@ export class MessageUpdates {
    * show the same state, found through the audit trail's `escalated` events.
    * Best effort: a copy that cannot be updated only loses its controls later.
    */
-  async updateCopies(record: AskRecord, content: MessageContent): Promise<void> {
+  async updateCopies(record: AskRecord, content: MessageContent, lane: UpdateLane = 'settle'): Promise<void> {
     // Only an escalation to a person posts a copy: an ask with none has no events to read.
     if (record.policy?.escalateTo === undefined) return
     const { pacer, slack, logger } = this.options
     for (const copy of await this.copiesOf(record.id).catch(() => [])) {
-      await pacer.update(() => slack.updateMessage(copy.channel, copy.ts, content)).catch((error: unknown) => {
+      await pacer.update(() => slack.updateMessage(copy.channel, copy.ts, content), lane).catch((error: unknown) => {
         logger.warn(`ask ${record.id}: could not update its copy in ${copy.channel}: ${reasonOf(error)}`)
       })
     }

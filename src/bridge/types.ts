@@ -75,6 +75,12 @@ export interface SlackBridgeOptions {
   logger?: Logger
   /** Told of every Web API call once it finished, with Slack's error when it failed (the service's `/metrics`). */
   observeSlackCalls?: SlackCallObserver
+  /**
+   * chat.update's budget: `learned` (default) sends at the documented Tier 3
+   * without waiting and beyond it as far as Slack's answers allow (decision
+   * 0045); `documented` never goes beyond the documented 50 a minute.
+   */
+  updateBudget?: 'learned' | 'documented'
 }
 
 /** Options for posting one ask without waiting (the service's `POST /v1/asks`). */

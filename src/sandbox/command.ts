@@ -8,6 +8,7 @@ import { z } from 'zod'
 
 import { DEFAULT_SANDBOX_PORT, DEFAULT_STATE_PATH } from '../config/config.js'
 
+import { sandboxEnvOptions } from './env-options.js'
 import { SandboxError } from './errors.js'
 import { startSandbox } from './index.js'
 
@@ -30,7 +31,11 @@ Options:
   --workspace FILE  keep the workspace in FILE (default ${join(dirname(DEFAULT_STATE_PATH), 'sandbox-N.json')} on port N);
                     :memory: keeps nothing
   --fresh           start with an empty workspace, replacing the kept one
-  --help            show this help`
+  --help            show this help
+
+Environment:
+  SANDBOX_TIER3_PER_MINUTE  chat.update calls a minute it takes, a burst of as many
+                            (default 50, Slack's documented Tier 3; Slack says "50+")`
 
 const Port = z.coerce.number().int().min(0).max(65535)
 
@@ -74,8 +79,10 @@ export function parseSandboxArgs(argv: string[]): SandboxArgs | null {
  */
 export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promise<void> {
   let args: SandboxArgs | null
+  let fromEnv: ReturnType<typeof sandboxEnvOptions>
   try {
     args = parseSandboxArgs(argv)
+    fromEnv = sandboxEnvOptions(process.env)
   } catch (error) {
     console.error(`dsh-slack sandbox: ${(error as Error).message}\n\n${USAGE}`)
     process.exitCode = 2
@@ -87,7 +94,7 @@ export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promis
   }
   let slack: Awaited<ReturnType<typeof startSandbox>>
   try {
-    slack = await startSandbox({ port: args.port, ...(args.workspace ? { workspaceFile: args.workspace } : {}), fresh: args.fresh })
+    slack = await startSandbox({ port: args.port, ...(args.workspace ? { workspaceFile: args.workspace } : {}), fresh: args.fresh, ...fromEnv })
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error
     const fix = error.code === 'PORT_TAKEN' ? ': stop the other one, or pass --port with a free port' : ''

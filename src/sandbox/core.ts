@@ -26,6 +26,8 @@ export interface SandboxCore {
   postRate: RateRule
   /** chat.postMessage's workspace-wide rate, across channels. */
   workspacePostRate: RateRule
+  /** chat.update's rate (the workspace's real Tier 3). */
+  updateRate: RateRule
   /** `http://127.0.0.1:N` once listening. */
   origin(): string
   socket: SocketModeServer

@@ -128,6 +128,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     signingSecret,
     postRate: { perSecond: options.postRatePerSecond ?? DEFAULTS.postRatePerSecond, burst: options.postBurst ?? DEFAULTS.postBurst },
     workspacePostRate: perMinute(options.workspacePost?.perMinute ?? DEFAULTS.workspacePost.perMinute, options.workspacePost?.burst ?? DEFAULTS.workspacePost.burst),
+    updateRate: perMinute(options.tier3PerMinute ?? DEFAULTS.tier3PerMinute),
     origin,
     socket,
     delivery,

@@ -27,6 +27,14 @@ export interface SandboxOptions {
   postBurst?: number
   /** chat.postMessage calls per minute across all channels, and the burst of them (Slack: a workspace-wide limit). */
   workspacePost?: { perMinute: number; burst: number }
+  /**
+   * chat.update calls a minute, with a burst of as many: the workspace's
+   * real Tier 3, which the bridge does not know (Slack documents "50+";
+   * default the documented 50). More models a Slack that allows more, so
+   * tests and the bench can watch the bridge learn it (decision 0045).
+   * `dsh-slack sandbox` and `dsh-slack serve` read SANDBOX_TIER3_PER_MINUTE.
+   */
+  tier3PerMinute?: number
   /** People in the workspace (default: alice U0SANDBOX01, bob U0SANDBOX02). */
   users?: { id: string; name?: string; realName?: string }[]
   /** Channels (default: #agents C0SANDBOX01 with the bot, #general C0SANDBOX02 without). The first is `defaultChannel`. */
@@ -65,6 +73,8 @@ export const DEFAULTS = {
   postRatePerSecond: RATE_RULES.channelPost.perSecond,
   postBurst: RATE_RULES.channelPost.burst,
   workspacePost: { perMinute: RATE_RULES.workspacePost.perSecond * 60, burst: RATE_RULES.workspacePost.burst },
+  /** The documented Tier 3: the floor the bridge sends at, and all the stand-in promises unless told otherwise. */
+  tier3PerMinute: RATE_RULES.tier3.perSecond * 60,
   /** Stand-in knob: well inside @slack/socket-mode's 30 s server-ping timeout. */
   serverPingIntervalMs: 10_000,
   /** Stand-in knob: how long a client may take to close after `disconnect`. */

@@ -7,8 +7,10 @@ import type { LocalSlack, LocalSlackOptions } from './local-slack.js'
 
 export async function startStandIn(options: LocalSlackOptions & { samples?: SandboxSamples }): Promise<LocalSlack> {
   const { startSandbox, SandboxError } = await import('../sandbox/index.js')
+  const { sandboxEnvOptions } = await import('../sandbox/env-options.js')
   try {
     const sandbox = await startSandbox({
+      ...sandboxEnvOptions(process.env),
       port: options.port,
       ...(options.workspaceFile ? { workspaceFile: options.workspaceFile } : {}),
       ...(options.fresh ? { fresh: true } : {}),

@@ -85,7 +85,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   }
   setMention()
   // On a shared store every instance on the Slack app paces against one budget, as Slack counts it.
-  const pacer = new ChannelPacer({ ...(store.rateLedger ? { ledger: store.rateLedger } : {}), logger })
+  const pacer = new ChannelPacer({ ...(store.rateLedger ? { ledger: store.rateLedger } : {}), logger, ...(options.updateBudget ? { updateBudget: options.updateBudget } : {}) })
   const lifecycle = new AskLifecycle({
     store,
     slack,

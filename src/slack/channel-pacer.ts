@@ -1,13 +1,17 @@
 import type { Logger } from '../log/logger.js'
 import type { LedgerBucket, RateLedger } from '../store/rate-ledger.js'
-import { gcraTerms, RateBucket } from './rate-bucket.js'
+import { LearnedBudget } from './learned-budget.js'
+import { RateBucket } from './rate-bucket.js'
 import { RATE_RULES, type RateRule } from './rate-rules.js'
+import { ledgerBuckets, SharedTurns } from './shared-turns.js'
 import { SlackCallError } from './slack-call-error.js'
-import { TIMING } from './timing.js'
+import { TierQueue, type UpdateLane } from './tier-queue.js'
 
-/** The longest Retry-After we wait out for a caller; beyond it the call fails with `ratelimited`. */
+export type { UpdateLane } from './tier-queue.js'
+
+/** The longest Retry-After a post waits out for its caller; beyond it the post fails with `ratelimited`. */
 const MAX_RATE_LIMIT_WAIT_SECONDS = 30
-/** How many 429s in a row one call may meet before giving up. */
+/** How many 429s in a row one post may meet before giving up. */
 const MAX_RATE_LIMIT_RETRIES = 3
 
 /** Which queue of a channel a post joins. */
@@ -22,7 +26,7 @@ export interface PacerRules {
   channelPost: RateRule
   /** chat.postMessage across the workspace. */
   workspacePost: RateRule
-  /** chat.update (Tier 3). */
+  /** chat.update (Tier 3): the documented budget, which the pacer learns beyond. */
   update: RateRule
   /** views.publish (Tier 4). */
   publish: RateRule
@@ -43,6 +47,12 @@ export interface PacerOptions {
   ledger?: RateLedger
   /** Where a failing shared ledger is reported (pacing then goes on locally). */
   logger?: Pick<Logger, 'warn'>
+  /**
+   * `learned` (default): chat.update is sent at the documented Tier 3
+   * without waiting, and beyond it as far as Slack's answers allow
+   * (decision 0045). `documented`: never beyond the documented figure.
+   */
+  updateBudget?: 'learned' | 'documented'
 }
 
 const UNLIMITED: RateRule = { perSecond: Number.POSITIVE_INFINITY, burst: 1 }
@@ -71,45 +81,29 @@ function retryAfterOf(error: unknown): number | undefined {
   return error instanceof SlackCallError && error.slackError === 'ratelimited' ? error.retryAfterSeconds ?? 1 : undefined
 }
 
-/** A per-method tier (chat.update, views.publish): this process's bucket and its bucket in the shared ledger. */
-interface Tier {
-  bucket: RateBucket
-  shared: LedgerBucket[]
-}
-
-function tier(method: string, rule: RateRule): Tier {
-  return { bucket: new RateBucket(rule), shared: ledgerBuckets(method, rule) }
-}
-
-/** A rule's bucket in the shared ledger (turns a margin apart); none for an unlimited rule (nothing to share). */
-function ledgerBuckets(key: string, rule: RateRule): LedgerBucket[] {
-  const { costMs, burstMs } = gcraTerms(rule)
-  return costMs > 0 ? [{ key, costMs: costMs + TIMING.sharedRateMarginMs, burstMs }] : []
-}
-
 /**
- * Paces what dsh-slack sends to Slack's documented limits, so callers never
- * see a 429: per channel a token bucket (a short burst at once, then about
- * one post a second), a workspace-wide budget across channels, Tier 3
- * for chat.update and Tier 4 for views.publish. Posts to one channel go one
- * at a time, in order: new questions first, then thread continuations. A 429 that happens anyway
- * (another app on the token) pauses only that channel (or that method) for
- * Slack's Retry-After, and the call is retried. With a shared store every
- * instance on the Slack app also takes its turn in one shared budget, so
- * together they stay within what Slack allows the app.
+ * Paces what dsh-slack sends to Slack's limits, so callers rarely see a
+ * 429: per channel a token bucket (a short burst at once, then about one
+ * post a second), a workspace-wide budget across channels, Tier 3 for
+ * chat.update (the documented 50 a minute at least, more as Slack's
+ * answers allow; settlements before refreshes) and Tier 4 for
+ * views.publish. Posts to one channel go one at a time, in order: new
+ * questions first, then thread continuations. A 429 pauses only that
+ * channel (or that method) for Slack's Retry-After, and the call is
+ * retried. With a shared store every instance on the Slack app also takes
+ * its turn in one shared budget, so together they stay within what Slack
+ * allows the app.
  */
 export class ChannelPacer {
   readonly #channels = new Map<string, ChannelQueue>()
   readonly #channelRule: RateRule
   readonly #workspace: RateBucket
-  readonly #update: Tier
-  readonly #publish: Tier
+  readonly #update: TierQueue
+  readonly #publish: TierQueue
   readonly #sleep: (ms: number) => Promise<void>
   readonly #now: () => number
-  readonly #ledger: RateLedger | undefined
-  readonly #logger: Pick<Logger, 'warn'> | undefined
+  readonly #shared: SharedTurns
   readonly #workspaceShared: LedgerBucket[]
-  #ledgerFailing = false
 
   constructor(options: PacerOptions = {}) {
     const unpaced = options.intervalMs === 0
@@ -118,12 +112,12 @@ export class ChannelPacer {
       options.intervalMs !== undefined && options.intervalMs > 0 ? { perSecond: 1000 / options.intervalMs, burst: 1 } : rule('channelPost', RATE_RULES.channelPost)
     const workspaceRule = rule('workspacePost', RATE_RULES.workspacePost)
     this.#workspace = new RateBucket(workspaceRule)
-    this.#update = tier('chat.update', rule('update', RATE_RULES.tier3))
-    this.#publish = tier('views.publish', rule('publish', RATE_RULES.tier4))
     this.#sleep = options.sleep ?? defaultSleep
     this.#now = options.now ?? Date.now
-    this.#ledger = options.ledger
-    this.#logger = options.logger
+    this.#shared = new SharedTurns(options.ledger, options.logger)
+    const clock = { shared: this.#shared, now: this.#now, sleep: this.#sleep }
+    this.#update = new TierQueue({ method: 'chat.update', budget: new LearnedBudget({ floor: rule('update', RATE_RULES.tier3), learns: options.updateBudget !== 'documented' }), ...clock })
+    this.#publish = new TierQueue({ method: 'views.publish', budget: new LearnedBudget({ floor: rule('publish', RATE_RULES.tier4), learns: false }), ...clock })
     this.#workspaceShared = ledgerBuckets('post:*', workspaceRule)
   }
 
@@ -146,34 +140,23 @@ export class ChannelPacer {
     return promise
   }
 
-  /** Runs a chat.update within Tier 3, waiting out a 429's Retry-After. */
-  update<T>(call: () => Promise<T>): Promise<T> {
-    return this.#withinTier(this.#update, call)
+  /**
+   * Runs a chat.update within Tier 3: a settlement (`settle`) before any
+   * refresh waiting; a 429 is waited out and the call sent again. An abort
+   * while it still waits leaves it unsent (a refresh a newer render replaces).
+   */
+  update<T>(call: () => Promise<T>, lane: UpdateLane = 'settle', signal?: AbortSignal): Promise<T> {
+    return this.#update.run(call, lane, signal)
+  }
+
+  /** chat.update's budget now, in calls a minute (learned, or the documented Tier 3). */
+  get updatesPerMinute(): number {
+    return this.#update.perMinute
   }
 
   /** Runs a views.publish within Tier 4, waiting out a 429's Retry-After. */
   publish<T>(call: () => Promise<T>): Promise<T> {
-    return this.#withinTier(this.#publish, call)
-  }
-
-  /** One call of a per-method tier: its own bucket, its turn in the shared budget, Slack's Retry-After waited out a few times. */
-  async #withinTier<T>(tier: Tier, call: () => Promise<T>): Promise<T> {
-    for (let rateLimited = 0; ; rateLimited++) {
-      for (let wait = this.#localDelay(tier.bucket); wait > 0; wait = this.#localDelay(tier.bucket)) await this.#sleep(wait)
-      tier.bucket.take(this.#now())
-      await this.#sharedTurn(tier.shared)
-      try {
-        const result = await call()
-        tier.bucket.answered(this.#now())
-        this.#sharedAnswered(tier.shared)
-        return result
-      } catch (error) {
-        const retryAfter = retryAfterOf(error)
-        if (retryAfter === undefined || retryAfter > MAX_RATE_LIMIT_WAIT_SECONDS || rateLimited >= MAX_RATE_LIMIT_RETRIES) throw error
-        tier.bucket.pauseUntil(this.#now() + retryAfter * 1000)
-        await this.#sharedPause(tier.shared, retryAfter * 1000)
-      }
-    }
+    return this.#publish.run(call)
   }
 
   async #drain(channel: string, queue: ChannelQueue): Promise<void> {
@@ -197,7 +180,6 @@ export class ChannelPacer {
           const at = this.#now()
           queue.bucket.answered(at)
           this.#workspace.answered(at)
-          this.#sharedAnswered(queue.shared)
           this.#remove(queue, job)
           job.resolve(result)
         } catch (error) {
@@ -228,45 +210,19 @@ export class ChannelPacer {
    * unreachable.
    */
   #localDelay(...buckets: RateBucket[]): number {
-    if (this.#ledger && !this.#ledgerFailing) return 0
+    if (!this.#shared.alone) return 0
     const now = this.#now()
     return Math.max(0, ...buckets.map((bucket) => bucket.delay(now)))
   }
 
-  /**
-   * Takes this call's turn in the shared budget: the reservation is the
-   * turn, so the call goes out after the wait it gives. A ledger that fails
-   * (the database is down) leaves pacing to this process's own buckets.
-   */
+  /** Takes this post's turn in the shared budget (one statement) and waits for it. */
   async #sharedTurn(buckets: readonly LedgerBucket[]): Promise<void> {
-    if (!this.#ledger || buckets.length === 0) return
-    let wait = 0
-    try {
-      wait = await this.#ledger.reserve(buckets)
-      this.#ledgerFailing = false
-    } catch (error) {
-      this.#ledgerTrouble(error)
-    }
-    // A timer may fire up to a millisecond early (the event loop's clock is
-    // truncated to whole ms), and a reserved turn cannot be checked again.
-    if (wait > 0) await this.#sleep(Math.ceil(wait) + 1)
-  }
-
-  /** Off the critical path: the answer's time only ever delays later calls. */
-  #sharedAnswered(buckets: readonly LedgerBucket[]): void {
-    if (this.#ledger && buckets.length > 0) this.#ledger.answered(buckets).catch((error: unknown) => this.#ledgerTrouble(error))
+    await this.#shared.turn(buckets, this.#sleep)
   }
 
   /** Awaited: the retry's own turn must come after the pause. */
   async #sharedPause(buckets: readonly LedgerBucket[], forMs: number): Promise<void> {
-    if (this.#ledger && buckets.length > 0) await this.#ledger.pause(buckets, forMs).catch((error: unknown) => this.#ledgerTrouble(error))
-  }
-
-  /** Said once per outage, not once per call. */
-  #ledgerTrouble(error: unknown): void {
-    if (this.#ledgerFailing) return
-    this.#ledgerFailing = true
-    this.#logger?.warn(`the shared rate-limit budget is unreachable, so this instance paces Slack calls on its own: ${error instanceof Error ? error.message : String(error)}`)
+    await this.#shared.pause(buckets, forMs)
   }
 
   #remove(queue: ChannelQueue, job: Job): void {

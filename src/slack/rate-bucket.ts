@@ -20,12 +20,21 @@ export function gcraTerms(rule: RateRule): { costMs: number; burstMs: number } {
  */
 export class RateBucket {
   /** Milliseconds one call costs at the average rate. */
-  readonly #cost: number
+  #cost = 0
   /** How far ahead of now the bucket may run: the burst beyond the first call. */
-  readonly #slack: number
+  #slack = 0
   #tat = -Infinity
 
   constructor(rule: RateRule) {
+    this.setRule(rule)
+  }
+
+  /**
+   * Paces later calls to `rule` (a budget learned from Slack's answers).
+   * Calls already charged keep what they cost: a faster rule takes effect
+   * for the next call, a bigger burst as the debt of earlier calls runs out.
+   */
+  setRule(rule: RateRule): void {
     const terms = gcraTerms(rule)
     this.#cost = terms.costMs
     this.#slack = terms.burstMs

@@ -104,8 +104,38 @@ export const TIMING = {
   adoptMessageAfterMs: 5_000,
   /** Ours: how long a failed request waits for the store to answer a ping before calling it unreachable. */
   storePingTimeoutMs: 2_000,
-  /** Slack's Tier 3 rate (chat.update): about this many calls a minute. */
+  /**
+   * Slack's Tier 3 rate (chat.update): "50+ per minute ... sporadic bursts
+   * are welcome". The documented figure is the floor the pacer sends at
+   * without waiting; beyond it the pacer learns the real one (decision 0045).
+   */
   tier3CallsPerMinute: 50,
+  /**
+   * Ours (decision 0045): while chat.updates wait for the Tier 3 budget and
+   * Slack has not answered 429 lately, the budget the pacer allows itself
+   * doubles this often (a probe, as TCP's slow start)…
+   */
+  tier3ProbeDoublingMs: 5_000,
+  /**
+   * …after a 429 whose budget could only be guessed (half what Slack took
+   * in the trailing minute), it grows by this fraction every
+   * tier3ProbeDoublingMs; after one measured between two 429s, by this
+   * fraction a minute (a 429 about once a minute while updates keep waiting).
+   */
+  tier3RecoverGrowth: 0.1,
+  /** …never beyond this many times the documented figure (300 a minute for Tier 3)… */
+  tier3ProbeCeilingFactor: 6,
+  /** …and a budget learned this long ago is probed again from where it stands (Slack's limits vary). */
+  tier3RelearnAfterMs: 10 * 60_000,
+  /** Ours: a 429 within this long of the previous one measures the budget from the calls Slack took between them. */
+  tier3MeasureWindowMs: 2 * 60_000,
+  /**
+   * Ours: calls of one tier (chat.update, views.publish) awaiting Slack's
+   * answer at once. A burst the budget allows still goes out in moments
+   * (Slack answers in well under a second), and when a learned budget
+   * proves too big, no more than this many calls meet the 429 that says so.
+   */
+  tierCallsInFlight: 8,
   /** Slack's Tier 4 rate (chat.postEphemeral, views.open, users.info): about this many calls a minute. */
   tier4CallsPerMinute: 100,
   /**

@@ -13,17 +13,27 @@ export interface RateLedger {
   /**
    * Reserves one call in every named bucket at once and says how many
    * milliseconds to wait before sending it (0: now). The reservation holds
-   * the slot for this caller, so it must then send after that wait.
+   * the slot for this caller, so it must then send after that wait. It is
+   * the call's only statement: the call is charged when reserved, not again
+   * when Slack answers (each turn is spaced TIMING.sharedRateMarginMs more
+   * than the rule for that difference, and the instance's own bucket still
+   * charges its calls at the answer).
    */
-  reserve(buckets: readonly LedgerBucket[]): Promise<number>
+  reserve(buckets: readonly LedgerBucket[]): Promise<LedgerTurn>
   /**
-   * Charges the buckets again when the call's answer arrived: Slack counted
-   * the call somewhere between sending and answering, so charging at the
-   * later time never lets through a call Slack's bucket would refuse.
+   * Slack answered 429: nothing goes out of these buckets for `forMs`, and
+   * then they start empty. `learnedPerMinute`: the budget the instance
+   * learned from it, which every later reservation of these buckets returns.
    */
-  answered(buckets: readonly LedgerBucket[]): Promise<void>
-  /** Slack answered 429: nothing goes out of these buckets for `forMs`, and then they start empty. */
-  pause(buckets: readonly LedgerBucket[], forMs: number): Promise<void>
+  pause(buckets: readonly LedgerBucket[], forMs: number, learnedPerMinute?: number): Promise<void>
+}
+
+/** A reserved turn. */
+export interface LedgerTurn {
+  /** Milliseconds to wait before sending (0: now). */
+  waitMs: number
+  /** The budget an instance last learned for these buckets from Slack's 429s, in calls a minute (decision 0045); absent: none yet. */
+  learnedPerMinute?: number
 }
 
 export interface LedgerBucket {

@@ -1,10 +1,11 @@
 /**
  * `npm run bench`: speed figures as percentiles and ratios. Timing lives
  * here, never in test assertions. `--quick` runs smaller rounds; `--only
- * <section>` (render, provider, fresh, instances; repeatable) runs only
+ * <section>` (render, provider, fresh, instances, cards; repeatable) runs only
  * those sections; `--profile <dir>` has the fresh-process section write
  * dsh-slack's CPU profile of each measured part into `dir`.
  */
+import { benchCardUpdates } from './card-updates.js'
 import { benchFreshProcess, FRESH_PROCESS_FULL, FRESH_PROCESS_QUICK } from './fresh-process.js'
 import { benchInstances } from './instances.js'
 import { benchProvider } from './provider.js'
@@ -33,6 +34,9 @@ async function main(): Promise<void> {
     benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}) }),
   )
   await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
+  await section('cards', 'Card updates under load (Tier 3; before: the documented 50 a minute, after: learned)', () =>
+    benchCardUpdates(quick ? { asks: 100, spreadMs: 30_000, morePerMinute: 120 } : { asks: 200, spreadMs: 60_000, morePerMinute: 120 }),
+  )
 }
 
 main().then(

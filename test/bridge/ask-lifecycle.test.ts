@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createProvider } from '../../src/bridge/waiting.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
+import { ChannelPacer } from '../../src/slack/channel-pacer.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { FakeSlackPort } from '../support/fake-slack-port.js'
 import { testLifecycle } from '../support/test-lifecycle.js'
@@ -237,5 +239,27 @@ describe('message updates of one ask', () => {
 
     expect(slack.messages[0]!.updates).toHaveLength(2)
     expect(JSON.stringify(slack.messages[0]!.updates[1])).not.toContain('<@U1>')
+  })
+})
+
+describe('AskLifecycle card updates behind Tier 3 (decision 0045)', () => {
+  it('shows a quorum’s settlement without first sending the progress refresh still waiting for the budget', async () => {
+    const slack = new FakeSlackPort()
+    const store = new MemoryAskStore()
+    // One chat.update at once, then one every 100 ms: the second approval's refresh has to wait.
+    const roomy = { perSecond: 1000, burst: 1000 }
+    const pacer = new ChannelPacer({ rules: { channelPost: roomy, workspacePost: roomy, update: { perSecond: 10, burst: 1 } }, updateBudget: 'documented' })
+    const lifecycle = testLifecycle({ store, slack, owner: 'library', pacer })
+    const record = await lifecycle.open({ questions: [planReviewQuestion('# Plan\n\n1. Ship it.')] }, { policy: { approvals: 3 } })
+
+    await lifecycle.approve(record.id, { id: 'U1' })
+    const waiting = lifecycle.approve(record.id, { id: 'U2' })
+    await lifecycle.approve(record.id, { id: 'U3' })
+    await waiting
+
+    const updates = slack.messages[0]!.updates.map((content) => JSON.stringify(content))
+    expect(updates).toHaveLength(2)
+    expect(updates[0]).toContain('1 of 3')
+    expect(updates[1]).toMatch(/Approved by/)
   })
 })

@@ -2,6 +2,7 @@ import type { WebAPICallResult, WebClient } from '@slack/web-api'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 import { ShiftedClock, startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { sandboxEnvOptions } from '../../src/sandbox/env-options.js'
 import { answer, webClient as client } from './clients.js'
 
 async function raw(slack: Sandbox, method: string, init: RequestInit): Promise<Response> {
@@ -108,6 +109,38 @@ describe('the stand-in Web API', () => {
     expect(await fast.chat.postMessage({ channel: 'C0SANDBOX02', text: 'other channels have their own rate' })).toMatchObject({ ok: true })
     clock.advance(1000)
     expect(await fast.chat.postMessage({ channel: slack.defaultChannel, text: 'a second later' })).toMatchObject({ ok: true })
+  })
+
+  it('takes chat.update at its real Tier 3, the documented 50 a minute unless told more, then answers 429 with Retry-After', async () => {
+    const updateAll = async (sandbox: Sandbox, count: number) => {
+      const web = client(sandbox)
+      const { ts } = await web.chat.postMessage({ channel: sandbox.defaultChannel, text: 'card' })
+      const answers = []
+      for (let i = 0; i < count; i++) answers.push(await raw(sandbox, 'chat.update', { headers: { authorization: `Bearer ${sandbox.botToken}`, 'content-type': 'application/x-www-form-urlencoded' }, body: `channel=${sandbox.defaultChannel}&ts=${ts}&text=${i}` }))
+      return answers
+    }
+    // Time stands still here, so however slow the machine the buckets refill nothing between calls.
+    const still = { now: () => 1_764_600_000_000 }
+    await slack.close()
+    slack = await startSandbox({ clock: still })
+    const documented = await updateAll(slack, 51)
+    await slack.close()
+    slack = await startSandbox({ clock: still, tier3PerMinute: 120 })
+
+    const more = await updateAll(slack, 121)
+
+    expect(documented.filter((r) => r.status === 200)).toHaveLength(50)
+    expect(documented.at(-1)!.status).toBe(429)
+    expect(documented.at(-1)!.headers.get('retry-after')).toBe('2')
+    expect(more.filter((r) => r.status === 200)).toHaveLength(120)
+    expect(more.at(-1)!.headers.get('retry-after')).toBe('1')
+  })
+
+  it('reads its real Tier 3 from SANDBOX_TIER3_PER_MINUTE, and refuses a value that is no rate', () => {
+    expect(sandboxEnvOptions({ SANDBOX_TIER3_PER_MINUTE: '120' })).toEqual({ tier3PerMinute: 120 })
+    expect(sandboxEnvOptions({})).toEqual({})
+    expect(() => sandboxEnvOptions({ SANDBOX_TIER3_PER_MINUTE: 'fast' })).toThrow(/SANDBOX_TIER3_PER_MINUTE/)
+    expect(() => sandboxEnvOptions({ SANDBOX_TIER3_PER_MINUTE: '0' })).toThrow(/SANDBOX_TIER3_PER_MINUTE/)
   })
 
   it('injects faults for the next calls of a method: an error code, a 429, a 500, then behaves again', async () => {

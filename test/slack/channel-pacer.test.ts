@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest'
+import { RateLimiter } from '../../src/sandbox/rate-limit.js'
 import { ChannelPacer, type PacerOptions } from '../../src/slack/channel-pacer.js'
-import { postScheduleMs, RATE_RULES } from '../../src/slack/rate-rules.js'
+import { perMinute, postScheduleMs, RATE_RULES } from '../../src/slack/rate-rules.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
+import { TIMING } from '../../src/slack/timing.js'
+import type { LedgerBucket, LedgerTurn, RateLedger } from '../../src/store/rate-ledger.js'
 
 /**
  * Virtual time: sleeps wait until `settle()` moves the clock to the earliest
@@ -148,23 +151,176 @@ describe('ChannelPacer', () => {
     expect(pacer.busyChannels).toBe(0)
   })
 
-  it('keeps chat.update within its tier and waits out a 429 on it', async () => {
+  it('keeps chat.update within its tier and sends nothing while a 429 is waited out', async () => {
     const clock = virtualClock()
     const pacer = new ChannelPacer({ rules: rules({ update: { perSecond: 1, burst: 2 } }), ...clock })
-    let calls = 0
+    const sent: number[] = []
 
-    const times = await clock.settle(
+    await clock.settle(
       Promise.all(
         [0, 1, 2].map(() =>
           pacer.update(async () => {
-            calls++
-            if (calls === 1) throw new SlackCallError('chat.update', 'ratelimited', '', { retryAfterSeconds: 5 })
-            return clock.now()
+            sent.push(clock.now())
+            if (sent.length === 1) throw new SlackCallError('chat.update', 'ratelimited', '', { retryAfterSeconds: 5 })
           }),
         ),
       ),
     )
 
-    expect(times.sort((a, b) => a - b)).toEqual([0, 5000, 6000])
+    // The second call was still waiting for its turn when the 429 came back: it waits the pause out too.
+    expect(sent).toEqual([0, 5000, 6000, 7000])
+  })
+
+  describe('chat.update beyond the documented Tier 3 (decision 0045)', () => {
+    /** Slack as the stand-in models it: chat.update taken from a bucket of `real` calls a minute, a burst of as many. */
+    function slackTaking(real: number, clock: { now: () => number }) {
+      const limiter = new RateLimiter(clock)
+      const taken: number[] = []
+      const refused: { at: number; retryAfter: number }[] = []
+      const call = async () => {
+        const retryAfter = limiter.take('chat.update', perMinute(real))
+        if (retryAfter > 0) {
+          refused.push({ at: clock.now(), retryAfter })
+          throw new SlackCallError('chat.update', 'ratelimited', '', { retryAfterSeconds: retryAfter })
+        }
+        taken.push(clock.now())
+      }
+      /** Calls that reached Slack while it had said 429 and its Retry-After had not run out. */
+      const sentDuringPause = () => [...taken, ...refused.map((r) => r.at)].filter((at) => refused.some((r) => at > r.at && at < r.at + r.retryAfter * 1000)).length
+      return { call, taken, refused, sentDuringPause }
+    }
+
+    it('sends more than the documented 50 a minute when Slack takes more, and settles near what Slack allows', async () => {
+      const clock = virtualClock()
+      const pacer = new ChannelPacer({ ...clock })
+      const slack = slackTaking(120, clock)
+
+      await clock.settle(Promise.all(Array.from({ length: 600 }, () => pacer.update(slack.call))))
+
+      expect(slack.taken).toHaveLength(600)
+      // At the documented 50 a minute the last would go out after 11 minutes; Slack's 120 allow it after 4.
+      expect(slack.taken.at(-1)!).toBeLessThan(5 * 60_000)
+      expect(pacer.updatesPerMinute).toBeGreaterThan(100)
+      expect(pacer.updatesPerMinute).toBeLessThan(150)
+      expect(slack.refused.length).toBeLessThan(15)
+      expect(slack.sentDuringPause()).toBe(0)
+    })
+
+    it('costs little against a Slack that allows only the documented figure, and loses no call', async () => {
+      const clock = virtualClock()
+      const pacer = new ChannelPacer({ ...clock })
+      const slack = slackTaking(50, clock)
+
+      await clock.settle(Promise.all(Array.from({ length: 200 }, () => pacer.update(slack.call))))
+
+      expect(slack.taken).toHaveLength(200)
+      // The documented pace: a burst of 50, then 150 more at 50 a minute (180 s); probing may cost a few seconds.
+      expect(slack.taken.at(-1)!).toBeLessThan(1.1 * 180_000)
+      expect(slack.sentDuringPause()).toBe(0)
+    })
+
+    it('never goes beyond the documented figure when pinned to it', async () => {
+      const clock = virtualClock()
+      const pacer = new ChannelPacer({ ...clock, updateBudget: 'documented' })
+      const slack = slackTaking(50, clock)
+
+      await clock.settle(Promise.all(Array.from({ length: 100 }, () => pacer.update(slack.call))))
+
+      expect(slack.taken).toHaveLength(100)
+      expect(slack.refused).toEqual([])
+      expect(pacer.updatesPerMinute).toBe(50)
+    })
+
+    it('sends the first update of a settled ask before refreshes already waiting for the budget', async () => {
+      const clock = virtualClock()
+      const pacer = new ChannelPacer({ rules: rules({ update: { perSecond: 1, burst: 1 } }), ...clock, updateBudget: 'documented' })
+      const sent: string[] = []
+      const update = (name: string) => async () => void sent.push(name)
+
+      const refreshes = [1, 2, 3].map((n) => pacer.update(update(`refresh ${n}`), 'refresh'))
+      const settlement = pacer.update(update('settlement'), 'settle')
+      await clock.settle(Promise.all([...refreshes, settlement]))
+
+      expect(sent).toEqual(['refresh 1', 'settlement', 'refresh 2', 'refresh 3'])
+    })
+
+    it('leaves a refresh unsent when a newer render replaces it while it waits', async () => {
+      const clock = virtualClock()
+      const pacer = new ChannelPacer({ rules: rules({ update: { perSecond: 1, burst: 1 } }), ...clock })
+      const sent: string[] = []
+      const replaced = new AbortController()
+
+      const first = pacer.update(async () => void sent.push('first'), 'refresh')
+      const stale = pacer.update(async () => void sent.push('stale'), 'refresh', replaced.signal)
+      replaced.abort()
+      const newer = pacer.update(async () => void sent.push('newer'), 'refresh')
+
+      await expect(stale).rejects.toThrow()
+      await clock.settle(Promise.all([first, newer]))
+      expect(sent).toEqual(['first', 'newer'])
+    })
+
+    it('keeps at most a few chat.updates awaiting Slack at once, so a budget that proves too big meets few 429s', async () => {
+      const clock = virtualClock()
+      const pacer = new ChannelPacer({ ...clock })
+      let inFlight = 0
+      let most = 0
+
+      await clock.settle(
+        Promise.all(
+          Array.from({ length: 50 }, () =>
+            pacer.update(async () => {
+              most = Math.max(most, ++inFlight)
+              await clock.sleep(100)
+              inFlight--
+            }),
+          ),
+        ),
+      )
+
+      expect(most).toBe(TIMING.tierCallsInFlight)
+    })
+
+    it('shares what one instance learned from a 429 with the others through the ledger, with their next turn', async () => {
+      const clock = virtualClock()
+      const ledger = fakeLedger(clock)
+      const a = new ChannelPacer({ ...clock, ledger })
+      const b = new ChannelPacer({ ...clock, ledger })
+      const slack = slackTaking(120, clock)
+      await clock.settle(Promise.all(Array.from({ length: 400 }, () => a.update(slack.call))))
+      expect(slack.refused.length).toBeGreaterThan(0)
+
+      await clock.settle(b.update(slack.call))
+
+      // B paces to what A learned at its last 429 (A has probed a little beyond it since), not the documented 50.
+      expect(b.updatesPerMinute).toBeGreaterThan(100)
+      expect(b.updatesPerMinute).toBeLessThanOrEqual(a.updatesPerMinute)
+    })
   })
 })
+
+/** The shared ledger's GCRA in memory (as postgres-rate-ledger.ts keeps it), on the test's clock. */
+function fakeLedger(clock: { now: () => number }): RateLedger {
+  const rows = new Map<string, { tat: number; perMinute?: number }>()
+  return {
+    async reserve(buckets: readonly LedgerBucket[]): Promise<LedgerTurn> {
+      const turn: LedgerTurn = { waitMs: 0 }
+      for (const bucket of buckets) {
+        const row = rows.get(bucket.key) ?? { tat: -Infinity }
+        row.tat = Math.max(row.tat, clock.now()) + bucket.costMs
+        rows.set(bucket.key, row)
+        turn.waitMs = Math.max(turn.waitMs, row.tat - bucket.costMs - bucket.burstMs - clock.now())
+        if (row.perMinute !== undefined) turn.learnedPerMinute = row.perMinute
+      }
+      return turn
+    },
+    async pause(buckets: readonly LedgerBucket[], forMs: number, learnedPerMinute?: number): Promise<void> {
+      for (const bucket of buckets) {
+        const row = rows.get(bucket.key) ?? { tat: -Infinity }
+        row.tat = Math.max(row.tat, clock.now() + forMs + bucket.burstMs)
+        if (learnedPerMinute !== undefined) row.perMinute = learnedPerMinute
+        rows.set(bucket.key, row)
+      }
+    },
+  }
+}

@@ -40,7 +40,7 @@ export const chatMethods: MethodTable = {
     token: 'bot',
     scope: 'chat:write',
     args: z.object({ channel: z.string().optional(), ts: text.optional(), ...content }),
-    rate: () => ({ key: 'chat.update', rule: perMinute(TIMING.tier3CallsPerMinute) }),
+    rate: (_args, core) => ({ key: 'chat.update', rule: core.updateRate }),
     run(args, core) {
       const channel = findChannel(core, args.channel)
       const message = args.ts ? core.workspace.findMessage(channel.id, args.ts) : undefined

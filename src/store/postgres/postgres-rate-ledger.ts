@@ -1,4 +1,4 @@
-import type { LedgerBucket, RateLedger } from '../rate-ledger.js'
+import type { LedgerBucket, LedgerTurn, RateLedger } from '../rate-ledger.js'
 
 type Query = <Row extends Record<string, unknown>>(text: string, values: unknown[]) => Promise<{ rows: Row[] }>
 
@@ -21,41 +21,37 @@ const SQL = {
             INSERT INTO rate_budget AS b (key, tat)
             SELECT key, (SELECT ms FROM now) + amount FROM wanted
             ON CONFLICT (key) DO UPDATE SET tat = GREATEST(b.tat, (SELECT ms FROM now)) + (EXCLUDED.tat - (SELECT ms FROM now))
-            RETURNING b.key, b.tat, (SELECT ms FROM now) AS now`,
-  /** Moves each bucket's arrival time to at least now + `amount` (never back). */
-  raise: `WITH ${NOW}, ${WANTED}
-          INSERT INTO rate_budget AS b (key, tat)
-          SELECT key, (SELECT ms FROM now) + amount FROM wanted
-          ON CONFLICT (key) DO UPDATE SET tat = GREATEST(b.tat, EXCLUDED.tat)`,
+            RETURNING b.key, b.tat, b.per_minute, (SELECT ms FROM now) AS now`,
+  /**
+   * A 429's pause: moves each bucket's arrival time to at least now +
+   * `amount` (never back), and records what was learned ($3; null keeps it).
+   */
+  pause: `WITH ${NOW}, ${WANTED}
+          INSERT INTO rate_budget AS b (key, tat, per_minute)
+          SELECT key, (SELECT ms FROM now) + amount, $3::float8 FROM wanted
+          ON CONFLICT (key) DO UPDATE SET tat = GREATEST(b.tat, EXCLUDED.tat), per_minute = COALESCE(EXCLUDED.per_minute, b.per_minute)`,
 } as const
 
 /** Slack's rate-limit buckets in PostgreSQL, one row per bucket, shared by every instance on the database. */
 export class PostgresRateLedger implements RateLedger {
   constructor(private readonly query: Query) {}
 
-  async reserve(buckets: readonly LedgerBucket[]): Promise<number> {
-    if (buckets.length === 0) return 0
+  async reserve(buckets: readonly LedgerBucket[]): Promise<LedgerTurn> {
+    if (buckets.length === 0) return { waitMs: 0 }
     const byKey = new Map(buckets.map((bucket) => [bucket.key, bucket]))
-    const rows = (await this.query<{ key: string; tat: number; now: number }>(SQL.reserve, [[...byKey.keys()], [...byKey.values()].map((bucket) => bucket.costMs)])).rows
-    let wait = 0
+    const rows = (await this.query<{ key: string; tat: number; per_minute: number | null; now: number }>(SQL.reserve, [[...byKey.keys()], [...byKey.values()].map((bucket) => bucket.costMs)])).rows
+    const turn: LedgerTurn = { waitMs: 0 }
     for (const row of rows) {
       const bucket = byKey.get(row.key)!
-      wait = Math.max(wait, Number(row.tat) - bucket.costMs - bucket.burstMs - Number(row.now))
+      turn.waitMs = Math.max(turn.waitMs, Number(row.tat) - bucket.costMs - bucket.burstMs - Number(row.now))
+      if (row.per_minute !== null) turn.learnedPerMinute = Number(row.per_minute)
     }
-    return wait
+    return turn
   }
 
-  async answered(buckets: readonly LedgerBucket[]): Promise<void> {
-    await this.#raise(buckets, (bucket) => bucket.costMs)
-  }
-
-  async pause(buckets: readonly LedgerBucket[], forMs: number): Promise<void> {
-    await this.#raise(buckets, (bucket) => forMs + bucket.burstMs)
-  }
-
-  async #raise(buckets: readonly LedgerBucket[], amount: (bucket: LedgerBucket) => number): Promise<void> {
+  async pause(buckets: readonly LedgerBucket[], forMs: number, learnedPerMinute?: number): Promise<void> {
     if (buckets.length === 0) return
     const byKey = new Map(buckets.map((bucket) => [bucket.key, bucket]))
-    await this.query(SQL.raise, [[...byKey.keys()], [...byKey.values()].map(amount)])
+    await this.query(SQL.pause, [[...byKey.keys()], [...byKey.values()].map((bucket) => forMs + bucket.burstMs), learnedPerMinute ?? null])
   }
 }
