@@ -308,15 +308,12 @@ export class AskLifecycle {
     if (!result.won) return result
     this.#expiryTimers.get(id)?.()
     this.#expiryTimers.delete(id)
+    const shown = this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
     this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
-    for (const listener of this.#settledListeners) {
-      try {
-        listener(result.record)
-      } catch (error) {
-        this.options.logger.error(`a settlement listener failed: ${error instanceof Error ? error.message : String(error)}`)
-      }
-    }
-    await this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
+    // Once the card's update is on its way: the listeners (the Home tabs, a relay's host) can wait that long.
+    const listeners = [...this.#settledListeners]
+    setImmediate(() => this.#tellSettled(listeners, result.record))
+    await shown
     return result
   }
 
@@ -478,6 +475,16 @@ export class AskLifecycle {
 
   #tellOpen(record: AskRecord): void {
     for (const listener of this.#openListeners) listener(record)
+  }
+
+  #tellSettled(listeners: readonly ((record: AskRecord) => void)[], record: AskRecord): void {
+    for (const listener of listeners) {
+      try {
+        listener(record)
+      } catch (error) {
+        this.options.logger.error(`a settlement listener failed: ${error instanceof Error ? error.message : String(error)}`)
+      }
+    }
   }
 
   onSettled(listener: (record: AskRecord) => void): () => void {

@@ -56,6 +56,8 @@ export class SqliteAskStore implements AskStore {
   readonly #now: () => number
   #pollTimer: NodeJS.Timeout | undefined
   readonly #statements
+  readonly #attach: (id: string, message: string, event: NewAskEvent | undefined) => AskRecord | undefined
+  readonly #settle: (id: string, settlement: Settlement, also: SettleAlso) => SettleResult
   readonly #team: SqliteTeamTables
 
   readonly kind: StoreKind
@@ -93,17 +95,23 @@ export class SqliteAskStore implements AskStore {
       ),
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
-      attachMessage: db.prepare(`UPDATE asks SET record = json_set(record, '$.message', json(?)) WHERE id = ?`),
+      attachMessage: db.prepare(`UPDATE asks SET record = json_set(record, '$.message', json(?)) WHERE id = ? RETURNING record`).pluck(),
       attachApprovalArguments: db.prepare(
         `UPDATE asks SET record = json_set(record, '$.approval.arguments', ?)
          WHERE id = ? AND status = 'pending' AND json_extract(record, '$.approval') IS NOT NULL`,
       ),
-      settle: db.prepare(
-        `UPDATE asks
-         SET status = @status, settled_at = @settledAt,
-             record = json_set(record, '$.status', @status, '$.settlement', json(@settlement), '$.finalMessageShown', json('false'))
-         WHERE id = @id AND status = 'pending'`,
-      ),
+      // The winner also takes the card's claim (@holder, or null: none), whoever held it: nobody updates a pending ask's card under a claim.
+      settle: db
+        .prepare(
+          `UPDATE asks
+           SET status = @status, settled_at = @settledAt,
+               record = json_set(record, '$.status', @status, '$.settlement', json(@settlement), '$.finalMessageShown', json('false')),
+               message_claim = coalesce(@holder, message_claim),
+               message_claim_until = CASE WHEN @holder IS NULL THEN message_claim_until ELSE @until END
+           WHERE id = @id AND status = 'pending'
+           RETURNING record`,
+        )
+        .pluck(),
       markShown: db.prepare(`UPDATE asks SET record = json_set(record, '$.finalMessageShown', json('true')) WHERE id = ?`),
       pending: db.prepare(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`).pluck(),
       unshown: db
@@ -136,6 +144,24 @@ export class SqliteAskStore implements AskStore {
       endLease: db.prepare('DELETE FROM instance_leases WHERE instance = ?'),
     }
     this.#team = new SqliteTeamTables(db)
+    // Each a transaction made once: one commit on disk for a step's writes.
+    this.#attach = db.transaction((id: string, message: string, event: NewAskEvent | undefined) => {
+      const record = parse(this.#statements.attachMessage.get(message, id))
+      if (record && event) this.#team.record(event)
+      return record
+    })
+    this.#settle = db.transaction((id: string, settlement: Settlement, also: SettleAlso): SettleResult => {
+      const claim = also.messageClaim
+      const won = parse(this.#statements.settle.get({ id, status: settlement.status, settledAt: this.#now(), settlement: JSON.stringify(settlement), holder: claim?.holder ?? null, until: claim?.until ?? null }))
+      if (!won) {
+        const record = parse(this.#statements.get.get(id))
+        if (!record) throw new Error(`no ask ${id}`)
+        return { won: false, record }
+      }
+      this.#team.dropJobs(id)
+      if (also.event) this.#team.record(also.event)
+      return { won: true, record: won }
+    })
     this.#statements.prune.run(this.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS))
   }
 
@@ -188,12 +214,7 @@ export class SqliteAskStore implements AskStore {
   }
 
   async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
-    return this.#db.transaction(() => {
-      this.#statements.attachMessage.run(JSON.stringify(message), id)
-      const record = parse(this.#statements.get.get(id))
-      if (record && event) this.#team.appendEvent(event)
-      return record
-    })()
+    return this.#attach(id, JSON.stringify(message), event)
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {
@@ -201,22 +222,7 @@ export class SqliteAskStore implements AskStore {
   }
 
   async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
-    const result = this.#db.transaction((): SettleResult => {
-      const { changes } = this.#statements.settle.run({
-        id,
-        status: settlement.status,
-        settledAt: this.#now(),
-        settlement: JSON.stringify(settlement),
-      })
-      const record = parse(this.#statements.get.get(id))
-      if (!record) throw new Error(`no ask ${id}`)
-      if (changes === 0) return { won: false, record }
-      this.#team.dropJobs(id)
-      // Taken whoever held it: nobody updates a pending ask's card under a claim, so any other is stale.
-      if (also.messageClaim) this.#statements.claimMessage.run({ id, holder: also.messageClaim.holder, now: Number.MAX_SAFE_INTEGER, until: also.messageClaim.until })
-      if (also.event) this.#team.appendEvent(also.event)
-      return { won: true, record }
-    })()
+    const result = this.#settle(id, settlement, also)
     if (result.won) this.watchers.notify(structuredClone(result.record))
     return result
   }

@@ -83,8 +83,12 @@ export class SqliteTeamTables {
   }
 
   appendEvent(event: NewAskEvent): AskEvent {
-    const seq = this.#statements.append.get(event.askId, event.at, JSON.stringify(event)) as number
-    return { ...structuredClone(event), seq }
+    return { ...structuredClone(event), seq: this.record(event) }
+  }
+
+  /** Appends an event and returns its sequence number (no copy of the event: the caller keeps its own). */
+  record(event: NewAskEvent): number {
+    return this.#statements.append.get(event.askId, event.at, JSON.stringify(event)) as number
   }
 
   events(askId: string): AskEvent[] {

@@ -86,8 +86,9 @@ describe('instances sharing one PostgreSQL store', () => {
     const a = await instance(slack, 'service')
     const b = await instance(slack, 'service')
 
-    const record = await a.lifecycle.open({ questions: [question] }, { timeoutMs: 300 })
-    const armedOnB = b.lifecycle.armedTimers
+    const record = await a.lifecycle.open({ questions: [question] }, { timeoutMs: 1000 })
+    // B hears of the new ask through NOTIFY, a moment after A's insert commits.
+    const armedOnB = await until(async () => b.lifecycle.armedTimers || undefined)
     await until(async () => a.lifecycle.armedTimers === 0 && b.lifecycle.armedTimers === 0 && (await a.store.get(record.id))?.finalMessageShown)
 
     expect(armedOnB).toBe(1)
