@@ -3,6 +3,7 @@
  * stand-in and speaks its IPC (`measure`, `report`, `stop`).
  */
 import { fork } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Sandbox } from '../../src/sandbox/index.js'
 import type { ChildCommand, ChildKind, ChildReport } from './app-child.js'
@@ -18,12 +19,14 @@ export interface AppProcess {
   stop(): Promise<void>
 }
 
-/** Starts an app in a child process against the stand-in. */
-export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}): Promise<AppProcess> {
+/** Starts an app in a child process against the stand-in; with `logFile`, its stderr (a service's log) goes there. */
+export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}, logFile?: string): Promise<AppProcess> {
+  const log = logFile ? openSync(logFile, 'a') : 'inherit'
   const child = fork(fileURLToPath(new URL('./app-child.js', import.meta.url)), [kind], {
     env: { ...process.env, BENCH_BOT_TOKEN: slack.botToken, BENCH_APP_TOKEN: slack.appToken, BENCH_API_URL: slack.apiUrl, BENCH_CHANNEL: slack.defaultChannel, ...extraEnv },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'inherit', log, 'ipc'],
   })
+  if (typeof log === 'number') closeSync(log)
   const send = (command: ChildCommand) => child.send(command)
   const inbox: ChildMessage[] = []
   const waiters: ((message: ChildMessage) => void)[] = []
