@@ -165,6 +165,8 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
     const order = KINDS.map(({ kind }) => kind)
     if (r % 2 === 1) order.reverse()
     for (const [kind, figures] of await round(order, options, r)) byKind.get(kind)!.push(figures)
+    // A full run takes minutes between its lines: say how far it got.
+    process.stderr.write(`  (fresh process: round ${r + 1} of ${options.rounds} done)\n`)
   }
   const apps = KINDS.map(({ kind }) => byKind.get(kind)!)
   const bare = byKind.get('bare')!
