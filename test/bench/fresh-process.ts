@@ -27,7 +27,7 @@ export interface FreshProcessOptions {
   /** Measured round trips one after another, then `concurrent` at once. */
   sequential: number
   concurrent: number
-  /** A directory: dsh-slack's child writes a CPU profile of each measured part there. */
+  /** A directory: each app writes a CPU profile of each measured part there (`serve-round1.cpuprofile`, …). */
   profileDir?: string
 }
 
@@ -60,8 +60,8 @@ const KINDS: { kind: ChildKind; name: string }[] = [
   { kind: 'serve', name: 'dsh-slack serve' },
 ]
 
-/** The apps whose CPU is profiled with `profileDir`: dsh-slack's. */
-const PROFILED: ChildKind[] = ['bridge', 'serve']
+/** dsh-slack's apps: their figures get a ratio to bare Bolt's. */
+const OURS: ChildKind[] = ['bridge', 'serve']
 
 /** An app after its warm-up, resting until `restedAt`. */
 interface WarmApp {
@@ -118,7 +118,7 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
   const { slack, app, rig } = warm
   const postsBefore = slack.callCount('chat.postMessage')
   const updatesBefore = slack.callCount('chat.update')
-  app.measure(options.profileDir && PROFILED.includes(warm.kind) ? { file: profileFile(options.profileDir, warm.kind, round), intervalUs: PROFILE_INTERVAL_US } : undefined)
+  app.measure(options.profileDir ? { file: profileFile(options.profileDir, warm.kind, round), intervalUs: PROFILE_INTERVAL_US } : undefined)
   const sequential: RoundTripSample[] = []
   for (let i = 0; i < options.sequential; i++) sequential.push(await roundTrip(rig, nextChannel(warm)))
   const concurrent = await Promise.all(Array.from({ length: options.concurrent }, () => roundTrip(rig, nextChannel(warm))))
@@ -170,7 +170,7 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   }
   const apps = KINDS.map(({ kind }) => byKind.get(kind)!)
   const bare = byKind.get('bare')!
-  const ours = PROFILED.map((kind) => byKind.get(kind)!)
+  const ours = OURS.map((kind) => byKind.get(kind)!)
   const width = 26
   const lines: string[] = [
     `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds, order alternating; median of per-round p50s; ratios dsh-slack ÷ bare Bolt (goal for serve: ≤ 1.3×)`,
@@ -201,10 +201,10 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   row('chat.postMessage per round trip', (r) => r.postsPerRound, calls)
   row('chat.update per round trip', (r) => r.updatesPerRound, calls)
   if (options.profileDir) {
-    lines.push(`(CPU profiled at ${PROFILE_INTERVAL_US} µs, which slows dsh-slack: its figures above are not comparable)`)
-    for (const kind of PROFILED) {
+    lines.push(`(every app CPU-profiled at ${PROFILE_INTERVAL_US} µs, which slows it: the figures above are not comparable with an unprofiled run's)`)
+    for (const { kind, name } of KINDS.filter(({ kind }) => kind !== 'floor')) {
       const profiles = Array.from({ length: options.rounds }, (_, r) => profileFile(options.profileDir!, kind, r))
-      lines.push(`dsh-slack ${kind}:`, ...(await summariseProfiles(profiles, PROFILE_INTERVAL_US)))
+      lines.push(`${name}:`, ...(await summariseProfiles(profiles, PROFILE_INTERVAL_US)))
     }
   }
   return lines
