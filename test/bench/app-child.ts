@@ -4,7 +4,10 @@
  * over HTTP and answer from a tap:
  * - `floor`: bare `@slack/web-api` + `@slack/socket-mode`, the least any app pays;
  * - `bare`: a plain Bolt app;
- * - `bridge`: dsh-slack's bridge behind its own HTTP API.
+ * - `bridge`: dsh-slack's bridge behind its own HTTP API (state in memory, no log);
+ * - `serve`: `dsh-slack serve` itself (startService with its real parts:
+ *   metrics, policy, its log on stderr, state in a SQLite file), configured
+ *   by environment variables as an operator would, the stand-in as its Slack.
  * The two bare apps post the same message (rendered by blocks/), take
  * `POST /v1/asks` and `GET /v1/asks/:id?wait=` the way the service does,
  * ack a click, hand the answer to the waiting request, then update the
@@ -26,8 +29,12 @@ import type { AskView } from '../../blocks/view.js'
 import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import { createApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
+import { loggerFor } from '../../src/log/logger-for.js'
+import { configFromEnv } from '../../src/config/config.js'
+import { serviceDeps } from '../../src/cli/service-deps.js'
+import { startService } from '../../src/service/start-service.js'
 
-export type ChildKind = 'floor' | 'bare' | 'bridge'
+export type ChildKind = 'floor' | 'bare' | 'bridge' | 'serve'
 
 /** What the parent sends: `measure` starts the figures (and, with `profile`, a CPU profile), `report` ends them. */
 export type ChildCommand = { type: 'measure'; profile?: { file: string; intervalUs: number } } | { type: 'report' } | { type: 'stop' }
@@ -167,6 +174,21 @@ async function bridge(): Promise<() => Promise<void>> {
   }
 }
 
+async function serve(): Promise<() => Promise<void>> {
+  const config = configFromEnv({
+    SLACK_BOT_TOKEN: env('BENCH_BOT_TOKEN'),
+    SLACK_APP_TOKEN: env('BENCH_APP_TOKEN'),
+    SLACK_API_URL: env('BENCH_API_URL'),
+    SLACK_CHANNEL: env('BENCH_CHANNEL'),
+    DSH_SLACK_STATE: env('BENCH_STATE') || ':memory:',
+    HOST: '127.0.0.1',
+    PORT: '0',
+  })
+  const service = await startService(config, await serviceDeps(), loggerFor(config.logFormat))
+  send({ type: 'ready', url: service.url })
+  return () => service.stop()
+}
+
 /** A CPU profile of the measured part, written where `measure` said (V8's sampling profiler, through the inspector). */
 async function startProfile(intervalUs: number): Promise<(file: string) => Promise<void>> {
   const session = new Session()
@@ -192,13 +214,15 @@ function mainThreadCpuMs(): number {
   }
 }
 
+const APPS: Record<ChildKind, () => Promise<() => Promise<void>>> = { floor, bare, bridge, serve }
+
 let cpuAtStart = process.cpuUsage()
 let mainThreadAtStart = mainThreadCpuMs()
 let loop: IntervalHistogram | undefined
 let profiling: { file: string; stop: Promise<(file: string) => Promise<void>> } | undefined
 
 const kind = process.argv[2] as ChildKind
-const stop = await (kind === 'floor' ? floor() : kind === 'bare' ? bare() : bridge())
+const stop = await APPS[kind]()
 process.on('message', (message: ChildCommand) => {
   if (message.type === 'measure') {
     loop?.disable()

@@ -3,6 +3,7 @@
  * stand-in and speaks its IPC (`measure`, `report`, `stop`).
  */
 import { fork } from 'node:child_process'
+import { closeSync, openSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Sandbox } from '../../src/sandbox/index.js'
 import type { ChildCommand, ChildKind, ChildReport } from './app-child.js'
@@ -18,21 +19,34 @@ export interface AppProcess {
   stop(): Promise<void>
 }
 
-/** Starts an app in a child process against the stand-in. */
-export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}): Promise<AppProcess> {
+/** Starts an app in a child process against the stand-in; with `logFile`, its stderr (a service's log) goes there. */
+export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}, logFile?: string): Promise<AppProcess> {
+  const log = logFile ? openSync(logFile, 'a') : 'inherit'
   const child = fork(fileURLToPath(new URL('./app-child.js', import.meta.url)), [kind], {
     env: { ...process.env, BENCH_BOT_TOKEN: slack.botToken, BENCH_APP_TOKEN: slack.appToken, BENCH_API_URL: slack.apiUrl, BENCH_CHANNEL: slack.defaultChannel, ...extraEnv },
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    stdio: ['ignore', 'inherit', log, 'ipc'],
   })
+  if (typeof log === 'number') closeSync(log)
   const send = (command: ChildCommand) => child.send(command)
   const inbox: ChildMessage[] = []
-  const waiters: ((message: ChildMessage) => void)[] = []
+  const waiters: { resolve: (message: ChildMessage) => void; reject: (error: Error) => void }[] = []
+  let exited: Error | undefined
   child.on('message', (message: ChildMessage) => {
     const waiter = waiters.shift()
-    if (waiter) waiter(message)
+    if (waiter) waiter.resolve(message)
     else inbox.push(message)
   })
-  const next = () => new Promise<ChildMessage>((resolve) => (inbox.length > 0 ? resolve(inbox.shift()!) : waiters.push(resolve)))
+  // A child that dies would otherwise leave the bench waiting for its answer for ever.
+  child.once('exit', (code, signal) => {
+    exited = new Error(`the ${kind} app exited (${signal ?? `code ${code}`})${logFile ? `; its log: ${logFile}` : ''}`)
+    for (const waiter of waiters.splice(0)) waiter.reject(exited)
+  })
+  const next = () =>
+    new Promise<ChildMessage>((resolve, reject) => {
+      if (inbox.length > 0) resolve(inbox.shift()!)
+      else if (exited) reject(exited)
+      else waiters.push({ resolve, reject })
+    })
   const ready = (await next()) as Extract<ChildMessage, { type: 'ready' }>
   return {
     url: ready.url,
@@ -42,8 +56,10 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
       return (await next()) as ChildReport
     },
     stop: async () => {
+      if (exited) return
+      const gone = new Promise((resolve) => child.once('exit', resolve))
       send({ type: 'stop' })
-      await new Promise((resolve) => child.once('exit', resolve))
+      await gone
     },
   }
 }

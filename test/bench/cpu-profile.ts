@@ -74,7 +74,7 @@ export async function summariseProfiles(files: string[], intervalUs: number, cou
   }
   const share = (ms: number) => `${ms.toFixed(1)} ms ${((100 * ms) / busyMs).toFixed(1).padStart(5)} %`
   return [
-    `CPU profile of dsh-slack's measured parts (${files.length} profiles, ${busyMs.toFixed(0)} ms busy, idle left out)`,
+    `CPU profile of the measured parts' main thread (${files.length} profiles, ${busyMs.toFixed(0)} ms busy, idle left out)`,
     'self time by module:',
     ...top(byModule, count).map(([key, ms]) => `  ${share(ms)}  ${key}`),
     'self time by function:',

@@ -8,6 +8,8 @@
  * stand-in's 429s. Rounds alternate the order of the apps; the figure is the
  * median over rounds of each round's p50.
  */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import type { ChildKind } from './app-child.js'
@@ -25,7 +27,7 @@ export interface FreshProcessOptions {
   /** Measured round trips one after another, then `concurrent` at once. */
   sequential: number
   concurrent: number
-  /** A directory: dsh-slack's child writes a CPU profile of each measured part there. */
+  /** A directory: each app writes a CPU profile of each measured part there (`serve-round1.cpuprofile`, …). */
   profileDir?: string
 }
 
@@ -52,14 +54,20 @@ const FIGURES: { key: RoundTripFigure; label: string }[] = [
 ]
 
 const KINDS: { kind: ChildKind; name: string }[] = [
-  { kind: 'floor', name: 'web-api + socket-mode (floor)' },
+  { kind: 'floor', name: 'floor (web-api+socket)' },
   { kind: 'bare', name: 'bare Bolt' },
-  { kind: 'bridge', name: 'dsh-slack' },
+  { kind: 'bridge', name: 'dsh-slack bridge' },
+  { kind: 'serve', name: 'dsh-slack serve' },
 ]
+
+/** dsh-slack's apps: their figures get a ratio to bare Bolt's. */
+const OURS: ChildKind[] = ['bridge', 'serve']
 
 /** An app after its warm-up, resting until `restedAt`. */
 interface WarmApp {
   kind: ChildKind
+  /** The app's own folder: `serve` keeps its SQLite state and its log there, as an operator's service would. */
+  dir: string
   slack: Sandbox
   app: AppProcess
   rig: RoundTripRig
@@ -83,16 +91,17 @@ interface RoundFigures {
   updatesPerRound: number
 }
 
-const profileFile = (dir: string, round: number) => join(dir, `dsh-slack-round${round + 1}.cpuprofile`)
+const profileFile = (dir: string, kind: ChildKind, round: number) => join(dir, `${kind}-round${round + 1}.cpuprofile`)
 
 const nextChannel = (warm: WarmApp) => warm.channels[warm.used++ % warm.channels.length]!
 
 async function warmUp(kind: ChildKind, options: FreshProcessOptions): Promise<WarmApp> {
   const slack = await startSandbox()
   const channels = makeChannels(slack, CHANNELS)
-  // Owner 'service', as `dsh-slack serve` runs (its render thread warms up at start, before the first ask).
-  const app = await startApp(kind, slack, { BENCH_OWNER: 'service' })
-  const warm: WarmApp = { kind, slack, app, rig: { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01') }, channels, used: 0, restedAt: 0, warmUp: [], warmUpCpuPerRoundMs: 0 }
+  const dir = await mkdtemp(join(tmpdir(), `dsh-bench-${kind}-`))
+  // Owner 'service' for the bridge too, as `dsh-slack serve` runs it (its render thread warms up at start, before the first ask).
+  const app = await startApp(kind, slack, { BENCH_OWNER: 'service', BENCH_STATE: kind === 'serve' ? join(dir, 'state.sqlite') : ':memory:' }, join(dir, 'stderr.log'))
+  const warm: WarmApp = { kind, dir, slack, app, rig: { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01') }, channels, used: 0, restedAt: 0, warmUp: [], warmUpCpuPerRoundMs: 0 }
   app.measure()
   for (let i = 0; i < options.warmUps; i++) {
     const start = now()
@@ -109,7 +118,7 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
   const { slack, app, rig } = warm
   const postsBefore = slack.callCount('chat.postMessage')
   const updatesBefore = slack.callCount('chat.update')
-  app.measure(options.profileDir && warm.kind === 'bridge' ? { file: profileFile(options.profileDir, round), intervalUs: PROFILE_INTERVAL_US } : undefined)
+  app.measure(options.profileDir ? { file: profileFile(options.profileDir, warm.kind, round), intervalUs: PROFILE_INTERVAL_US } : undefined)
   const sequential: RoundTripSample[] = []
   for (let i = 0; i < options.sequential; i++) sequential.push(await roundTrip(rig, nextChannel(warm)))
   const concurrent = await Promise.all(Array.from({ length: options.concurrent }, () => roundTrip(rig, nextChannel(warm))))
@@ -127,6 +136,7 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
   }
   await app.stop()
   await slack.close()
+  await rm(warm.dir, { recursive: true })
   return figures
 }
 
@@ -155,16 +165,19 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
     const order = KINDS.map(({ kind }) => kind)
     if (r % 2 === 1) order.reverse()
     for (const [kind, figures] of await round(order, options, r)) byKind.get(kind)!.push(figures)
+    // A full run takes minutes between its lines: say how far it got.
+    process.stderr.write(`  (fresh process: round ${r + 1} of ${options.rounds} done)\n`)
   }
   const apps = KINDS.map(({ kind }) => byKind.get(kind)!)
-  const [, bare, ours] = apps as [RoundFigures[], RoundFigures[], RoundFigures[]]
-  const width = 32
+  const bare = byKind.get('bare')!
+  const ours = OURS.map((kind) => byKind.get(kind)!)
+  const width = 26
   const lines: string[] = [
-    `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds, order alternating; median of per-round p50s; ratio dsh-slack ÷ bare Bolt (goal ≤ 1.3×)`,
-    `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}dsh-slack ÷ Bolt`,
+    `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds, order alternating; median of per-round p50s; ratios dsh-slack ÷ bare Bolt (goal for serve: ≤ 1.3×)`,
+    `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}bridge ÷ Bolt    serve ÷ Bolt`,
   ]
-  const line = (label: string, cells: string[], ratio: string) => lines.push(`${pad(label, 38)}${cells.map((cell) => pad(cell, width)).join('')}${ratio}`)
-  const ratio = (figure: (round: RoundFigures) => number) => `${(overRounds(ours, figure) / overRounds(bare, figure)).toFixed(2)}×`
+  const line = (label: string, cells: string[], ratios: string[]) => lines.push(`${pad(label, 38)}${cells.map((cell) => pad(cell, width)).join('')}${ratios.map((r) => pad(r, 17)).join('')}`.trimEnd())
+  const ratio = (figure: (round: RoundFigures) => number) => ours.map((rounds) => `${(overRounds(rounds, figure) / overRounds(bare, figure)).toFixed(2)}×`)
   const row = (label: string, figure: (round: RoundFigures) => number, format: (value: number) => string = ms) =>
     line(label, apps.map((rounds) => format(overRounds(rounds, figure))), ratio(figure))
   lines.push('sequential, p50')
@@ -179,14 +192,20 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   const first = (key: RoundTripFigure) => (r: RoundFigures) => p50Of(r.warmUp.slice(0, third), key)
   const last = (key: RoundTripFigure) => (r: RoundFigures) => p50Of(r.warmUp.slice(-third), key)
   lines.push(`warm-up (unmeasured), p50 of round trips 1–${third} → ${options.warmUps - third + 1}–${options.warmUps}`)
-  for (const { key, label } of FIGURES) line(`  ${label}`, apps.map((rounds) => `${ms(overRounds(rounds, first(key)))} → ${ms(overRounds(rounds, last(key)))}`), `${ratio(first(key))} → ${ratio(last(key))}`)
+  for (const { key, label } of FIGURES) {
+    const [firstRatios, lastRatios] = [ratio(first(key)), ratio(last(key))]
+    line(`  ${label}`, apps.map((rounds) => `${ms(overRounds(rounds, first(key)))} → ${ms(overRounds(rounds, last(key)))}`), firstRatios.map((r, i) => `${r} → ${lastRatios[i]}`))
+  }
   row('  app CPU per warm-up round trip', (r) => r.warmUpCpuPerRoundMs)
-  const calls = (v: number) => `${v.toFixed(2)} (1.00: no 429s)`
+  const calls = (v: number) => `${v.toFixed(2)} (1: no 429s)`
   row('chat.postMessage per round trip', (r) => r.postsPerRound, calls)
   row('chat.update per round trip', (r) => r.updatesPerRound, calls)
   if (options.profileDir) {
-    const profiles = Array.from({ length: options.rounds }, (_, r) => profileFile(options.profileDir!, r))
-    lines.push(`(CPU profiled at ${PROFILE_INTERVAL_US} µs, which slows dsh-slack: its figures above are not comparable)`, ...(await summariseProfiles(profiles, PROFILE_INTERVAL_US)))
+    lines.push(`(every app CPU-profiled at ${PROFILE_INTERVAL_US} µs, which slows it: the figures above are not comparable with an unprofiled run's)`)
+    for (const { kind, name } of KINDS.filter(({ kind }) => kind !== 'floor')) {
+      const profiles = Array.from({ length: options.rounds }, (_, r) => profileFile(options.profileDir!, kind, r))
+      lines.push(`${name}:`, ...(await summariseProfiles(profiles, PROFILE_INTERVAL_US)))
+    }
   }
   return lines
 }

@@ -3,7 +3,7 @@
  * here, never in test assertions. `--quick` runs smaller rounds; `--only
  * <section>` (render, provider, fresh, instances, cards; repeatable) runs only
  * those sections; `--profile <dir>` has the fresh-process section write
- * dsh-slack's CPU profile of each measured part into `dir`.
+ * each app's CPU profile of each measured part into `dir` and summarise them.
  */
 import { benchCardUpdates } from './card-updates.js'
 import { benchFreshProcess, FRESH_PROCESS_FULL, FRESH_PROCESS_QUICK } from './fresh-process.js'
