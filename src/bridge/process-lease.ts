@@ -13,6 +13,9 @@ export interface ProcessLeaseOptions {
   logger: Logger
 }
 
+/** How many other processes' leases are remembered. */
+const LEASES_REMEMBERED = 1_000
+
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error))
 
 /**
@@ -23,6 +26,12 @@ const reasonOf = (error: unknown) => (error instanceof Error ? error.message : S
 export class ProcessLease {
   #held: Promise<void> | undefined
   #timer: NodeJS.Timeout | undefined
+  /**
+   * Other processes' leases as last read: a lease only ever runs further
+   * ahead while its process lives, so until the time read its process is
+   * known to be alive, and a click on its ask needs no read of the store.
+   */
+  readonly #aliveUntil = new Map<string, number>()
 
   constructor(private readonly options: ProcessLeaseOptions) {}
 
@@ -49,6 +58,13 @@ export class ProcessLease {
     })
   }
 
+  #rememberAlive(instance: string, until: number): void {
+    // Bounded: the oldest reading goes first (a new process's lease is read again when needed).
+    if (this.#aliveUntil.size >= LEASES_REMEMBERED) this.#aliveUntil.delete(this.#aliveUntil.keys().next().value!)
+    this.#aliveUntil.delete(instance)
+    this.#aliveUntil.set(instance, until)
+  }
+
   /** Whether another library process waits for `record` (only then can its owner be gone). */
   ownedElsewhere(record: AskRecord): boolean {
     return record.owner.kind === 'library' && record.owner.instance !== this.options.instance
@@ -61,7 +77,10 @@ export class ProcessLease {
     // On a local store every process is on this machine: a dead process is
     // gone at once (killed with SIGKILL, its lease is still running).
     if (!store.shared && !isProcessAlive(record.owner.pid)) return true
-    const lease = await store.leaseUntil(record.owner.instance)
+    const instance = record.owner.instance
+    if ((this.#aliveUntil.get(instance) ?? -Infinity) >= now()) return false
+    const lease = await store.leaseUntil(instance)
+    if (lease !== undefined && lease >= now()) this.#rememberAlive(instance, lease)
     if (lease !== undefined) return lease < now()
     // No lease: the process ended it when it stopped, or the ask predates leases.
     return store.shared === true

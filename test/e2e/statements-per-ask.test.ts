@@ -5,17 +5,15 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
 import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
-import { SQL } from '../../src/store/postgres/queries.js'
-import { TEAM_SQL } from '../../src/store/postgres/team-queries.js'
 import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+import { tallyStatements } from '../support/statements.js'
 
 /**
  * What one ask costs the database, end to end through the service: POST
  * /v1/asks, a long-poll GET, a person's tap, the card updated. Housekeeping
- * that runs on a timer per instance (the lease sweep, the scheduler's
- * claim, lease renewals) is not counted: it costs the same with no asks.
+ * on timers (the lease sweep, the scheduler's claim) is counted apart: it
+ * costs the same with no asks.
  */
-const HOUSEKEEPING: ReadonlySet<string> = new Set([SQL.pending, SQL.renewLease, SQL.leaseUntil, TEAM_SQL.claim])
 const MOST_PER_ASK = 8
 const ROUND_TRIPS = 5
 
@@ -68,18 +66,6 @@ async function roundTrip({ slack, url }: Deployment, channel: string): Promise<v
   await slack.waitFor(() => slack.messages(channel).find((message) => message.ts === ts && message.edited) ?? undefined)
 }
 
-/** Statements every store ran since `before`, housekeeping left out, by text. */
-function statementsSince(stores: PostgresAskStore[], before: Map<string, number>[]): Map<string, number> {
-  const spent = new Map<string, number>()
-  stores.forEach((store, i) => {
-    for (const [text, count] of store.statementCounts) {
-      const delta = count - (before[i]!.get(text) ?? 0)
-      if (delta > 0 && !HOUSEKEEPING.has(text)) spent.set(text, (spent.get(text) ?? 0) + delta)
-    }
-  })
-  return spent
-}
-
 describe.each([1, 3])('an ask round trip through the service on PostgreSQL, %i instance(s)', (instances) => {
   it(`costs at most ${MOST_PER_ASK} statements, whichever instance takes the tap`, async () => {
     const deployment = await deploy(instances)
@@ -88,14 +74,11 @@ describe.each([1, 3])('an ask round trip through the service on PostgreSQL, %i i
       // A first tap on each instance starts what starts once (the Home tab's viewers are read once, then followed);
       // the stand-in hands taps to the connections in turn.
       for (const channel of channels.slice(0, instances)) await roundTrip(deployment, channel)
-      const stores = deployment.bridges.map((bridge) => bridge.store as PostgresAskStore)
-      const before = stores.map((store) => new Map(store.statementCounts))
+      const tally = tallyStatements(deployment.bridges.map((bridge) => bridge.store as PostgresAskStore))
       for (const channel of channels.slice(instances)) await roundTrip(deployment, channel)
 
-      const spent = statementsSince(stores, before)
-      const perAsk = [...spent.values()].reduce((sum, count) => sum + count, 0) / ROUND_TRIPS
-      const breakdown = [...spent].map(([text, count]) => `${(count / ROUND_TRIPS).toFixed(1)} × ${text.replace(/\s+/g, ' ').slice(0, 60)}`).join('\n')
-      expect(perAsk, breakdown).toBeLessThanOrEqual(MOST_PER_ASK)
+      const spent = tally.spent()
+      expect(spent.perAsk(ROUND_TRIPS), spent.breakdown(ROUND_TRIPS)).toBeLessThanOrEqual(MOST_PER_ASK)
     } finally {
       await deployment.api.close()
       for (const bridge of deployment.bridges) await bridge.stop({ withdrawOpen: false })
