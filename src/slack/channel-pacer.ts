@@ -4,7 +4,7 @@ import { LearnedBudget } from './learned-budget.js'
 import { RateBucket } from './rate-bucket.js'
 import { RATE_RULES, type RateRule } from './rate-rules.js'
 import { ledgerBuckets, SharedTurns } from './shared-turns.js'
-import { SlackCallError } from './slack-call-error.js'
+import { retryAfterOf } from './slack-call-error.js'
 import { TierQueue, type UpdateLane } from './tier-queue.js'
 
 export type { UpdateLane } from './tier-queue.js'
@@ -75,10 +75,6 @@ interface ChannelQueue {
   messages: Job[]
   thread: Job[]
   running: boolean
-}
-
-function retryAfterOf(error: unknown): number | undefined {
-  return error instanceof SlackCallError && error.slackError === 'ratelimited' ? error.retryAfterSeconds ?? 1 : undefined
 }
 
 /**

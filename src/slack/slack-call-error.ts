@@ -21,6 +21,11 @@ export class SlackCallError extends Error {
   }
 }
 
+/** Seconds to wait when Slack answered 429 (1 when it named none); undefined for any other failure. */
+export function retryAfterOf(error: unknown): number | undefined {
+  return error instanceof SlackCallError && error.slackError === 'ratelimited' ? error.retryAfterSeconds ?? 1 : undefined
+}
+
 function isWebApiError(error: unknown): error is WebAPICallError {
   const code: unknown = error instanceof Error ? (error as Error & { code?: unknown }).code : undefined
   return typeof code === 'string' && code.startsWith('slack_webapi_')

@@ -1,6 +1,6 @@
 import type { LearnedBudget } from './learned-budget.js'
 import { RateBucket } from './rate-bucket.js'
-import { SlackCallError } from './slack-call-error.js'
+import { retryAfterOf } from './slack-call-error.js'
 import { ledgerBuckets, type SharedTurns } from './shared-turns.js'
 import { TIMING } from './timing.js'
 
@@ -27,10 +27,6 @@ interface TierJob {
   lane: UpdateLane
   /** Removes the job's abort listener once it leaves its lane. */
   release: () => void
-}
-
-function retryAfterOf(error: unknown): number | undefined {
-  return error instanceof SlackCallError && error.slackError === 'ratelimited' ? error.retryAfterSeconds ?? 1 : undefined
 }
 
 /**
