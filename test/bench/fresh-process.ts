@@ -29,6 +29,8 @@ export interface FreshProcessOptions {
   concurrent: number
   /** A directory: each app writes a CPU profile of each measured part there (`serve-round1.cpuprofile`, …). */
   profileDir?: string
+  /** Only these apps (bare Bolt is always one: the ratios are to it); all four when absent. */
+  apps?: ChildKind[]
 }
 
 /** As issue 21 ran it. The rest outlasts a minute, so Tier 3 (50 a minute) is full again after 45 warm-up updates. */
@@ -53,7 +55,7 @@ const FIGURES: { key: RoundTripFigure; label: string }[] = [
   { key: 'created', label: 'request → 201' },
 ]
 
-const KINDS: { kind: ChildKind; name: string }[] = [
+const ALL_KINDS: { kind: ChildKind; name: string }[] = [
   { kind: 'floor', name: 'floor (web-api+socket)' },
   { kind: 'bare', name: 'bare Bolt' },
   { kind: 'bridge', name: 'dsh-slack bridge' },
@@ -61,7 +63,7 @@ const KINDS: { kind: ChildKind; name: string }[] = [
 ]
 
 /** dsh-slack's apps: their figures get a ratio to bare Bolt's. */
-const OURS: ChildKind[] = ['bridge', 'serve']
+const OUR_KINDS: ChildKind[] = ['bridge', 'serve']
 
 /** An app after its warm-up, resting until `restedAt`. */
 interface WarmApp {
@@ -160,6 +162,8 @@ const p50Of = (samples: RoundTripSample[], key: RoundTripFigure) => percentile(s
 const overRounds = (rounds: RoundFigures[], figure: (round: RoundFigures) => number) => median(rounds.map(figure))
 
 export async function benchFreshProcess(options: FreshProcessOptions): Promise<string[]> {
+  const KINDS = ALL_KINDS.filter(({ kind }) => !options.apps || kind === 'bare' || options.apps.includes(kind))
+  const OURS = OUR_KINDS.filter((kind) => KINDS.some((k) => k.kind === kind))
   const byKind = new Map<ChildKind, RoundFigures[]>(KINDS.map(({ kind }) => [kind, []]))
   for (let r = 0; r < options.rounds; r++) {
     const order = KINDS.map(({ kind }) => kind)
@@ -174,7 +178,7 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   const width = 26
   const lines: string[] = [
     `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds, order alternating; median of per-round p50s; ratios dsh-slack ÷ bare Bolt (goal for serve: ≤ 1.3×)`,
-    `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}bridge ÷ Bolt    serve ÷ Bolt`,
+    `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}${OURS.map((kind) => pad(`${kind} ÷ Bolt`, 17)).join('')}`,
   ]
   const line = (label: string, cells: string[], ratios: string[]) => lines.push(`${pad(label, 38)}${cells.map((cell) => pad(cell, width)).join('')}${ratios.map((r) => pad(r, 17)).join('')}`.trimEnd())
   const ratio = (figure: (round: RoundFigures) => number) => ours.map((rounds) => `${(overRounds(rounds, figure) / overRounds(bare, figure)).toFixed(2)}×`)

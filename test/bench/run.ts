@@ -3,8 +3,11 @@
  * here, never in test assertions. `--quick` runs smaller rounds; `--only
  * <section>` (render, provider, fresh, instances, cards; repeatable) runs only
  * those sections; `--profile <dir>` has the fresh-process section write
- * each app's CPU profile of each measured part into `dir` and summarise them.
+ * each app's CPU profile of each measured part into `dir` and summarise them;
+ * `--apps serve,bridge,floor` measures only those beside bare Bolt there, and
+ * `--rounds N` sets its number of rounds (for iterating on one figure).
  */
+import type { ChildKind } from './app-child.js'
 import { benchCardUpdates } from './card-updates.js'
 import { benchFreshProcess, FRESH_PROCESS_FULL, FRESH_PROCESS_QUICK } from './fresh-process.js'
 import { benchInstances } from './instances.js'
@@ -16,6 +19,8 @@ const quick = args.includes('--quick')
 const valuesOf = (flag: string) => args.flatMap((arg, i) => (arg === flag && args[i + 1] ? [args[i + 1]!] : []))
 const only = valuesOf('--only')
 const profileDir = valuesOf('--profile')[0]
+const apps = valuesOf('--apps').flatMap((list) => list.split(',')).filter((app): app is ChildKind => ['floor', 'bridge', 'serve'].includes(app))
+const rounds = Number(valuesOf('--rounds')[0] ?? Number.NaN)
 
 async function section(name: string, title: string, run: () => Promise<string[]>): Promise<void> {
   if (only.length > 0 && !only.includes(name)) return
@@ -31,7 +36,7 @@ async function main(): Promise<void> {
     benchProvider(quick ? { sets: 2, rounds: 10, burst: 10, openAsks: 1000, plans: 2, trials: 3 } : { sets: 5, rounds: 30, burst: 100, openAsks: 10_000, plans: 5, trials: 10 }),
   )
   await section('fresh', 'Provider, fresh process after warm-up and rest (issue 21\'s method, what a restarted instance serves)', () =>
-    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}) }),
+    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}) }),
   )
   await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
   await section('cards', 'Card updates under load (Tier 3; before: the documented 50 a minute, after: learned)', () =>
