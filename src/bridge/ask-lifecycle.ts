@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto'
+import { randomFillSync, randomUUID } from 'node:crypto'
 import { noticeText } from '../../blocks/index.js'
 import type { Outcome, Person } from '../../blocks/view.js'
-import { UserInteractionError, validateAnswer, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
+import { checkAnswer, UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
 import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
 import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
@@ -71,9 +71,20 @@ function originOf(record: AskRecord | undefined): { rule?: string; key?: string 
 /** Settlements a person makes in Slack (as opposed to the agent, a timer or a stop). */
 const BY_A_PERSON: ReadonlySet<string> = new Set(['answered', 'decided', 'dismissed'])
 
+const ASK_ID_BYTES = 12
+/** Random bytes for the next 128 ask ids: one call into the CSPRNG per 128 asks instead of one each. */
+const askIdPool = Buffer.alloc(ASK_ID_BYTES * 128)
+let askIdPoolAt = askIdPool.length
+
 /** Ask ids go into action ids: url-safe, unguessable, short. */
 export function newAskId(): string {
-  return randomBytes(12).toString('base64url')
+  if (askIdPoolAt + ASK_ID_BYTES > askIdPool.length) {
+    randomFillSync(askIdPool)
+    askIdPoolAt = 0
+  }
+  const id = askIdPool.toString('base64url', askIdPoolAt, askIdPoolAt + ASK_ID_BYTES)
+  askIdPoolAt += ASK_ID_BYTES
+  return id
 }
 
 /**
@@ -229,7 +240,9 @@ export class AskLifecycle {
     // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
     // As a recovery: a click may have recorded the message meanwhile (adoptMessage) and shown it; the claim and the shown flag make it once.
     else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, shownOutcome(current, current.settlement.outcome), 'recovery')
-    this.options.logger.info(`ask ${record.id} posted to ${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`)
+    // After the caller has its answer: a log line written to a file costs as much as a render.
+    const where = `${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`
+    setImmediate(() => this.options.logger.info(`ask ${record.id} posted to ${where}`))
     return current
   }
 
@@ -299,7 +312,7 @@ export class AskLifecycle {
     if (BY_A_PERSON.has(settlement.outcome.kind) && this.#lease.ownedElsewhere(record) && (await this.#lease.ownerGone(record))) {
       return { won: false, record: (await this.expire(id)) ?? record }
     }
-    if (settlement.answer) settlement = { ...settlement, answer: validateAnswer(record, settlement.answer) }
+    if (settlement.answer) settlement = { ...settlement, answer: checkAnswer(record, settlement.answer) }
     // The winner records its event and takes the card's claim in the same step: it shows the settlement.
     const result = await this.options.store.settle(id, settlement, {
       event: { ...settlementEvent(id, settlement), ...originOf(record) },
@@ -309,10 +322,12 @@ export class AskLifecycle {
     this.#expiryTimers.get(id)?.()
     this.#expiryTimers.delete(id)
     const shown = this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
-    this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
-    // Once the card's update is on its way: the listeners (the Home tabs, a relay's host) can wait that long.
+    // Once the card's update is on its way: the log line and the listeners (the Home tabs, a relay's host) can wait that long.
     const listeners = [...this.#settledListeners]
-    setImmediate(() => this.#tellSettled(listeners, result.record))
+    setImmediate(() => {
+      this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
+      this.#tellSettled(listeners, result.record)
+    })
     await shown
     return result
   }

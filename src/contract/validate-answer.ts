@@ -18,10 +18,13 @@ const answerSchema = z.object({
  * sentences naming the question; empty when the answer is valid.
  */
 export function answerProblems(request: { readonly questions: readonly ValidQuestion[] }, answer: unknown): string[] {
-  const { questions } = request
   const parsed = answerSchema.safeParse(answer)
-  if (!parsed.success) return ['the answer must be { answers: [{ id, selected: string[], custom?: string }] }']
-  const items = parsed.data.answers
+  return parsed.success ? itemsProblems(request.questions, parsed.data.answers) : [MALFORMED_ANSWER]
+}
+
+const MALFORMED_ANSWER = 'the answer must be { answers: [{ id, selected: string[], custom?: string }] }'
+
+function itemsProblems(questions: readonly ValidQuestion[], items: AskUserQuestionAnswerItem[]): string[] {
   if (items.length !== questions.length) {
     return [`the answer has ${items.length} item(s) for ${questions.length} question(s); give one per question, in order`]
   }
@@ -53,11 +56,21 @@ function itemProblems(question: ValidQuestion, item: AskUserQuestionAnswerItem):
  * problem: an answer that breaks the seam never reaches the agent.
  */
 export function validateAnswer(request: { readonly questions: readonly ValidQuestion[] }, answer: unknown): AskUserQuestionAnswer {
-  const problems = answerProblems(request, answer)
+  const parsed = answerSchema.safeParse(answer)
+  if (!parsed.success) throw new UserInteractionError('BAD_REQUEST', `invalid answer: ${MALFORMED_ANSWER}`)
+  return checkAnswer(request, parsed.data)
+}
+
+/**
+ * `validateAnswer` for an answer whose shape the type system already
+ * vouches for (built by the handlers from an ask's own labels, or parsed
+ * where it arrived): the seam's rules only, without parsing it again.
+ */
+export function checkAnswer(request: { readonly questions: readonly ValidQuestion[] }, answer: AskUserQuestionAnswer): AskUserQuestionAnswer {
+  const problems = itemsProblems(request.questions, answer.answers)
   if (problems.length > 0) throw new UserInteractionError('BAD_REQUEST', `invalid answer: ${problems.join('; ')}`)
-  const items = answerSchema.parse(answer).answers
   return {
-    answers: items.map((item) =>
+    answers: answer.answers.map((item) =>
       item.custom !== undefined ? { id: item.id, selected: [], custom: item.custom.trim() } : { id: item.id, selected: [...item.selected] },
     ),
   }

@@ -59,23 +59,25 @@ export function validateRequest(request: unknown): ValidRequest {
   if (!Array.isArray(questions)) fail('BAD_REQUEST', '"questions" must be an array of questions, like [{"id": "deploy", "question": "Deploy now?"}]')
   if (questions.length === 0) fail('EMPTY_QUESTIONS', 'the request has no questions; add at least one')
 
+  // Array.from: map() would keep the holes of a sparse array, and a hole is
+  // no question (it must be reported, not skipped). Each question is parsed
+  // once: the misspelt fields are read off the same result.
+  const results = Array.from(questions as unknown[]).map((raw) => questionSchema.safeParse(raw))
+
   // Every misspelt field of every question in one message, so a person fixes them in one go.
-  const unknown = questionUnknownFields(questions)
+  const unknown = results.flatMap((result, index) => (result.success ? [] : unknownFields(questionSchema, result.error.issues, ['questions', index])))
   if (unknown.length > 0) {
     // The intent is the seam's own check, so its unknown keys are a bad intent.
     const inIntent = unknown.every((field) => field.path.includes('intent'))
     fail(inIntent ? 'BAD_INTENT' : 'BAD_REQUEST', describeUnknownFields(unknown))
   }
 
-  // Array.from: map() would keep the holes of a sparse array, and a hole is
-  // no question (it must be reported, not skipped).
-  const parsed = Array.from(questions as unknown[]).map((raw, index): ValidQuestion => {
-    const result = questionSchema.safeParse(raw)
+  const parsed = results.map((result, index): ValidQuestion => {
     if (!result.success) {
       const issue = result.error.issues[0]
       const where = issue && issue.path.length > 0 ? `${issue.path.join('.')}: ` : ''
       const what = issue?.code === 'invalid_type' && issue.path.length === 0 ? 'must be an object' : `${where}${issue?.message ?? 'is malformed'}`
-      fail('BAD_REQUEST', `${questionName(raw, index)}: ${what}`)
+      fail('BAD_REQUEST', `${questionName((questions as unknown[])[index], index)}: ${what}`)
     }
     const { options = [], multiSelect = false, intent, ...rest } = result.data
     const question: ValidQuestion = { ...rest, options, multiSelect }
