@@ -35,6 +35,14 @@ export interface Renderer {
   readonly offLoop: number
 }
 
+/**
+ * Bodies worth keeping: an ask with Markdown `detail` (a plan, a diff),
+ * whose body costs a real parse to render again. A short question's body is
+ * laid out again in less time than digesting its questions for the cache
+ * key takes.
+ */
+const keepsBody = (record: AskRecord) => record.questions.some((q) => q.detail !== undefined)
+
 function textSize(record: AskRecord): number {
   let size = 0
   for (const q of record.questions) {
@@ -112,7 +120,7 @@ export function createRenderer(logger: Logger, { warm = false }: { warm?: boolea
         }
         if (reply?.error !== undefined) throw new Error(reply.error)
       }
-      return renderOpen(record, settings, approvals, bodies)
+      return renderOpen(record, settings, approvals, keepsBody(record) ? bodies : undefined)
     },
     async settled(record, outcome, settings) {
       if (textSize(record) > OFF_LOOP_TEXT_CHARS) {
@@ -123,7 +131,7 @@ export function createRenderer(logger: Logger, { warm = false }: { warm?: boolea
         }
         if (reply?.error !== undefined) throw new Error(reply.error)
       }
-      return renderSettled(record, outcome, settings, bodies)
+      return renderSettled(record, outcome, settings, keepsBody(record) ? bodies : undefined)
     },
     get offLoop() {
       return offLoop

@@ -171,19 +171,28 @@ export async function getAsk(context: AskHandlerContext, id: string, url: URL, r
   }
   // A client that hangs up stops its own wait and nothing else: the ask
   // stays open (only DELETE withdraws it), and the bridge drops its watcher.
-  const gone = new AbortController()
-  const onClose = () => gone.abort()
+  // (One controller for both, not AbortSignal.any: that costs a weak
+  // registration per request, and every request here ends by itself.)
+  const waiting = new AbortController()
+  let clientGone = false
+  const onClose = () => {
+    clientGone = true
+    waiting.abort()
+  }
+  const onClosing = () => waiting.abort()
   res.once('close', onClose)
-  const signal = AbortSignal.any([gone.signal, context.closing])
+  context.closing.addEventListener('abort', onClosing, { once: true })
+  if (context.closing.aborted) waiting.abort()
   let record: AskRecord | undefined
   try {
     // One read: the wait reads the ask itself, and answers at once when it is not pending.
-    record = await context.bridge.waitForSettlement(id, waitMs, signal)
+    record = await context.bridge.waitForSettlement(id, waitMs, waiting.signal)
   } finally {
     res.off('close', onClose)
+    context.closing.removeEventListener('abort', onClosing)
   }
   if (!record) throw notFound(id)
-  if (gone.signal.aborted) return
+  if (clientGone) return
   // The server is closing: let this connection end with the response.
   if (context.closing.aborted) res.setHeader('connection', 'close')
   sendJson(res, 200, askStateResponse(record))

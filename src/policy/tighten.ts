@@ -55,10 +55,17 @@ function ms(name: string, value: string | number | undefined): number | undefine
  * Reminders mention only ids the operator named (`notify`). Returns
  * undefined when nothing differs from Slack's ordinary behaviour.
  */
-export function tightenPolicy(rule: OperatorRule, input: unknown, style: AskStyle, defaultAnswerers: string[] = rule.answerers): EffectivePolicy | undefined {
-  const parsed = policyInputSchema.optional().safeParse(input)
+/** What a request without `policy` asks for: nothing. Parsed once, not per ask. */
+const NO_POLICY_INPUT = Object.freeze(policyInputSchema.parse({}))
+
+function parsedPolicyInput(input: unknown): typeof NO_POLICY_INPUT {
+  const parsed = policyInputSchema.safeParse(input)
   if (!parsed.success) throw new UserInteractionError('BAD_REQUEST', parsed.error.issues[0]?.message ?? 'policy is malformed')
-  const given = parsed.data ?? {}
+  return parsed.data
+}
+
+export function tightenPolicy(rule: OperatorRule, input: unknown, style: AskStyle, defaultAnswerers: string[] = rule.answerers): EffectivePolicy | undefined {
+  const given = input === undefined ? NO_POLICY_INPUT : parsedPolicyInput(input)
   if (style === 'question' && given.approvals !== undefined && given.approvals > 1) {
     throw new UserInteractionError('BAD_REQUEST', `policy.approvals ${given.approvals} needs a plan review or a tool approval: a plain question has no "approve" to count (drop policy.approvals, or ask with intent plan-review)`)
   }
