@@ -189,6 +189,15 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   row('  app CPU per round trip', (r) => r.cpuPerRoundMs)
   row('    of it the main thread', (r) => r.mainThreadCpuPerRoundMs)
   row('    other threads (GC, JIT, workers)', (r) => r.cpuPerRoundMs - r.mainThreadCpuPerRoundMs)
+  // How far one round's ratio strays from the median: what a single run of this method can tell apart.
+  const spread = (figure: (round: RoundFigures) => number) =>
+    ours.map((rounds) => {
+      const perRound = rounds.map((round, r) => figure(round) / figure(bare[r]!))
+      return `${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}×`
+    })
+  lines.push(`sequential, ${OURS.join(' and ')} ÷ Bolt within each round (lowest–highest of ${options.rounds})`)
+  for (const { key, label } of FIGURES) line(`  ${label}`, apps.map(() => ''), spread((r) => p50Of(r.sequential, key)))
+  line('  app CPU per round trip', apps.map(() => ''), spread((r) => r.cpuPerRoundMs))
   lines.push(`${options.concurrent} at once, p50`)
   for (const { key, label } of FIGURES) row(`  ${label}`, (r) => p50Of(r.concurrent, key))
   // How warm the code is by the measured part: the first and the last third of the warm-up side by side.
