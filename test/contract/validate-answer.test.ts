@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { answerProblems, validateAnswer, validateRequest } from '../../src/contract/index.js'
+import { answerProblems, checkAnswer, validateAnswer, validateRequest } from '../../src/contract/index.js'
 
 function rejection(run: () => unknown): { name: string; code: unknown; message: string } {
   try {
@@ -208,5 +208,25 @@ describe('validateAnswer: plan review', () => {
 
   it('rejects approving and declining at once', () => {
     expect(rejection(() => validateAnswer(plan, { answers: [{ id: 'plan-review', selected: ['Approve', 'Keep planning'] }] })).code).toBe('BAD_REQUEST')
+  })
+})
+
+describe('checkAnswer: an answer the handlers built, checked by the seam’s rules alone', () => {
+  it('gives the same clean copy as validateAnswer, trimmed, with fresh arrays', () => {
+    const selected = ['lint', 'test']
+    const answer = { answers: [{ id: 'pkg', selected: ['npm'] }, { id: 'ci', selected }, { id: 'why', selected: [], custom: ' ship it ' }] }
+
+    const clean = checkAnswer(request, answer)
+
+    expect(clean).toEqual(validateAnswer(request, answer))
+    expect(clean.answers[2]?.custom).toBe('ship it')
+    expect(clean.answers[1]?.selected).not.toBe(selected)
+  })
+
+  it('refuses what breaks the seam with the same message as validateAnswer', () => {
+    const answer = { answers: [{ id: 'pkg', selected: ['bun'] }, { id: 'ci', selected: [] }, { id: 'why', selected: [], custom: ' ' }] }
+
+    expect(rejection(() => checkAnswer(request, answer))).toEqual(rejection(() => validateAnswer(request, answer)))
+    expect(rejection(() => checkAnswer(request, answer)).message).toBe('invalid answer: question "pkg": "bun" is not one of its options; question "why": the custom answer is blank')
   })
 })

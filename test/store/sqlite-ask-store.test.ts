@@ -101,6 +101,20 @@ describe('SqliteAskStore housekeeping', () => {
     db.close()
   })
 
+  it('keeps one index on status: the pending count and list use (status, api_key), and no write pays for a second', async () => {
+    const path = freshPath()
+    const store = new SqliteAskStore(path)
+    await store.close()
+
+    const db = new Database(path, { readonly: true })
+    const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'asks' AND sql LIKE '%status%'`).pluck().all()
+    const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join('; ')
+    expect(indexes).toEqual(['asks_by_status_key'])
+    expect(plan(`SELECT count(*) FROM asks WHERE status = 'pending'`)).toContain('asks_by_status_key')
+    expect(plan(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`)).toContain('asks_by_status_key')
+    db.close()
+  })
+
   it('deletes settled asks older than the retention period at open and keeps pending ones of any age', async () => {
     const path = freshPath()
     let now = 1_700_000_000_000
