@@ -6,6 +6,7 @@ import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
 import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
+import type { PendingCaps } from '../store/pending-caps.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { TIMING } from '../slack/timing.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
@@ -157,7 +158,7 @@ export class AskLifecycle {
     record.questions = valid.questions
     const agent = withHost(seen, options.host)
     if (agent) record.agent = agent
-    return this.#insertAndPost(record, valid.signal, options.onQueued).catch(async (error: unknown) => {
+    return this.#insertAndPost(record, valid.signal, options.onQueued, options.caps).catch(async (error: unknown) => {
       // Two requests with one key at once (a client retrying a POST that is
       // still being handled): the insert of the second fails on the key, and
       // it gets the first's ask.
@@ -205,17 +206,17 @@ export class AskLifecycle {
     return record
   }
 
-  #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued']): Promise<AskRecord> {
+  #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: PendingCaps): Promise<AskRecord> {
     if (this.#stopped) return Promise.reject(new UserInteractionError('ASK_ABORTED', 'the bridge is stopped; start a new one to ask'))
-    const posting = this.#insertAndPostNow(record, signal, onQueued)
+    const posting = this.#insertAndPostNow(record, signal, onQueued, caps)
     const tracked = posting.catch(() => undefined).finally(() => this.#posting.delete(tracked))
     this.#posting.add(tracked)
     return posting
   }
 
-  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued']): Promise<AskRecord> {
+  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: PendingCaps): Promise<AskRecord> {
     if (record.owner.kind === 'library') await this.#lease.hold()
-    await this.options.store.insert(record)
+    await this.options.store.insert(record, caps)
     onQueued?.({ record, expectedPostAt: this.#now() + this.options.pacer.expectedWaitMs(record.target) })
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.abort(record.id)

@@ -6,6 +6,7 @@ import type { AskUserQuestionRequest } from '../contract/index.js'
 import { isUserInteractionError } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
 import type { AskRecord } from '../store/ask-record.js'
+import { PendingCapReached } from '../store/pending-caps.js'
 import type { QueuedAsk } from '../bridge/types.js'
 import { TIMING } from '../slack/timing.js'
 import { ApiError } from './api-error.js'
@@ -30,23 +31,14 @@ export interface AskHandlerContext {
 /** How long a client told "too many pending" should wait before asking again. */
 const PENDING_RETRY_AFTER_S = 30
 
-/**
- * Refuses a new ask while too many are pending, in total or for this key:
- * each open ask holds its body, and a flood of them (150 plans of 1 MiB)
- * once took the service past a gigabyte. Counted in the store, without
- * reading any ask's body. Concurrent requests may pass the cap by a few.
- */
-async function checkPendingCaps(context: AskHandlerContext, key: string | undefined): Promise<void> {
-  const limits = context.limits?.()
-  if (!limits) return
-  const count = await context.bridge.store.countPending(key)
+/** The 429 for an ask past the operator's caps on pending asks (the store counts them as it records the ask). */
+function tooManyPending(reached: PendingCapReached): ApiError {
+  const { count, caps, key } = reached
   const retry = { 'retry-after': String(PENDING_RETRY_AFTER_S) }
-  if (key !== undefined && count.forKey >= limits.pendingPerKey) {
-    throw new ApiError(429, 'TOO_MANY_PENDING', `API key ${key} has ${count.forKey} asks still pending, its limit (limits.pendingPerKey ${limits.pendingPerKey}): wait for answers, or withdraw asks with DELETE /v1/asks/:id, before asking more`, retry)
+  if (reached.perKey) {
+    return new ApiError(429, 'TOO_MANY_PENDING', `API key ${key} has ${count.forKey} asks still pending, its limit (limits.pendingPerKey ${caps.pendingPerKey}): wait for answers, or withdraw asks with DELETE /v1/asks/:id, before asking more`, retry)
   }
-  if (count.total >= limits.pending) {
-    throw new ApiError(429, 'TOO_MANY_PENDING', `the service has ${count.total} asks pending, its limit (limits.pending ${limits.pending}): ask again once some are answered`, retry)
-  }
+  return new ApiError(429, 'TOO_MANY_PENDING', `the service has ${count.total} asks pending, its limit (limits.pending ${caps.pending}): ask again once some are answered`, retry)
 }
 
 /**
@@ -61,7 +53,7 @@ async function checkPendingCaps(context: AskHandlerContext, key: string | undefi
 export async function createAsk(context: AskHandlerContext, req: IncomingMessage, res: ServerResponse, origin: AskOrigin = {}): Promise<void> {
   const key = idempotencyKey(req)
   const body = parseCreateAskBody(await readJsonBody(req))
-  await checkPendingCaps(context, origin.key)
+  const caps = context.limits?.()
   const request = { questions: body.questions, ...(body.agent ? { agent: body.agent } : {}) } as AskUserQuestionRequest
   const early = respondAsync(req)
   let queued: QueuedAsk | undefined
@@ -74,6 +66,8 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
     // An idempotency key belongs to its API key: another key's agent cannot reach (or learn of) this ask by reusing it.
     ...(key !== undefined ? { externalKey: `${IDEMPOTENCY_PREFIX}${origin.key === undefined ? '' : `${origin.key}:`}${key}` } : {}),
     ...(origin.key !== undefined ? { origin } : {}),
+    // Counted as the ask is recorded; a repeated Idempotency-Key finds its ask before any count.
+    ...(caps ? { caps } : {}),
     onQueued: (ask) => {
       queued = ask
       if (early) tellQueued()
@@ -144,8 +138,9 @@ async function firstOf<T>(opening: Promise<T>, queuedNow: Promise<void>, withinM
   }
 }
 
-/** What an open that failed answers: Slack refusing the post is a 502, a request looser than the operator's policy a 403 (understood, and not allowed), an invalid request a 400. */
+/** What an open that failed answers: Slack refusing the post is a 502, a request looser than the operator's policy a 403 (understood, and not allowed), an invalid request a 400, too many pending asks a 429. */
 function refusalOf(error: unknown): unknown {
+  if (error instanceof PendingCapReached) return tooManyPending(error)
   if (!isUserInteractionError(error)) return error
   return new ApiError(error.code === 'SLACK_API_ERROR' ? 502 : error.code === 'POLICY_FORBIDDEN' ? 403 : 400, error.code, error.message)
 }

@@ -1,4 +1,5 @@
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { PendingCaps } from './pending-caps.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
@@ -34,8 +35,12 @@ export interface AskStore {
    * instance sees it. Absent on local stores, whose process keeps it in memory.
    */
   readonly homeViewers?: HomeViewers
-  /** Adds a new pending ask. Fails if the id or the external key is taken. */
-  insert(record: AskRecord): Promise<void>
+  /**
+   * Adds a new pending ask. Fails if the id or the external key is taken,
+   * and with `PendingCapReached` when `caps` are given and one is reached
+   * (counted in the same statement as the insert, without reading any body).
+   */
+  insert(record: AskRecord, caps?: PendingCaps): Promise<void>
   get(id: string): Promise<AskRecord | undefined>
   /** The ask created for a relayed request, if any. */
   findByExternalKey(key: string): Promise<AskRecord | undefined>

@@ -1,5 +1,6 @@
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
+import { capReached, PendingCapReached, type PendingCaps } from './pending-caps.js'
 import { SettleWatchers } from './settle-watchers.js'
 import { type PendingCount, decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
 
@@ -19,8 +20,12 @@ export class MemoryAskStore implements AskStore {
   readonly #jobs = new Map<string, ScheduledJob>()
   readonly #events: AskEvent[] = []
 
-  async insert(record: AskRecord): Promise<void> {
+  async insert(record: AskRecord, caps?: PendingCaps): Promise<void> {
     if (this.#records.has(record.id)) throw new Error(`ask ${record.id} already exists`)
+    if (caps) {
+      const count = await this.countPending(record.apiKey)
+      if (capReached(count, caps, record.apiKey)) throw new PendingCapReached(count, caps, record.apiKey)
+    }
     if (record.externalKey !== undefined) {
       if (this.#byExternalKey.has(record.externalKey)) throw new Error(`an ask for ${record.externalKey} already exists`)
       this.#byExternalKey.set(record.externalKey, record.id)

@@ -3,6 +3,7 @@ import type { PendingCount } from './team-records.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
+import { PendingCapReached, type PendingCaps } from './pending-caps.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
 import { SettleWatchers } from './settle-watchers.js'
 import { SqliteTeamTables } from './sqlite-team-tables.js'
@@ -92,6 +93,13 @@ export class SqliteAskStore implements AskStore {
       insert: db.prepare(
         `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
          VALUES (@id, @status, @externalKey, @owner, @createdAt, NULL, @record, @apiKey, @rule)`,
+      ),
+      // The caps counted in the insert itself: one statement, and no other writer between the count and the row.
+      insertWithinCaps: db.prepare(
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
+         SELECT @id, @status, @externalKey, @owner, @createdAt, NULL, @record, @apiKey, @rule
+         WHERE (SELECT count(*) FROM asks WHERE status = 'pending') < @pending
+           AND (@apiKey IS NULL OR (SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = @apiKey) < @pendingPerKey)`,
       ),
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
@@ -185,24 +193,31 @@ export class SqliteAskStore implements AskStore {
       .immediate()
   }
 
-  async insert(record: AskRecord): Promise<void> {
+  async insert(record: AskRecord, caps?: PendingCaps): Promise<void> {
+    const row = {
+      id: record.id,
+      status: record.status,
+      externalKey: record.externalKey ?? null,
+      owner: JSON.stringify(record.owner),
+      createdAt: record.createdAt,
+      record: JSON.stringify(record),
+      apiKey: record.apiKey ?? null,
+      rule: record.rule ?? null,
+    }
     try {
-      this.#statements.insert.run({
-        id: record.id,
-        status: record.status,
-        externalKey: record.externalKey ?? null,
-        owner: JSON.stringify(record.owner),
-        createdAt: record.createdAt,
-        record: JSON.stringify(record),
-        apiKey: record.apiKey ?? null,
-        rule: record.rule ?? null,
-      })
+      if (!caps) {
+        this.#statements.insert.run(row)
+        return
+      }
+      if (this.#statements.insertWithinCaps.run({ ...row, pending: caps.pending, pendingPerKey: caps.pendingPerKey }).changes === 1) return
     } catch (error) {
       if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
         throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
       }
       throw error
     }
+    // No row: a cap is reached. Counted again only now, to say which (a rare path).
+    throw new PendingCapReached(this.#team.countPending(record.apiKey), caps, record.apiKey)
   }
 
   async get(id: string): Promise<AskRecord | undefined> {

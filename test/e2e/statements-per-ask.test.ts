@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
+import { policyFromEnvironment } from '../../src/policy/environment-policy.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
@@ -10,7 +11,8 @@ import { tallyStatements } from '../support/statements.js'
 
 /**
  * What one ask costs the database, end to end through the service: POST
- * /v1/asks, a long-poll GET, a person's tap, the card updated. Housekeeping
+ * /v1/asks (the caps on pending asks counted as the ask is inserted), a
+ * long-poll GET, a person's tap, the card updated. Housekeeping
  * on timers (the lease sweep, the scheduler's claim) is counted apart: it
  * costs the same with no asks.
  */
@@ -51,7 +53,9 @@ async function deploy(instances: number): Promise<Deployment> {
     bridges.push(await createSlackBridge(asker ? { ...common, signingSecret: slack.signingSecret, listen: false } : { ...common, appToken: slack.appToken }))
   }
   await slack.waitFor(() => slack.socketConnections() === (instances > 1 ? instances - 1 : 1) || undefined)
-  const api = createApiServer({ bridge: bridges[0]!, logger: silentLogger })
+  // As `serve` runs it: the operator's policy, whose caps on pending asks are counted with every POST.
+  const policy = policyFromEnvironment({ channel: slack.defaultChannel })
+  const api = createApiServer({ bridge: bridges[0]!, logger: silentLogger, policy: () => policy })
   const { url } = await api.listen('127.0.0.1', 0)
   return { slack, bridges, api, url }
 }

@@ -69,8 +69,8 @@ async function serve(env: Record<string, string>): Promise<{ slack: Sandbox; ser
   return { slack, service, logger }
 }
 
-async function api(service: RunningService, method: string, path: string, options: { key?: string; body?: unknown } = {}) {
-  const headers: Record<string, string> = { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }) }
+async function api(service: RunningService, method: string, path: string, options: { key?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+  const headers: Record<string, string> = { ...(options.key ? { authorization: `Bearer ${options.key}` } : {}), ...(options.body === undefined ? {} : { 'content-type': 'application/json' }), ...options.headers }
   const response = await fetch(service.url + path, { method, headers, ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }) })
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, any> }
 }
@@ -167,6 +167,22 @@ describe('the policy file and named keys in the service', () => {
     expect(third.headers.get('retry-after')).toBe('30')
     expect(third.body.error).toEqual({ code: 'TOO_MANY_PENDING', message: expect.stringContaining('API key ci has 2 asks still pending') })
     expect(afterWithdrawal.status).toBe(201)
+  })
+
+  it('answers a retried POST at its key\'s cap with the ask it already made, not a 429', async () => {
+    const { slack, service } = await serve({ DSH_SLACK_POLICY: policyFile(TEAM) })
+    const deploy = { key: SECRETS.ciNew, body: { questions: [pm] }, headers: { 'idempotency-key': 'deploy-42' } }
+
+    const first = await api(service, 'POST', '/v1/asks', deploy)
+    expect((await api(service, 'POST', '/v1/asks', { key: SECRETS.ciNew, body: { questions: [pm] } })).status).toBe(201)
+    const retried = await api(service, 'POST', '/v1/asks', deploy)
+    const another = await api(service, 'POST', '/v1/asks', { ...deploy, headers: { 'idempotency-key': 'deploy-43' } })
+
+    expect(retried.status).toBe(201)
+    expect(retried.body.id).toBe(first.body.id)
+    expect(another.status).toBe(429)
+    expect(another.body.error.code).toBe('TOO_MANY_PENDING')
+    expect(slack.messages(AGENTS)).toHaveLength(2)
   })
 
   it('reports the policy version in /healthz and reloads a changed file, keeping open asks on their rules', async () => {

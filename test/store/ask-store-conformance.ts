@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import type { AskRecord, Settlement } from '../../src/store/ask-record.js'
 import type { AskStore } from '../../src/store/ask-store.js'
+import { PendingCapReached } from '../../src/store/pending-caps.js'
 
 /** How a conformance run makes stores. */
 export interface StoreFactory {
@@ -385,6 +386,35 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect(await store.countPending('ci')).toEqual({ total: 3, forKey: 1 })
       expect(await store.countPending('nobody')).toEqual({ total: 3, forKey: 0 })
       expect(await store.countPending()).toEqual({ total: 3, forKey: 0 })
+    })
+
+    it('refuses an insert past a cap on pending asks, per key or in all, saying which, and counts settled asks out', async () => {
+      const store = await create()
+      const caps = { pending: 4, pendingPerKey: 2 }
+      const first = pendingRecord({ apiKey: 'ci' })
+      for (const record of [first, pendingRecord({ apiKey: 'ci' }), pendingRecord({ apiKey: 'laptop' })]) await store.insert(record, caps)
+
+      const thirdForCi = pendingRecord({ apiKey: 'ci' })
+      const perKey = await store.insert(thirdForCi, caps).catch((error: unknown) => error)
+      await store.insert(pendingRecord(), caps)
+      const overall = await store.insert(pendingRecord({ apiKey: 'laptop' }), caps).catch((error: unknown) => error)
+      await store.settle(first.id, aborted())
+      await store.insert(thirdForCi, caps)
+
+      expect(perKey).toBeInstanceOf(PendingCapReached)
+      expect(perKey).toMatchObject({ count: { total: 3, forKey: 2 }, key: 'ci', perKey: true })
+      expect(overall).toMatchObject({ count: { total: 4, forKey: 1 }, key: 'laptop', perKey: false })
+      expect(await store.get(thirdForCi.id)).toMatchObject({ status: 'pending' })
+      expect(await store.countPending('ci')).toEqual({ total: 4, forKey: 2 })
+    })
+
+    it('inserts without a count when no caps are given', async () => {
+      const store = await create()
+      for (let n = 0; n < 3; n++) await store.insert(pendingRecord({ apiKey: 'ci' }))
+      await expect(store.insert(pendingRecord({ apiKey: 'ci' }), { pending: 10, pendingPerKey: 3 })).rejects.toBeInstanceOf(PendingCapReached)
+      await store.insert(pendingRecord({ apiKey: 'ci' }))
+
+      expect(await store.countPending('ci')).toEqual({ total: 4, forKey: 4 })
     })
 
     if (factory.reopen) {

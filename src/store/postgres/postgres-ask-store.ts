@@ -2,6 +2,7 @@ import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
+import { PendingCapReached, type PendingCaps } from '../pending-caps.js'
 import { SettleWatchers } from '../settle-watchers.js'
 import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
 import { migratePostgres } from './migrate.js'
@@ -144,10 +145,11 @@ export class PostgresAskStore implements AskStore {
     return result
   }
 
-  async insert(record: AskRecord): Promise<void> {
+  async insert(record: AskRecord, caps?: PendingCaps): Promise<void> {
     if (this.#insertListeners.size > 0 && record.expiresAt !== undefined) this.#insertedHere.add(record.id)
+    let capped: PendingCaps | undefined
     try {
-      await this.#query(SQL.insert, [
+      const result = await this.#query(SQL.insert, [
         record.id,
         record.status,
         record.externalKey ?? null,
@@ -157,7 +159,11 @@ export class PostgresAskStore implements AskStore {
         record.expiresAt ?? null,
         record.apiKey ?? null,
         record.rule ?? null,
+        caps?.pending ?? null,
+        caps?.pendingPerKey ?? null,
       ])
+      // Without caps the insert has no condition: it added the row or threw.
+      if (caps && result.rows.length === 0) capped = caps
     } catch (error) {
       this.#insertedHere.delete(record.id)
       if ((error as { code?: string }).code === '23505') {
@@ -165,6 +171,10 @@ export class PostgresAskStore implements AskStore {
       }
       throw error
     }
+    if (!capped) return
+    this.#insertedHere.delete(record.id)
+    // No row: a cap is reached. Counted again only now, to say which (a rare path).
+    throw new PendingCapReached(await this.countPending(record.apiKey), capped, record.apiKey)
   }
 
   async get(id: string): Promise<AskRecord | undefined> {

@@ -33,12 +33,23 @@ export const SQL = {
   appliedVersions: `SELECT version FROM dsh_slack_migrations ORDER BY version`,
   recordMigration: `INSERT INTO dsh_slack_migrations (version, name) VALUES ($1, $2)`,
 
+  /**
+   * The ask, announced when it has an expiry ($7), within the caps on
+   * pending asks ($10 in all, $11 for its API key $8; nulls: none): no row
+   * back means a cap was reached. Two instances inserting at once may each
+   * count the other's ask as not there yet, so a cap can be passed by a few.
+   */
   insert: `WITH inserted AS (
              INSERT INTO asks (id, status, external_key, owner_instance, created_at, record, api_key, rule)
-             VALUES ($1, $2, $3, $4, $5, $6::jsonb, $8, $9)
+             SELECT $1, $2, $3, $4, $5, $6::jsonb, $8::text, $9
+             WHERE $10::integer IS NULL
+                OR ((SELECT count(*) FROM asks WHERE status = 'pending') < $10::integer
+                    AND ($8::text IS NULL OR (SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = $8::text) < $11::integer))
              RETURNING id
+           ), announced AS (
+             SELECT pg_notify('${INSERTED_CHANNEL}', id || ' ' || $7::bigint) FROM inserted WHERE $7::bigint IS NOT NULL
            )
-           SELECT pg_notify('${INSERTED_CHANNEL}', id || ' ' || $7::bigint) FROM inserted WHERE $7::bigint IS NOT NULL`,
+           SELECT id, (SELECT count(*) FROM announced) AS announced FROM inserted`,
   get: `SELECT record FROM asks WHERE id = $1`,
   byExternalKey: `SELECT record FROM asks WHERE external_key = $1`,
   /** Where the message is, and its `posted` event ($3, $4: at and event, or nulls) in the same statement. */
