@@ -17,7 +17,7 @@
  */
 import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import { createServer, Server, type IncomingMessage, type ServerResponse } from 'node:http'
 import { Session } from 'node:inspector/promises'
 import type { AddressInfo } from 'node:net'
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
@@ -47,6 +47,13 @@ export interface ChildReport {
   mainThreadCpuMs: number
   loopP99Ms: number
   loopMaxMs: number
+  /** Since `measure`, in order: when each `POST /v1/asks` reached the app, and when the app handed each chat.postMessage to fetch (ms since the epoch). */
+  postTimeline: PostTimeline
+}
+
+export interface PostTimeline {
+  arrived: number[]
+  handedToFetch: number[]
 }
 
 const send = (message: Record<string, unknown>) => process.send!(message)
@@ -216,6 +223,35 @@ function mainThreadCpuMs(): number {
 
 const APPS: Record<ChildKind, () => Promise<() => Promise<void>>> = { floor, bare, bridge, serve }
 
+/** The clock the parent reads too: ms since the epoch, to the microsecond. */
+const epochMs = () => performance.timeOrigin + performance.now()
+
+/**
+ * Splits "request → chat.postMessage" for the parent into reaching the app,
+ * the app's own work and the way on to Slack, the same way for every app:
+ * by watching node:http's `request` event and the global fetch, which all
+ * of them (the Web API client included) post through. Nothing is changed
+ * but a timestamp taken. Installed before an app starts, as the Web API
+ * client reads `fetch` when it is made.
+ */
+function watchPosts(timeline: PostTimeline): void {
+  const server = Server.prototype as { emit(event: string | symbol, ...args: unknown[]): boolean }
+  const emit = server.emit
+  server.emit = function (this: Server, event, ...args) {
+    const req = args[0] as IncomingMessage | undefined
+    if (event === 'request' && req?.method === 'POST' && req.url?.startsWith('/v1/asks')) timeline.arrived.push(epochMs())
+    return emit.call(this, event, ...args)
+  }
+  const fetchFromNode = globalThis.fetch
+  globalThis.fetch = (input, init) => {
+    if (typeof input === 'string' && input.endsWith('/chat.postMessage')) timeline.handedToFetch.push(epochMs())
+    return fetchFromNode(input, init)
+  }
+}
+
+const timeline: PostTimeline = { arrived: [], handedToFetch: [] }
+watchPosts(timeline)
+
 let cpuAtStart = process.cpuUsage()
 let mainThreadAtStart = mainThreadCpuMs()
 let loop: IntervalHistogram | undefined
@@ -231,11 +267,13 @@ process.on('message', (message: ChildCommand) => {
     if (message.profile) profiling = { file: message.profile.file, stop: startProfile(message.profile.intervalUs) }
     cpuAtStart = process.cpuUsage()
     mainThreadAtStart = mainThreadCpuMs()
+    timeline.arrived.length = 0
+    timeline.handedToFetch.length = 0
   }
   if (message.type === 'report') {
     loop?.disable()
     const cpu = process.cpuUsage(cpuAtStart)
-    const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: mainThreadCpuMs() - mainThreadAtStart, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6 }
+    const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: mainThreadCpuMs() - mainThreadAtStart, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6, postTimeline: timeline }
     const profile = profiling
     profiling = undefined
     void (profile ? profile.stop.then((stopProfile) => stopProfile(profile.file)) : Promise.resolve()).then(() => send({ ...report }))

@@ -12,7 +12,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
-import type { ChildKind } from './app-child.js'
+import type { ChildKind, PostTimeline } from './app-child.js'
 import { startApp, type AppProcess } from './app-process.js'
 import { summariseProfiles } from './cpu-profile.js'
 import { makeChannels, ROUND_SPACING_MS, roundTrip, sleep, watchMessages, type RoundTripFigure, type RoundTripRig, type RoundTripSample } from './round-trip.js'
@@ -80,6 +80,23 @@ interface WarmApp {
   warmUpCpuPerRoundMs: number
 }
 
+/** One request → chat.postMessage: until the app's server saw it, the app's own work until it handed the post to fetch, and from there until the stand-in had it. */
+interface PostSplit {
+  reaching: number
+  inApp: number
+  toSlack: number
+}
+
+/** The parent's side of the split: the child's timeline and each round trip's start, on one clock (ms since the epoch). */
+function splitPosts(starts: number[], samples: RoundTripSample[], timeline: PostTimeline): PostSplit[] {
+  return starts.flatMap((start, i) => {
+    const arrived = timeline.arrived[i]
+    const handed = timeline.handedToFetch[i]
+    if (arrived === undefined || handed === undefined) return []
+    return [{ reaching: arrived - start, inApp: handed - arrived, toSlack: start + samples[i]!.posted - handed }]
+  })
+}
+
 /** One app's figures in one round. */
 interface RoundFigures {
   sequential: RoundTripSample[]
@@ -88,6 +105,8 @@ interface RoundFigures {
   mainThreadCpuPerRoundMs: number
   warmUp: RoundTripSample[]
   warmUpCpuPerRoundMs: number
+  /** Each sequential round trip's "request → chat.postMessage", split where the app saw it (ms). */
+  postSplit: PostSplit[]
   /** chat.postMessage and chat.update calls per measured round trip (1 each: no 429s, no retries). */
   postsPerRound: number
   updatesPerRound: number
@@ -122,7 +141,11 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
   const updatesBefore = slack.callCount('chat.update')
   app.measure(options.profileDir ? { file: profileFile(options.profileDir, warm.kind, round), intervalUs: PROFILE_INTERVAL_US } : undefined)
   const sequential: RoundTripSample[] = []
-  for (let i = 0; i < options.sequential; i++) sequential.push(await roundTrip(rig, nextChannel(warm)))
+  const starts: number[] = []
+  for (let i = 0; i < options.sequential; i++) {
+    starts.push(performance.timeOrigin + performance.now())
+    sequential.push(await roundTrip(rig, nextChannel(warm)))
+  }
   const concurrent = await Promise.all(Array.from({ length: options.concurrent }, () => roundTrip(rig, nextChannel(warm))))
   const report = await app.report()
   const measured = options.sequential + options.concurrent
@@ -133,6 +156,7 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
     mainThreadCpuPerRoundMs: report.mainThreadCpuMs / measured,
     warmUp: warm.warmUp,
     warmUpCpuPerRoundMs: warm.warmUpCpuPerRoundMs,
+    postSplit: splitPosts(starts, sequential, report.postTimeline),
     postsPerRound: (slack.callCount('chat.postMessage') - postsBefore) / measured,
     updatesPerRound: (slack.callCount('chat.update') - updatesBefore) / measured,
   }
@@ -185,7 +209,15 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   const row = (label: string, figure: (round: RoundFigures) => number, format: (value: number) => string = ms) =>
     line(label, apps.map((rounds) => format(overRounds(rounds, figure))), ratio(figure))
   lines.push('sequential, p50')
-  for (const { key, label } of FIGURES) row(`  ${label}`, (r) => p50Of(r.sequential, key))
+  for (const { key, label } of FIGURES) {
+    row(`  ${label}`, (r) => p50Of(r.sequential, key))
+    if (key !== 'posted') continue
+    // Where the post's time goes: the machine's part (reaching the app, the way to Slack) apart from the app's own.
+    const part = (name: keyof PostSplit) => (r: RoundFigures) => percentile(r.postSplit.map((split) => split[name]), 50)
+    row('    reaching the app', part('reaching'))
+    row('    in the app, until it calls fetch', part('inApp'))
+    row('    from fetch on to the stand-in', part('toSlack'))
+  }
   row('  app CPU per round trip', (r) => r.cpuPerRoundMs)
   row('    of it the main thread', (r) => r.mainThreadCpuPerRoundMs)
   row('    other threads (GC, JIT, workers)', (r) => r.cpuPerRoundMs - r.mainThreadCpuPerRoundMs)
