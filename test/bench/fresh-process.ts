@@ -212,7 +212,7 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   for (const { key, label } of FIGURES) {
     row(`  ${label}`, (r) => p50Of(r.sequential, key))
     if (key !== 'posted') continue
-    // Where the post's time goes: the machine's part (reaching the app, the way to Slack) apart from the app's own.
+    // Where the post's time goes: the app's own handling of the request apart from what comes before and after it.
     const part = (name: keyof PostSplit) => (r: RoundFigures) => percentile(r.postSplit.map((split) => split[name]), 50)
     row('    reaching the app', part('reaching'))
     row('    in the app, until it calls fetch', part('inApp'))
