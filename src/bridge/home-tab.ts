@@ -151,17 +151,31 @@ export class HomeTab implements HomePort {
     const now = this.options.now()
     if (!(await this.#viewers.claim(user, holder, now, now + TIMING.homeClaimMs))) return
     for (let round = 0; round < MAX_ROUNDS; round++) {
-      const view = await this.#viewFor(user, round === 0 ? read : new PendingRead(this.options.store), notice)
-      if (!(await this.#send(user, view, notice))) return
+      if (!(await this.#send(user, notice, round === 0 ? read : new PendingRead(this.options.store)))) return
       if (await this.#viewers.release(user, holder)) return
     }
     this.options.logger.warn(`the Home tab of ${user} kept changing while it was published; it is left to the next refresh`)
   }
 
-  /** One views.publish within Tier 4 (the pacer waits out Slack's Retry-After). False when it failed: the claim is let go, and a tab still rate limited is published again later. */
-  async #send(user: string, view: HomeTabView, notice: Notice | undefined): Promise<boolean> {
+  /**
+   * One views.publish within Tier 4 (the pacer waits out Slack's Retry-After).
+   * The tab is drawn when its turn comes, each time it is sent: a Retry-After
+   * can outlast this instance's claim, and the asks on the tab change
+   * meanwhile. False when it failed: the claim is let go, and a tab still
+   * rate limited is published again later.
+   */
+  async #send(user: string, notice: Notice | undefined, read: PendingRead): Promise<boolean> {
+    let tries = 0
     try {
-      await this.options.pacer.publish(() => this.options.slack.publishHome(user, view))
+      await this.options.pacer.publish(async () => {
+        if (tries++ > 0) {
+          // After a pause: take the claim again (another instance holding it now publishes the tab instead), and read afresh.
+          const now = this.options.now()
+          if (!(await this.#viewers.claim(user, this.options.instance, now, now + TIMING.homeClaimMs))) return
+          read = new PendingRead(this.options.store)
+        }
+        await this.options.slack.publishHome(user, await this.#viewFor(user, read, notice))
+      })
       return true
     } catch (error) {
       if (error instanceof SlackCallError && error.slackError === 'ratelimited') {

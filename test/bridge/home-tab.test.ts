@@ -5,6 +5,7 @@ import { ChannelPacer } from '../../src/slack/channel-pacer.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
+import { MemoryHomeViewers } from '../../src/store/home-viewers.js'
 import type { AskRecord } from '../../src/store/ask-record.js'
 import { FakeSlackPort } from '../support/fake-slack-port.js'
 
@@ -31,10 +32,10 @@ afterEach(async () => {
   vi.useRealTimers()
 })
 
-async function setup(options: { allowedUsers?: string[] } = {}) {
-  const store = new MemoryAskStore()
+async function setup(options: { allowedUsers?: string[]; store?: MemoryAskStore; now?: () => number; instance?: string } = {}) {
+  const store = options.store ?? new MemoryAskStore()
   const slack = new FakeSlackPort()
-  const tab = new HomeTab({ store, slack, pacer: new ChannelPacer(), policy: new AnswerPolicy(slack, options, silentLogger), settings: { locale: 'en' }, logger: silentLogger, now: () => NOW, instance: 'test' })
+  const tab = new HomeTab({ store, slack, pacer: new ChannelPacer(), policy: new AnswerPolicy(slack, options, silentLogger), settings: { locale: 'en' }, logger: silentLogger, now: options.now ?? (() => NOW), instance: options.instance ?? 'test' })
   tabs.push(tab)
   const published = (user: string) => slack.homes.filter((home) => home.user === user)
   const text = (user: string) => JSON.stringify(published(user).at(-1)?.view.blocks ?? [])
@@ -104,6 +105,66 @@ describe('HomeTab', () => {
     await vi.waitFor(() => expect(published('U0ALICE')).toHaveLength(2))
 
     expect(published('U0BOB')).toHaveLength(1)
+  })
+
+  it('draws the tab when Slack lets the publish through: an ask opened during a Retry-After is on it', async () => {
+    const { store, slack, tab, published, text } = await setup({ allowedUsers: ['U0ALICE'] })
+    slack.members.set('C0AGENTS', ['U0ALICE'])
+    await store.insert(record('first', 'C0AGENTS'))
+    const publish = slack.publishHome.bind(slack)
+    let refusals = 0
+    slack.publishHome = async (user, view) => {
+      if (refusals++ === 0) {
+        // Opened while Slack makes the publish wait, without a refresh of its own.
+        await store.insert(record('second', 'C0AGENTS'))
+        throw new SlackCallError('views.publish', 'ratelimited', 'retry after 1s', { retryAfterSeconds: 1 })
+      }
+      return publish(user, view)
+    }
+
+    await tab.opened('U0ALICE')
+    await vi.waitFor(() => expect(published('U0ALICE')).toHaveLength(1), { timeout: 5000 })
+
+    expect(text('U0ALICE')).toContain('Question first?')
+    expect(text('U0ALICE')).toContain('Question second?')
+  })
+
+  it('leaves the tab to another instance that claimed it while a Retry-After outlasted this one\'s claim', async () => {
+    const store = new MemoryAskStore()
+    const viewers = new MemoryHomeViewers()
+    Object.assign(store, { homeViewers: viewers })
+    let clock = NOW
+    const { slack, tab, published } = await setup({ allowedUsers: ['U0ALICE'], store, now: () => clock, instance: 'a' })
+    slack.members.set('C0AGENTS', ['U0ALICE'])
+    await store.insert(record('first', 'C0AGENTS'))
+    const publish = slack.publishHome.bind(slack)
+    let refusals = 0
+    slack.publishHome = async (user, view) => {
+      if (refusals++ === 0) {
+        // Slack asks for longer than the claim: meanwhile instance b takes the tab (and is publishing it).
+        clock += 20_000
+        expect(await viewers.claim('U0ALICE', 'b', clock, clock + 15_000)).toBe(true)
+        throw new SlackCallError('views.publish', 'ratelimited', 'retry after 1s', { retryAfterSeconds: 1 })
+      }
+      return publish(user, view)
+    }
+
+    const claimedBy: string[] = []
+    const claim = viewers.claim.bind(viewers)
+    viewers.claim = async (user, holder, now, until) => {
+      claimedBy.push(holder)
+      return claim(user, holder, now, until)
+    }
+
+    await tab.opened('U0ALICE')
+    // a's second turn, after the pause, asks for the claim again before drawing the tab.
+    await vi.waitFor(() => expect(claimedBy.filter((holder) => holder === 'a')).toHaveLength(2), { timeout: 5000 })
+    await tab.stop()
+
+    expect(refusals).toBe(1)
+    expect(published('U0ALICE')).toEqual([])
+    // b was told to publish once more before it lets go, with what is pending by then.
+    expect(await viewers.release('U0ALICE', 'b')).toBe(false)
   })
 
   it('publishes again after Slack’s Retry-After when views.publish is rate limited, keeping the notice', async () => {
