@@ -42,6 +42,19 @@ async function setup(options: { allowedUsers?: string[]; store?: MemoryAskStore;
   return { store, slack, tab, published, text }
 }
 
+/** views.publish answers 429 (Retry-After 1 s) once, after `meanwhile` has run; later calls go through. Returns how many it refused. */
+function refuseFirstPublish(slack: FakeSlackPort, meanwhile: () => Promise<void> = async () => {}): () => number {
+  const publish = slack.publishHome.bind(slack)
+  let refusals = 0
+  slack.publishHome = async (user, view) => {
+    if (refusals > 0) return publish(user, view)
+    refusals++
+    await meanwhile()
+    throw new SlackCallError('views.publish', 'ratelimited', 'retry after 1s', { retryAfterSeconds: 1 })
+  }
+  return () => refusals
+}
+
 describe('HomeTab', () => {
   it('publishes once for several refreshes asked for at once', async () => {
     const { slack, tab, published } = await setup()
@@ -111,16 +124,8 @@ describe('HomeTab', () => {
     const { store, slack, tab, published, text } = await setup({ allowedUsers: ['U0ALICE'] })
     slack.members.set('C0AGENTS', ['U0ALICE'])
     await store.insert(record('first', 'C0AGENTS'))
-    const publish = slack.publishHome.bind(slack)
-    let refusals = 0
-    slack.publishHome = async (user, view) => {
-      if (refusals++ === 0) {
-        // Opened while Slack makes the publish wait, without a refresh of its own.
-        await store.insert(record('second', 'C0AGENTS'))
-        throw new SlackCallError('views.publish', 'ratelimited', 'retry after 1s', { retryAfterSeconds: 1 })
-      }
-      return publish(user, view)
-    }
+    // Opened while Slack makes the publish wait, without a refresh of its own.
+    refuseFirstPublish(slack, () => store.insert(record('second', 'C0AGENTS')))
 
     await tab.opened('U0ALICE')
     await vi.waitFor(() => expect(published('U0ALICE')).toHaveLength(1), { timeout: 5000 })
@@ -137,17 +142,11 @@ describe('HomeTab', () => {
     const { slack, tab, published } = await setup({ allowedUsers: ['U0ALICE'], store, now: () => clock, instance: 'a' })
     slack.members.set('C0AGENTS', ['U0ALICE'])
     await store.insert(record('first', 'C0AGENTS'))
-    const publish = slack.publishHome.bind(slack)
-    let refusals = 0
-    slack.publishHome = async (user, view) => {
-      if (refusals++ === 0) {
-        // Slack asks for longer than the claim: meanwhile instance b takes the tab (and is publishing it).
-        clock += 20_000
-        expect(await viewers.claim('U0ALICE', 'b', clock, clock + 15_000)).toBe(true)
-        throw new SlackCallError('views.publish', 'ratelimited', 'retry after 1s', { retryAfterSeconds: 1 })
-      }
-      return publish(user, view)
-    }
+    // Slack asks for longer than the claim: meanwhile instance b takes the tab (and is publishing it).
+    const refusals = refuseFirstPublish(slack, async () => {
+      clock += 20_000
+      expect(await viewers.claim('U0ALICE', 'b', clock, clock + 15_000)).toBe(true)
+    })
 
     const claimedBy: string[] = []
     const claim = viewers.claim.bind(viewers)
@@ -161,7 +160,7 @@ describe('HomeTab', () => {
     await vi.waitFor(() => expect(claimedBy.filter((holder) => holder === 'a')).toHaveLength(2), { timeout: 5000 })
     await tab.stop()
 
-    expect(refusals).toBe(1)
+    expect(refusals()).toBe(1)
     expect(published('U0ALICE')).toEqual([])
     // b was told to publish once more before it lets go, with what is pending by then.
     expect(await viewers.release('U0ALICE', 'b')).toBe(false)
@@ -169,15 +168,7 @@ describe('HomeTab', () => {
 
   it('publishes again after Slack’s Retry-After when views.publish is rate limited, keeping the notice', async () => {
     const { slack, tab, published, text } = await setup()
-    let failed = false
-    const publish = slack.publishHome.bind(slack)
-    slack.publishHome = async (user, view) => {
-      if (!failed) {
-        failed = true
-        throw new SlackCallError('views.publish', 'ratelimited', 'retry after 1s', { retryAfterSeconds: 1 })
-      }
-      return publish(user, view)
-    }
+    refuseFirstPublish(slack)
 
     tab.tell('U0ALICE', { kind: 'not-allowed' })
     await vi.waitFor(() => expect(published('U0ALICE')).toHaveLength(1), { timeout: 5000 })
