@@ -6,7 +6,6 @@ import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
 import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
-import type { PendingCaps } from '../store/pending-caps.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { TIMING } from '../slack/timing.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
@@ -21,7 +20,7 @@ import { MessageUpdates } from './message-updates.js'
 import { createRenderer, type Renderer } from './render-pool.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
 import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
-import type { AskFacts } from '../policy/operator-policy.js'
+import type { AskFacts, AskLimits } from '../policy/operator-policy.js'
 import { policyFromEnvironment } from '../policy/environment-policy.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
 import { postedEvent, settlementEvent } from './audit-events.js'
@@ -206,7 +205,7 @@ export class AskLifecycle {
     return record
   }
 
-  #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: PendingCaps): Promise<AskRecord> {
+  #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: AskLimits): Promise<AskRecord> {
     if (this.#stopped) return Promise.reject(new UserInteractionError('ASK_ABORTED', 'the bridge is stopped; start a new one to ask'))
     const posting = this.#insertAndPostNow(record, signal, onQueued, caps)
     const tracked = posting.catch(() => undefined).finally(() => this.#posting.delete(tracked))
@@ -214,7 +213,7 @@ export class AskLifecycle {
     return posting
   }
 
-  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: PendingCaps): Promise<AskRecord> {
+  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: AskLimits): Promise<AskRecord> {
     if (record.owner.kind === 'library') await this.#lease.hold()
     await this.options.store.insert(record, caps)
     onQueued?.({ record, expectedPostAt: this.#now() + this.options.pacer.expectedWaitMs(record.target) })

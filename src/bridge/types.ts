@@ -2,10 +2,9 @@ import type { AgentView, Locale, SettledElsewhereHow } from '../../blocks/view.j
 import type { AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
 import type { ApprovalRequest, AskRecord } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
-import type { PendingCaps } from '../store/pending-caps.js'
 import type { Logger } from '../log/logger.js'
 import type { AskOrigin, PolicyInput } from './ask-policy.js'
-import type { OperatorPolicy } from '../policy/operator-policy.js'
+import type { OperatorPolicy, AskLimits } from '../policy/operator-policy.js'
 import type { PolicyHolder } from '../policy/policy-holder.js'
 import type { PolicyAwareProvider } from './waiting.js'
 import type { SlackCallObserver } from '../slack/slack-call-error.js'
@@ -99,7 +98,7 @@ export interface OpenAskOptions {
   /** Who sent it (API key name, harness host): what the operator's rules match on. */
   origin?: AskOrigin
   /** The operator's caps on pending asks: past one the ask is refused with `PendingCapReached`, counted as it is recorded. */
-  caps?: PendingCaps
+  caps?: AskLimits
   /**
    * Told once the ask is recorded and waiting for its turn to be posted,
    * with when the post is expected (the HTTP API can answer then, instead

@@ -1,5 +1,5 @@
+import type { AskLimits } from '../policy/operator-policy.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
-import type { PendingCaps } from './pending-caps.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
@@ -40,7 +40,7 @@ export interface AskStore {
    * and with `PendingCapReached` when `caps` are given and one is reached
    * (counted in the same statement as the insert, without reading any body).
    */
-  insert(record: AskRecord, caps?: PendingCaps): Promise<void>
+  insert(record: AskRecord, caps?: AskLimits): Promise<void>
   get(id: string): Promise<AskRecord | undefined>
   /** The ask created for a relayed request, if any. */
   findByExternalKey(key: string): Promise<AskRecord | undefined>

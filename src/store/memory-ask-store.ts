@@ -1,6 +1,7 @@
+import type { AskLimits } from '../policy/operator-policy.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
-import { capReached, PendingCapReached, type PendingCaps } from './pending-caps.js'
+import { capReached, PendingCapReached } from './pending-caps.js'
 import { SettleWatchers } from './settle-watchers.js'
 import { type PendingCount, decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
 
@@ -20,7 +21,7 @@ export class MemoryAskStore implements AskStore {
   readonly #jobs = new Map<string, ScheduledJob>()
   readonly #events: AskEvent[] = []
 
-  async insert(record: AskRecord, caps?: PendingCaps): Promise<void> {
+  async insert(record: AskRecord, caps?: AskLimits): Promise<void> {
     if (this.#records.has(record.id)) throw new Error(`ask ${record.id} already exists`)
     if (caps) {
       const count = await this.countPending(record.apiKey)

@@ -1,23 +1,18 @@
+import type { AskLimits } from '../policy/operator-policy.js'
 import type { PendingCount } from './team-records.js'
 
-/**
- * The operator's caps on pending asks (the policy's `limits`), checked by
+/*
+ * The operator's caps on pending asks (the policy's `limits`) are checked by
  * the store in the same statement that inserts an ask: each open ask holds
  * its body, and a flood of them (150 plans of 1 MiB) once took the service
- * past a gigabyte.
+ * past a gigabyte. Asks without an API key count only in `pending`.
  */
-export interface PendingCaps {
-  /** Pending asks in all. */
-  pending: number
-  /** Pending asks sent with one API key (the record's `apiKey`); asks without a key count only in `pending`. */
-  pendingPerKey: number
-}
 
 /** An insert refused because a cap was reached, with the counts that reached it. */
 export class PendingCapReached extends Error {
   constructor(
     readonly count: PendingCount,
-    readonly caps: PendingCaps,
+    readonly caps: AskLimits,
     /** The API key the ask was sent with, when it had one. */
     readonly key: string | undefined,
   ) {
@@ -27,11 +22,13 @@ export class PendingCapReached extends Error {
 
   /** Whether the cap that stopped the ask was its key's (else the total's). */
   get perKey(): boolean {
-    return this.key !== undefined && this.count.forKey >= this.caps.pendingPerKey
+    return keyCapReached(this.count, this.caps, this.key)
   }
 }
 
+const keyCapReached = (count: PendingCount, caps: AskLimits, key: string | undefined) => key !== undefined && count.forKey >= caps.pendingPerKey
+
 /** Whether one more ask sent with `key` would pass a cap, given what is pending now. */
-export function capReached(count: PendingCount, caps: PendingCaps, key: string | undefined): boolean {
-  return count.total >= caps.pending || (key !== undefined && count.forKey >= caps.pendingPerKey)
+export function capReached(count: PendingCount, caps: AskLimits, key: string | undefined): boolean {
+  return count.total >= caps.pending || keyCapReached(count, caps, key)
 }

@@ -1,9 +1,10 @@
+import type { AskLimits } from '../policy/operator-policy.js'
 import Database from 'better-sqlite3'
 import type { PendingCount } from './team-records.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
-import { PendingCapReached, type PendingCaps } from './pending-caps.js'
+import { PendingCapReached } from './pending-caps.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
 import { SettleWatchers } from './settle-watchers.js'
 import { SqliteTeamTables } from './sqlite-team-tables.js'
@@ -193,7 +194,7 @@ export class SqliteAskStore implements AskStore {
       .immediate()
   }
 
-  async insert(record: AskRecord, caps?: PendingCaps): Promise<void> {
+  async insert(record: AskRecord, caps?: AskLimits): Promise<void> {
     const row = {
       id: record.id,
       status: record.status,

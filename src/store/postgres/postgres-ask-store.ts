@@ -1,8 +1,9 @@
+import type { AskLimits } from '../../policy/operator-policy.js'
 import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
-import { PendingCapReached, type PendingCaps } from '../pending-caps.js'
+import { PendingCapReached } from '../pending-caps.js'
 import { SettleWatchers } from '../settle-watchers.js'
 import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
 import { migratePostgres } from './migrate.js'
@@ -145,9 +146,9 @@ export class PostgresAskStore implements AskStore {
     return result
   }
 
-  async insert(record: AskRecord, caps?: PendingCaps): Promise<void> {
+  async insert(record: AskRecord, caps?: AskLimits): Promise<void> {
     if (this.#insertListeners.size > 0 && record.expiresAt !== undefined) this.#insertedHere.add(record.id)
-    let capped: PendingCaps | undefined
+    let capped: AskLimits | undefined
     try {
       const result = await this.#query(SQL.insert, [
         record.id,
