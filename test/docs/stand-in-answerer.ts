@@ -6,14 +6,16 @@
  *
  * Rules, so a reader can predict every answer an example prints:
  * - alice answers any question that still shows controls, a second after it
- *   appears (an example that answers for itself has that second first);
+ *   appears (so an example can show a question still open);
  * - she ticks the first box of a multi-select and submits; picks the first
  *   option of a menu; otherwise clicks the first button that is not
  *   Other…, Skip, Dismiss, Request changes…, Keep planning or Reject (so
  *   Approve, Allow once, the first option, Reply… or Answer…);
  * - a form that opens gets `billing-events` in every text box, nothing else;
  * - a question still open after alice (a quorum) gets the same from bob, and
- *   so does one only bob sees (a DM to him).
+ *   so does one only bob sees (a DM to him);
+ * - while an example answers on the page itself, they hold off (`hold`), so
+ *   its click never races theirs however slowly the example runs.
  */
 import { elementsOf, isMultiChoice, isSingleChoice, isTextInput, optionsOf, textOf } from '../../src/sandbox/elements.js'
 
@@ -41,6 +43,9 @@ interface PageSnapshot {
 export interface Answerer {
   /** Stops answering; resolves once the step in progress is done. */
   stop(): Promise<void>
+  /** Answers nothing until `resume`; resolves once the step in progress is done. */
+  hold(): Promise<void>
+  resume(): void
   /** What went wrong while answering (a refused click), for the test's report. */
   problems: string[]
 }
@@ -56,6 +61,9 @@ export function startAnswerer(pageUrl: string): Answerer {
   const aliceSees = new Set<string>()
   const problems: string[] = []
   let running = true
+  let held = false
+  /** The round in progress, so `hold` can wait for its clicks to land. */
+  let current: Promise<void> = Promise.resolve()
 
   async function state(user: string, channel?: string): Promise<PageSnapshot> {
     const query = new URLSearchParams({ user, ...(channel ? { channel } : {}) })
@@ -115,13 +123,25 @@ export function startAnswerer(pageUrl: string): Answerer {
 
   const loop = (async () => {
     while (running) {
-      await round().catch((error: unknown) => problems.push(`answering: ${(error as Error).message}`))
+      if (!held) {
+        current = round().catch((error: unknown) => {
+          problems.push(`answering: ${(error as Error).message}`)
+        })
+        await current
+      }
       await new Promise((resolve) => setTimeout(resolve, POLL_MS))
     }
   })()
 
   return {
     problems,
+    async hold() {
+      held = true
+      await current
+    },
+    resume() {
+      held = false
+    },
     async stop() {
       running = false
       await loop
