@@ -59,6 +59,9 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
   let queued: QueuedAsk | undefined
   let tellQueued = () => {}
   const queuedNow = new Promise<void>((resolve) => (tellQueued = resolve))
+  // Armed only for a queued ask: most asks post at once, and a timer set and cleared on every POST is CPU on the hot path.
+  let answerQueuedLater: NodeJS.Timeout | undefined
+  const answerQueuedBy = Date.now() + context.postAnswerWithinMs
   const opening = context.bridge.open(request, {
     ...(body.channel !== undefined ? { channel: body.channel } : {}),
     ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
@@ -71,9 +74,11 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
     onQueued: (ask) => {
       queued = ask
       if (early) tellQueued()
+      else answerQueuedLater ??= setTimeout(tellQueued, Math.max(0, answerQueuedBy - Date.now()))
     },
   })
-  const outcome = await firstOf(opening, queuedNow, context.postAnswerWithinMs, () => queued !== undefined)
+  const outcome = await Promise.race([opening.then(() => 'done' as const, () => 'done' as const), queuedNow.then(() => 'queued' as const)])
+  clearTimeout(answerQueuedLater)
   if (outcome === 'queued') {
     // The post goes on after the answer; the lifecycle logs and settles Slack's refusal, anything else is logged here.
     opening.then(
@@ -118,24 +123,6 @@ function idempotencyKey(req: IncomingMessage): string | undefined {
 function respondAsync(req: IncomingMessage): boolean {
   const prefer = req.headers.prefer
   return typeof prefer === 'string' && prefer.split(',').some((part) => part.trim().toLowerCase() === 'respond-async')
-}
-
-/**
- * The open's result, unless the ask is queued first and either the client
- * asked to hear then or `withinMs` passed: then `queued`. A failure of the
- * open before that is its result (a 400, a 502, a 503).
- */
-async function firstOf<T>(opening: Promise<T>, queuedNow: Promise<void>, withinMs: number, isQueued: () => boolean): Promise<'done' | 'queued'> {
-  let timer: NodeJS.Timeout | undefined
-  const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, withinMs)))
-  try {
-    const winner = await Promise.race([opening.then(() => 'done' as const, () => 'done' as const), queuedNow.then(() => 'queued' as const), late.then(() => 'late' as const)])
-    // Late, but not even recorded yet (a slow store): the open's own result decides.
-    if (winner === 'late') return isQueued() ? 'queued' : 'done'
-    return winner
-  } finally {
-    clearTimeout(timer)
-  }
 }
 
 /** What an open that failed answers: Slack refusing the post is a 502, a request looser than the operator's policy a 403 (understood, and not allowed), an invalid request a 400, too many pending asks a 429. */

@@ -24,5 +24,6 @@ export function jsonLogger(options: { debug?: boolean; destination?: NodeJS.Writ
     warn: (message) => log.warn(scrubSecrets(message)),
     error: (message) => log.error(scrubSecrets(message)),
     debug: (message) => log.debug(scrubSecrets(message)),
+    debugEnabled: options.debug === true,
   }
 }

@@ -1,5 +1,5 @@
 import type { SlackBridge } from '../bridge/types.js'
-import type { Logger } from '../log/logger.js'
+import type { LogLevel } from '../log/logger.js'
 import type { RespondResult } from './host-client.js'
 import type { Delivery, OutboxEntry } from './outbox.js'
 import { describeResponse } from './responses.js'
@@ -13,7 +13,7 @@ export type ResolvedHow = 'answered' | 'cancelled' | 'allowed' | 'rejected'
 /** What to do after one respond attempt: keep or drop the entry, what to log, and how to close the message. */
 export interface DeliveryOutcome {
   delivery: Delivery
-  log: { level: keyof Logger; message: string }
+  log: { level: LogLevel; message: string }
   close?: Closing
 }
 

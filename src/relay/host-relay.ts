@@ -1,6 +1,6 @@
 import type { OpenAskOptions, SlackBridge } from '../bridge/types.js'
 import { isUserInteractionError } from '../contract/index.js'
-import type { Logger } from '../log/logger.js'
+import type { Logger, LogLevel } from '../log/logger.js'
 import type { AskRecord } from '../store/ask-record.js'
 import { backoffDelay } from './backoff.js'
 import { deliveryOutcome, type Closing } from './delivery-outcome.js'
@@ -360,7 +360,7 @@ export class HostRelay {
   }
 
   /** One warning per outage, however many retries it takes; the recovery is said once too. */
-  #logDelivery(unreachable: boolean, log: { level: keyof Logger; message: string }): void {
+  #logDelivery(unreachable: boolean, log: { level: LogLevel; message: string }): void {
     if (unreachable) {
       if (this.#deliveryOutage) return this.#log('debug', log.message)
       this.#deliveryOutage = true
@@ -397,7 +397,7 @@ export class HostRelay {
     void tracked.finally(() => this.#tasks.delete(tracked))
   }
 
-  #log(level: keyof Logger, message: string): void {
+  #log(level: LogLevel, message: string): void {
     this.#options.logger[level](`relay ${this.endpoints.base}: ${message}`)
   }
 }

@@ -8,7 +8,7 @@
  * stand-in's 429s. Rounds alternate the order of the apps; the figure is the
  * median over rounds of each round's p50.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
@@ -189,6 +189,7 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   const KINDS = ALL_KINDS.filter(({ kind }) => !options.apps || kind === 'bare' || options.apps.includes(kind))
   const OURS = OUR_KINDS.filter((kind) => KINDS.some((k) => k.kind === kind))
   const byKind = new Map<ChildKind, RoundFigures[]>(KINDS.map(({ kind }) => [kind, []]))
+  if (options.profileDir) await mkdir(options.profileDir, { recursive: true })
   for (let r = 0; r < options.rounds; r++) {
     const order = KINDS.map(({ kind }) => kind)
     if (r % 2 === 1) order.reverse()

@@ -1,14 +1,14 @@
-import type { Logger } from '../../../src/log/logger.js'
+import type { Logger, LogLevel } from '../../../src/log/logger.js'
 
 export interface LogLine {
-  level: keyof Logger
+  level: LogLevel
   message: string
 }
 
 /** A logger that keeps its lines, for assertions on what an operator reads. */
-export function recordingLogger(): Logger & { lines: LogLine[]; text(level?: keyof Logger): string[] } {
+export function recordingLogger(): Logger & { lines: LogLine[]; text(level?: LogLevel): string[] } {
   const lines: LogLine[] = []
-  const log = (level: keyof Logger) => (message: string) => void lines.push({ level, message })
+  const log = (level: LogLevel) => (message: string) => void lines.push({ level, message })
   return {
     lines,
     info: log('info'),
