@@ -317,6 +317,7 @@ export class AskLifecycle {
     const result = await this.options.store.settle(id, settlement, {
       event: { ...settlementEvent(id, settlement), ...originOf(record) },
       messageClaim: { holder: this.instance, until: this.#now() + TIMING.messageClaimMs },
+      hasJobs: jobsOf(record).length > 0,
     })
     if (!result.won) return result
     this.#expiryTimers.get(id)?.()

@@ -85,4 +85,10 @@ export interface SettleAlso {
   event?: NewAskEvent
   /** The right to update the message, taken for the winner: it shows the settlement first. */
   messageClaim?: { holder: string; until: number }
+  /**
+   * False when the ask never had scheduled jobs (no reminder, no
+   * escalation): a store that drops them in a statement of its own skips
+   * it. Absent: they are looked for.
+   */
+  hasJobs?: boolean
 }

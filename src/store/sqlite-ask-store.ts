@@ -167,7 +167,7 @@ export class SqliteAskStore implements AskStore {
         if (!record) throw new Error(`no ask ${id}`)
         return { won: false, record }
       }
-      this.#team.dropJobs(id)
+      if (also.hasJobs !== false) this.#team.dropJobs(id)
       if (also.event) this.#team.record(also.event)
       return { won: true, record: won }
     })
