@@ -71,7 +71,7 @@ export class MemoryAskStore implements AskStore {
     if (also.messageClaim) this.#claims.set(id, { ...also.messageClaim })
     if (also.event) this.#append(also.event)
     const copy = structuredClone(record)
-    this.watchers.notify(structuredClone(record))
+    this.watchers.notifyCopy(record)
     return { won: true, record: copy }
   }
 

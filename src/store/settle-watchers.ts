@@ -25,6 +25,11 @@ export class SettleWatchers {
     for (const listener of listeners) listener(record)
   }
 
+  /** `notify` with a copy of a record the caller keeps using; the copy is made only when someone waits, which on most settles nobody does. */
+  notifyCopy(record: AskRecord): void {
+    if (this.#byId.has(record.id)) this.notify(structuredClone(record))
+  }
+
   has(id: string): boolean {
     return this.#byId.has(id)
   }

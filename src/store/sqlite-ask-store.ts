@@ -239,7 +239,7 @@ export class SqliteAskStore implements AskStore {
 
   async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
     const result = this.#settle(id, settlement, also)
-    if (result.won) this.watchers.notify(structuredClone(result.record))
+    if (result.won) this.watchers.notifyCopy(result.record)
     return result
   }
 

@@ -199,7 +199,7 @@ export class PostgresAskStore implements AskStore {
     const values = [id, settlement.status, this.#now(), JSON.stringify(settlement), event ? JSON.stringify(event) : null, messageClaim?.holder ?? null, messageClaim?.until ?? null, event?.at ?? null]
     const won = (await this.#query(SQL.settle, values)).rows[0]?.record
     if (won) {
-      this.watchers.notify(structuredClone(won))
+      this.watchers.notifyCopy(won)
       return { won: true, record: won }
     }
     // A fresh statement, so it sees the winner's commit (the claim's own snapshot may predate it).

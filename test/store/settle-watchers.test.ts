@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest'
+import type { AskRecord } from '../../src/store/ask-record.js'
+import { SettleWatchers } from '../../src/store/settle-watchers.js'
+
+function settledRecord(id: string): AskRecord {
+  return {
+    id,
+    kind: 'question',
+    questions: [{ id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }], multiSelect: false }],
+    target: 'C1',
+    status: 'answered',
+    createdAt: 1,
+    owner: { kind: 'service' },
+    settlement: { status: 'answered', outcome: { kind: 'answered', by: { id: 'U1' }, at: 2, answers: [{ id: 'pm', selected: ['npm'] }] }, answer: { answers: [{ id: 'pm', selected: ['npm'] }] } },
+  }
+}
+
+describe('settle watchers', () => {
+  it('give each waiter of the ask a copy, once, that the settling store’s own record does not share', () => {
+    const watchers = new SettleWatchers()
+    const record = settledRecord('a1')
+    const seen: AskRecord[] = []
+    watchers.add('a1', (copy) => seen.push(copy))
+    watchers.add('a1', (copy) => seen.push(copy))
+    watchers.add('other', () => seen.push(settledRecord('wrong')))
+
+    watchers.notifyCopy(record)
+    watchers.notifyCopy(record)
+
+    expect(seen).toHaveLength(2)
+    expect(seen[0]).toEqual(record)
+    seen[0]!.questions[0]!.question = 'changed by a waiter'
+    expect(record.questions[0]!.question).toBe('Which package manager?')
+    expect(watchers.ids()).toEqual(['other'])
+  })
+
+  it('copy nothing when nobody waits for the ask', () => {
+    const watchers = new SettleWatchers()
+    watchers.add('other', () => {})
+    let reads = 0
+    const record = settledRecord('a1')
+    // structuredClone reads every property: a read of this one means a copy was made.
+    Object.defineProperty(record, 'target', { enumerable: true, get: () => (reads++, 'C1') })
+
+    watchers.notifyCopy(record)
+
+    expect(reads).toBe(0)
+  })
+})
