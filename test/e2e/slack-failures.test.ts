@@ -87,9 +87,10 @@ describe('a Socket Mode reconnect', () => {
     const answer = bridge.provider.ask({ questions: [pm] })
     const message = await postedMessage(slack, channel)
 
+    const opened = slack.callCount('apps.connections.open')
     slack.disconnectSockets('refresh_requested')
-    await slack.waitFor(() => slack.socketConnections() === 0 || undefined, { timeoutMs: 5000 }).catch(() => undefined)
-    await slack.waitFor(() => (slack.socketConnections() > 0 && bridge.health() === 'connected') || undefined, { timeoutMs: 10_000 })
+    // Refreshed: a new connection opened, and the old one is gone (the client may open the new one first, so the count need never reach 0).
+    await slack.waitFor(() => (slack.callCount('apps.connections.open') > opened && slack.socketConnections() === 1 && bridge.health() === 'connected') || undefined, { timeoutMs: 10_000 })
     await slack.user('U0SANDBOX01').click(message, 'pnpm')
 
     expect(await answer).toEqual({ answers: [{ id: 'pm', selected: ['pnpm'] }] })
