@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import type { AskRecord } from '../../src/store/ask-record.js'
 import { SettleWatchers } from '../../src/store/settle-watchers.js'
+import { answered, pendingRecord } from './ask-store-conformance.js'
 
 function settledRecord(id: string): AskRecord {
-  return {
-    id,
-    kind: 'question',
-    questions: [{ id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }], multiSelect: false }],
-    target: 'C1',
-    status: 'answered',
-    createdAt: 1,
-    owner: { kind: 'service' },
-    settlement: { status: 'answered', outcome: { kind: 'answered', by: { id: 'U1' }, at: 2, answers: [{ id: 'pm', selected: ['npm'] }] }, answer: { answers: [{ id: 'pm', selected: ['npm'] }] } },
-  }
+  return pendingRecord({ id, status: 'answered', settlement: answered() })
 }
 
 describe('settle watchers', () => {
@@ -40,7 +32,7 @@ describe('settle watchers', () => {
     let reads = 0
     const record = settledRecord('a1')
     // structuredClone reads every property: a read of this one means a copy was made.
-    Object.defineProperty(record, 'target', { enumerable: true, get: () => (reads++, 'C1') })
+    Object.defineProperty(record, 'target', { enumerable: true, get: () => (reads++, 'C0123ABCDEF') })
 
     watchers.notifyCopy(record)
 
