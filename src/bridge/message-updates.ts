@@ -188,11 +188,8 @@ export class MessageUpdates {
    */
   async #updateMessage(record: AskRecord, outcome: Outcome, how: ShowHow, claimed: boolean): Promise<UpdateResult> {
     const { store, slack, logger, renderer, settings, pacer, instance } = this.options
-    if (!record.message) {
-      // Settled before its message was recorded: whoever records it shows the settlement, and needs the claim.
-      if (claimed) await store.releaseMessage(record.id, instance, false).catch(() => undefined)
-      return 'skipped'
-    }
+    // Settled before its message was recorded: whoever records it shows the settlement (the settle took no claim).
+    if (!record.message) return 'skipped'
     const retrying = this.#retries.has(record.id)
     try {
       if (!claimed && !(await this.#claimMessage(record.id, how === 'correction'))) return 'skipped'

@@ -83,7 +83,12 @@ export type SettleResult = { won: true; record: AskRecord } | { won: false; reco
 export interface SettleAlso {
   /** The settlement's audit event. */
   event?: NewAskEvent
-  /** The right to update the message, taken for the winner: it shows the settlement first. */
+  /**
+   * The right to update the message, taken for the winner: it shows the
+   * settlement first. Taken only if the message is recorded: until it is,
+   * the winner has nothing to update, and whoever records it (its poster)
+   * must find the claim free to show the settlement.
+   */
   messageClaim?: { holder: string; until: number }
   /**
    * False when the ask never had scheduled jobs (no reminder, no

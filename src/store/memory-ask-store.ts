@@ -68,7 +68,7 @@ export class MemoryAskStore implements AskStore {
     record.settlement = structuredClone(settlement)
     record.finalMessageShown = false
     for (const [key, job] of this.#jobs) if (job.askId === id) this.#jobs.delete(key)
-    if (also.messageClaim) this.#claims.set(id, { ...also.messageClaim })
+    if (also.messageClaim && record.message) this.#claims.set(id, { ...also.messageClaim })
     if (also.event) this.#append(also.event)
     const copy = structuredClone(record)
     this.watchers.notifyCopy(record)

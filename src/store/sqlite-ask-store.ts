@@ -110,13 +110,14 @@ export class SqliteAskStore implements AskStore {
          WHERE id = ? AND status = 'pending' AND json_extract(record, '$.approval') IS NOT NULL`,
       ),
       // The winner also takes the card's claim (@holder, or null: none), whoever held it: nobody updates a pending ask's card under a claim.
+      // Only once the message is recorded (SET reads the row as it was): until then its poster shows the settlement.
       settle: db
         .prepare(
           `UPDATE asks
            SET status = @status, settled_at = @settledAt,
                record = json_set(record, '$.status', @status, '$.settlement', json(@settlement), '$.finalMessageShown', json('false')),
-               message_claim = coalesce(@holder, message_claim),
-               message_claim_until = CASE WHEN @holder IS NULL THEN message_claim_until ELSE @until END
+               message_claim = CASE WHEN @holder IS NULL OR json_extract(record, '$.message') IS NULL THEN message_claim ELSE @holder END,
+               message_claim_until = CASE WHEN @holder IS NULL OR json_extract(record, '$.message') IS NULL THEN message_claim_until ELSE @until END
            WHERE id = @id AND status = 'pending'
            RETURNING record`,
         )

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import type { AskLifecycle } from '../../src/bridge/ask-lifecycle.js'
 import { createProvider } from '../../src/bridge/waiting.js'
 import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
+import type { MessageContent } from '../../src/slack/slack-port.js'
 import { FakeSlackPort } from '../support/fake-slack-port.js'
 import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
 import { testLifecycle } from '../support/test-lifecycle.js'
@@ -64,6 +65,44 @@ describe('instances sharing one PostgreSQL store', () => {
     await expect(asked).resolves.toEqual(answer)
     expect(slack.messages[0]!.updates).toHaveLength(1)
     expect((await a.store.get(posted!.id))?.finalMessageShown).toBe(true)
+  })
+
+  it('shows a click settled on another instance before the poster recorded the message, however late the settler is with its claim', async () => {
+    // Slack has the message, but the poster's process has not heard back yet.
+    let answerPost = () => {}
+    const slack = new (class extends FakeSlackPort {
+      override async postMessage(channel: string, content: MessageContent, threadTs?: string) {
+        const posted = await super.postMessage(channel, content, threadTs)
+        if (!threadTs) await new Promise<void>((resolve) => (answerPost = resolve))
+        return posted
+      }
+    })()
+    const a = await instance(slack, 'library')
+    const b = await instance(slack, 'service')
+    // B is slow to release a message claim: whatever it would hold, it holds while A records and shows the message.
+    let releaseOnB = () => {}
+    const release = b.store.releaseMessage.bind(b.store)
+    b.store.releaseMessage = async (...args) => {
+      await new Promise<void>((resolve) => (releaseOnB = resolve))
+      return release(...args)
+    }
+
+    const asked = a.provider.ask({ questions: [question] })
+    await until(async () => slack.messages.length === 1)
+    const [open] = await b.store.listPending()
+    const settled = b.lifecycle.settle(open!.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers: answer.answers }, answer })
+    await until(async () => (await a.store.get(open!.id))?.status === 'answered')
+    answerPost()
+    // ask() returns once A's post has recorded the message and tried to show the settlement on it.
+    await expect(asked).resolves.toEqual(answer)
+    const updatesBeforeB = slack.messages[0]!.updates.length
+    releaseOnB()
+    await settled
+
+    expect(updatesBeforeB).toBe(1)
+    expect((await a.store.get(open!.id))?.finalMessageShown).toBe(true)
+    expect(slack.messages[0]!.updates).toHaveLength(1)
+    expect(slack.messages[0]!.updates[0]!.text).toContain('Answered by')
   })
 
   it('withdraws an ask through any instance, and the asking instance’s ask() rejects with ASK_ABORTED', async () => {

@@ -172,129 +172,145 @@ afterAll(async () => {
   await db?.drop()
 })
 
+/**
+ * A run that fails in CI leaves no trace file, and CI shows the end of its
+ * output: the failure carries the end of each instance's log with it.
+ */
+function withInstanceLogs(error: unknown): never {
+  const logs = instances.map((instance) => `--- serve ${instance.name}, last lines ---\n${instance.run.stderr().trimEnd().split('\n').slice(-40).join('\n')}`)
+  if (error instanceof Error) {
+    error.message = `${error.message}\n${logs.join('\n')}`
+    throw error
+  }
+  throw new Error(`${String(error)}\n${logs.join('\n')}`)
+}
+
 describe('three instances on PostgreSQL through outages', () => {
-  it('loses no ask, answer or click through a SIGKILL, a database restart and stop, Slack down, a frozen instance and a burst', async () => {
-    instances.push(...(await Promise.all(['a', 'b', 'c'].map((name) => serve(name)))))
-    const [a, b, c] = instances as [Instance, Instance, Instance]
-    await slack.waitFor(() => slack.socketConnections() === 3 || undefined, { timeoutMs: 20_000 })
-
-    // SIGKILL: c dies with asks it posted still open; its load balancer sends its agents to a.
-    const killPhase = [a, b, c, c, c, b].map((via) => ask(via, KILL))
-    await Promise.all(killPhase.map(posted))
-    c.front.retarget({ host: new URL(a.url).hostname, port: Number(new URL(a.url).port) })
-    c.run.child.kill('SIGKILL')
-    c.front.resetConnections()
-    await slack.waitFor(() => slack.socketConnections() === 2 || undefined, { timeoutMs: 20_000 })
-    for (const each of killPhase) await click(each)
-    await Promise.all(killPhase.map((each) => settledCard(each)))
-
-    // PostgreSQL restarts (every connection broken), then stops: clicks in the outage are told to try again,
-    // POSTs wait for it, /healthz says so; once it is back the people click again.
-    await aMinutePasses(clock, db.url)
-    const pgPhase = [a, b, a, b].map((via) => ask(via, PGSQL))
-    await Promise.all(pgPhase.map(posted))
-    database.resetConnections()
-    await Promise.all([a, b].map((instance) => instance.run.waitForOutput('PostgreSQL is back')))
-    await database.cut()
-    const lateAsks = [a, b].map((via) => ask(via, PGSQL))
-    const inOutage = [await click(pgPhase[0]!), await click(pgPhase[1]!)]
-    await slack.waitFor(() => inOutage.every((each) => toldTo(each).length === 1) || undefined, { timeoutMs: 10_000, message: 'the people who clicked in the outage to be told' })
-    const health = await fetch(`${a.url}/healthz`)
-    expect(health.status).toBe(503)
-    expect(await health.json()).toMatchObject({ ok: false, store: 'postgres', problem: expect.stringMatching(/store does not answer/) })
-    await pause(1_500)
-    await database.restore()
-    await Promise.all(lateAsks.map(posted))
-    for (const each of [...pgPhase, ...lateAsks]) await click(each)
-    await Promise.all([...pgPhase, ...lateAsks].map((each) => settledCard(each)))
-
-    // Slack's Web API down: clicks still arrive (Socket Mode) and settle, agents get their answers,
-    // the cards cannot be updated until Slack is back, and then are, without a restart.
-    await aMinutePasses(clock, db.url)
-    const slackPhase = [a, b, a, b].map((via) => ask(via, SLACK_DOWN))
-    await Promise.all(slackPhase.map(posted))
-    slackIsDown()
-    for (const each of slackPhase) await click(each)
-    await Promise.all(slackPhase.map((each) => each.answer))
-    expect(slackPhase.filter(isSettled)).toEqual([])
-    await pause(2_000)
-    slack.faults.clear()
-    await Promise.all(slackPhase.map((each) => settledCard(each)))
-
-    // b frozen (SIGSTOP): clicks Slack hands to it go unacknowledged (Slack tells the person), and are
-    // handled once it thaws; its agents' long-polls wait and then answer.
-    await aMinutePasses(clock, db.url)
-    const frozenPhase = [a, b, a, b].map((via) => ask(via, FROZEN))
-    await Promise.all(frozenPhase.map(posted))
-    b.run.child.kill('SIGSTOP')
-    const frozenClicks = await Promise.all(frozenPhase.map((each) => click(each)))
-    await pause(500)
-    b.run.child.kill('SIGCONT')
-    await pause(3_000)
-    // A click nobody heard of, thawed or not, is clicked again, as the person told "it did not go through" would.
-    for (const each of frozenClicks) if (!each.acked && !isSettled(each.ask)) await click(each.ask)
-    await Promise.all(frozenPhase.map((each) => settledCard(each)))
-
-    // A burst to one channel: Slack takes four at once, then one a second; every POST is answered in time.
-    await aMinutePasses(clock, db.url)
-    const burst = Array.from({ length: 12 }, (_, index) => ask(index % 2 === 0 ? a : b, BURST))
-    await Promise.all(burst.map(posted))
-    await aMinutePasses(clock, db.url)
-    for (const each of burst) await click(each)
-    await Promise.all(burst.map((each) => settledCard(each)))
-
-    // Every agent told the clicked label.
-    const answers = await Promise.all(asks.map((each) => each.answer.then((answer) => answer, (error: unknown) => ({ error: String(error) }))))
-    answers.forEach((answer, index) => expect(answer, asks[index]!.question).toEqual({ answers: [{ id: 'pick', selected: [asks[index]!.label] }] }))
-
-    // Every ask posted once, and its card updated once, to its final state.
-    for (const each of asks) {
-      expect(slack.messages(each.channel).filter((message) => visibleText(message).includes(each.question)), each.question).toHaveLength(1)
-      expect(updatesByTs.get(each.message!.ts), each.question).toBe(1)
-      const card = slack.messages(each.channel).find((m) => m.ts === each.message!.ts)!
-      expect(interactiveElements(card)).toEqual([])
-      expect(visibleText(card)).toContain(each.label)
-    }
-
-    // Every ask settled once: exactly one instance logged its settlement.
-    const client = new pg.Client({ connectionString: db.url })
-    await client.connect()
-    // The card is on Slack a moment before its instance records that it is (after chat.update answers).
-    const read = () =>
-      client.query<{ id: string; question: string; status: string; shown: boolean | null }>(
-        `SELECT id, record->'questions'->0->>'question' AS question, record->>'status' AS status, (record->>'finalMessageShown')::boolean AS shown FROM asks`,
-      )
-    let { rows } = await read()
-    for (let tries = 0; tries < 100 && rows.some((row) => row.shown !== true); tries++) {
-      await pause(100)
-      rows = (await read()).rows
-    }
-    await client.end()
-    expect(rows).toHaveLength(asks.length)
-    for (const row of rows) {
-      expect(row, row.question).toMatchObject({ status: 'answered', shown: true })
-      const settlers = instances.filter((instance) => instance.run.stderr().includes(`ask ${row.id} answered`))
-      expect(settlers.map((instance) => instance.name), row.question).toHaveLength(1)
-    }
-
-    // Every click counted (it is who answered) or its person told: privately, or by Slack when the app did not acknowledge.
-    const idOf = new Map(rows.map((row) => [row.question, row.id]))
-    for (const each of clicks) {
-      const settledBy = `ask ${idOf.get(each.ask.question)} answered by `
-      const counted = instances.some((instance) => instance.run.stderr().split('\n').some((line) => line.includes(settledBy) && line.includes(each.user)))
-      const told = toldTo(each).length > 0 || !each.acked
-      expect(counted || told, `${each.user} on ${each.ask.question}`).toBe(true)
-    }
-    // The ones who clicked in the database outage were told to try again.
-    for (const each of inOutage) expect(toldTo(each)[0]!.text).toMatch(/not recorded.*try again/)
-
-    // Reconnect logging: a line when PostgreSQL was lost and one when it was back, per outage, not one every half second.
-    for (const instance of [a, b]) {
-      const lost = instance.run.stderr().split('\n').filter((line) => line.includes('PostgreSQL connection lost')).length
-      const back = instance.run.stderr().split('\n').filter((line) => line.includes('PostgreSQL is back')).length
-      expect(back, instance.name).toBe(2)
-      expect(lost, instance.name).toBeGreaterThanOrEqual(2)
-      expect(lost, instance.name).toBeLessThanOrEqual(4)
-    }
-  }, 150_000)
+  it('loses no ask, answer or click through a SIGKILL, a database restart and stop, Slack down, a frozen instance and a burst', () => faultRun().catch(withInstanceLogs), 150_000)
 })
+
+/** The run, phase by phase: each phase's comment says what it shows. */
+async function faultRun(): Promise<void> {
+  instances.push(...(await Promise.all(['a', 'b', 'c'].map((name) => serve(name)))))
+  const [a, b, c] = instances as [Instance, Instance, Instance]
+  await slack.waitFor(() => slack.socketConnections() === 3 || undefined, { timeoutMs: 20_000 })
+
+  // SIGKILL: c dies with asks it posted still open; its load balancer sends its agents to a.
+  const killPhase = [a, b, c, c, c, b].map((via) => ask(via, KILL))
+  await Promise.all(killPhase.map(posted))
+  c.front.retarget({ host: new URL(a.url).hostname, port: Number(new URL(a.url).port) })
+  c.run.child.kill('SIGKILL')
+  c.front.resetConnections()
+  await slack.waitFor(() => slack.socketConnections() === 2 || undefined, { timeoutMs: 20_000 })
+  for (const each of killPhase) await click(each)
+  await Promise.all(killPhase.map((each) => settledCard(each)))
+
+  // PostgreSQL restarts (every connection broken), then stops: clicks in the outage are told to try again,
+  // POSTs wait for it, /healthz says so; once it is back the people click again.
+  await aMinutePasses(clock, db.url)
+  const pgPhase = [a, b, a, b].map((via) => ask(via, PGSQL))
+  await Promise.all(pgPhase.map(posted))
+  database.resetConnections()
+  await Promise.all([a, b].map((instance) => instance.run.waitForOutput('PostgreSQL is back')))
+  await database.cut()
+  const lateAsks = [a, b].map((via) => ask(via, PGSQL))
+  const inOutage = [await click(pgPhase[0]!), await click(pgPhase[1]!)]
+  await slack.waitFor(() => inOutage.every((each) => toldTo(each).length === 1) || undefined, { timeoutMs: 10_000, message: 'the people who clicked in the outage to be told' })
+  const health = await fetch(`${a.url}/healthz`)
+  expect(health.status).toBe(503)
+  expect(await health.json()).toMatchObject({ ok: false, store: 'postgres', problem: expect.stringMatching(/store does not answer/) })
+  await pause(1_500)
+  await database.restore()
+  await Promise.all(lateAsks.map(posted))
+  for (const each of [...pgPhase, ...lateAsks]) await click(each)
+  await Promise.all([...pgPhase, ...lateAsks].map((each) => settledCard(each)))
+
+  // Slack's Web API down: clicks still arrive (Socket Mode) and settle, agents get their answers,
+  // the cards cannot be updated until Slack is back, and then are, without a restart.
+  await aMinutePasses(clock, db.url)
+  const slackPhase = [a, b, a, b].map((via) => ask(via, SLACK_DOWN))
+  await Promise.all(slackPhase.map(posted))
+  slackIsDown()
+  for (const each of slackPhase) await click(each)
+  await Promise.all(slackPhase.map((each) => each.answer))
+  expect(slackPhase.filter(isSettled)).toEqual([])
+  await pause(2_000)
+  slack.faults.clear()
+  await Promise.all(slackPhase.map((each) => settledCard(each)))
+
+  // b frozen (SIGSTOP): clicks Slack hands to it go unacknowledged (Slack tells the person), and are
+  // handled once it thaws; its agents' long-polls wait and then answer.
+  await aMinutePasses(clock, db.url)
+  const frozenPhase = [a, b, a, b].map((via) => ask(via, FROZEN))
+  await Promise.all(frozenPhase.map(posted))
+  b.run.child.kill('SIGSTOP')
+  const frozenClicks = await Promise.all(frozenPhase.map((each) => click(each)))
+  await pause(500)
+  b.run.child.kill('SIGCONT')
+  await pause(3_000)
+  // A click nobody heard of, thawed or not, is clicked again, as the person told "it did not go through" would.
+  for (const each of frozenClicks) if (!each.acked && !isSettled(each.ask)) await click(each.ask)
+  await Promise.all(frozenPhase.map((each) => settledCard(each)))
+
+  // A burst to one channel: Slack takes four at once, then one a second; every POST is answered in time.
+  await aMinutePasses(clock, db.url)
+  const burst = Array.from({ length: 12 }, (_, index) => ask(index % 2 === 0 ? a : b, BURST))
+  await Promise.all(burst.map(posted))
+  await aMinutePasses(clock, db.url)
+  for (const each of burst) await click(each)
+  await Promise.all(burst.map((each) => settledCard(each)))
+
+  // Every agent told the clicked label.
+  const answers = await Promise.all(asks.map((each) => each.answer.then((answer) => answer, (error: unknown) => ({ error: String(error) }))))
+  answers.forEach((answer, index) => expect(answer, asks[index]!.question).toEqual({ answers: [{ id: 'pick', selected: [asks[index]!.label] }] }))
+
+  // Every ask posted once, and its card updated once, to its final state.
+  for (const each of asks) {
+    expect(slack.messages(each.channel).filter((message) => visibleText(message).includes(each.question)), each.question).toHaveLength(1)
+    expect(updatesByTs.get(each.message!.ts), each.question).toBe(1)
+    const card = slack.messages(each.channel).find((m) => m.ts === each.message!.ts)!
+    expect(interactiveElements(card)).toEqual([])
+    expect(visibleText(card)).toContain(each.label)
+  }
+
+  // Every ask settled once: exactly one instance logged its settlement.
+  const client = new pg.Client({ connectionString: db.url })
+  await client.connect()
+  // The card is on Slack a moment before its instance records that it is (after chat.update answers).
+  const read = () =>
+    client.query<{ id: string; question: string; status: string; shown: boolean | null }>(
+      `SELECT id, record->'questions'->0->>'question' AS question, record->>'status' AS status, (record->>'finalMessageShown')::boolean AS shown FROM asks`,
+    )
+  let { rows } = await read()
+  for (let tries = 0; tries < 100 && rows.some((row) => row.shown !== true); tries++) {
+    await pause(100)
+    rows = (await read()).rows
+  }
+  await client.end()
+  expect(rows).toHaveLength(asks.length)
+  for (const row of rows) {
+    expect(row, row.question).toMatchObject({ status: 'answered', shown: true })
+    const settlers = instances.filter((instance) => instance.run.stderr().includes(`ask ${row.id} answered`))
+    expect(settlers.map((instance) => instance.name), row.question).toHaveLength(1)
+  }
+
+  // Every click counted (it is who answered) or its person told: privately, or by Slack when the app did not acknowledge.
+  const idOf = new Map(rows.map((row) => [row.question, row.id]))
+  for (const each of clicks) {
+    const settledBy = `ask ${idOf.get(each.ask.question)} answered by `
+    const counted = instances.some((instance) => instance.run.stderr().split('\n').some((line) => line.includes(settledBy) && line.includes(each.user)))
+    const told = toldTo(each).length > 0 || !each.acked
+    expect(counted || told, `${each.user} on ${each.ask.question}`).toBe(true)
+  }
+  // The ones who clicked in the database outage were told to try again.
+  for (const each of inOutage) expect(toldTo(each)[0]!.text).toMatch(/not recorded.*try again/)
+
+  // Reconnect logging: a line when PostgreSQL was lost and one when it was back, per outage, not one every half second.
+  for (const instance of [a, b]) {
+    const lost = instance.run.stderr().split('\n').filter((line) => line.includes('PostgreSQL connection lost')).length
+    const back = instance.run.stderr().split('\n').filter((line) => line.includes('PostgreSQL is back')).length
+    expect(back, instance.name).toBe(2)
+    expect(lost, instance.name).toBeGreaterThanOrEqual(2)
+    expect(lost, instance.name).toBeLessThanOrEqual(4)
+  }
+}

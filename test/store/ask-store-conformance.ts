@@ -219,6 +219,22 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect(await store.listUnshownSettled()).toEqual([])
     })
 
+    it('gives the settle’s winner the message claim only once the message is recorded: its poster must be free to show the settlement', async () => {
+      const store = await create()
+      const posted = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.6' } })
+      const stillPosting = pendingRecord()
+      for (const record of [posted, stillPosting]) await store.insert(record)
+      const claim = { holder: 'instance-b', until: 5_000 }
+
+      await store.settle(posted.id, aborted(), { messageClaim: claim })
+      await store.settle(stillPosting.id, aborted(), { messageClaim: claim })
+      // The poster records the message a moment after the click settled the ask on another instance.
+      await store.attachMessage(stillPosting.id, { channel: 'C0123ABCDEF', ts: '1.7' })
+
+      expect(await store.claimMessage(posted.id, 'instance-a', 1_000, 2_000)).toBe(false)
+      expect(await store.claimMessage(stillPosting.id, 'instance-a', 1_000, 2_000)).toBe(true)
+    })
+
     it('keeps the latest lease of an instance, never moving it back, and forgets it when ended', async () => {
       const store = await create()
 

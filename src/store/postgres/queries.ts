@@ -68,14 +68,15 @@ export const SQL = {
    * wins. The notify goes out when the statement commits, never before.
    * The winner's other writes ride along: its jobs are dropped, its event
    * ($5 at $8, or nulls) appended, and the message's claim ($6 until $7, or
-   * nulls) taken, so a click settles in one round trip to the database.
+   * nulls) taken if the message is recorded (SET reads the row as it was),
+   * so a click settles in one round trip to the database.
    */
   settle: `WITH settled AS (
              UPDATE asks
              SET status = $2, settled_at = $3, final_message_shown = false,
                  record = record || jsonb_build_object('status', $2::text, 'settlement', $4::jsonb, 'finalMessageShown', false),
-                 message_claim = COALESCE($6, message_claim),
-                 message_claim_until = CASE WHEN $6::text IS NULL THEN message_claim_until ELSE $7 END
+                 message_claim = CASE WHEN $6::text IS NULL OR NOT record ? 'message' THEN message_claim ELSE $6 END,
+                 message_claim_until = CASE WHEN $6::text IS NULL OR NOT record ? 'message' THEN message_claim_until ELSE $7 END
              WHERE id = $1 AND status = 'pending'
              RETURNING id, record
            ), dropped AS (
