@@ -106,9 +106,12 @@ function titleBlock(words: Words, ask: HomeAskView): RichTextBlock {
   return { type: 'rich_text', elements: [{ type: 'rich_text_section', elements }] }
 }
 
+/** Who asks, literally; with several relayed hosts, the host first, as on the card (a session id alone does not say which host). */
 function agentLabel(words: Words, agent: AgentView | undefined): string {
   const name = agent?.title?.trim() || agent?.id?.trim()
-  return name ? fitText(wellFormed(name), LIMIT.contextField) : words.anAgent
+  const host = agent?.host?.trim()
+  const where = host ? fitText(`${words.host} ${wellFormed(host)} · `, LIMIT.contextField / 2) : ''
+  return where + (name ? fitText(wellFormed(name), LIMIT.contextField - where.length) : words.anAgent)
 }
 
 /** Who asks (literal), how long it has waited, where, and the link; for `elsewhere` asks, where to answer. */

@@ -68,6 +68,22 @@ describe('homeView', () => {
     })
   })
 
+  it('names the host first when the relay serves several, as the card does, for questions and approvals alike', () => {
+    const question = asked('q1', 5, { view: ask({ askId: 'q1', agent: { title: 'Refactor', host: 'laptop.local:7777' } }) } as Partial<HomeAskView>)
+    const approval: HomeAskView = { kind: 'approval', view: { askId: 'p1', locale: 'en', toolName: 'bash', agent: { id: 'sess-1', host: 'ci-box:7777' } }, createdAt: NOW - 60_000, channel: 'C0AGENTS' }
+    const untitled: HomeAskView = { ...approval, view: { ...approval.view, askId: 'p2', agent: { host: 'ci-box:7777' } }, createdAt: NOW - 120_000 }
+
+    const labels = homeView({ locale: 'en', now: NOW, asks: [question, approval, untitled] })
+      .blocks.flatMap((block) => (block.type === 'context' ? block.elements : []))
+      .filter((element) => element.type === 'plain_text')
+
+    expect(labels).toEqual([
+      { type: 'plain_text', text: 'host ci-box:7777 · sess-1', emoji: false },
+      { type: 'plain_text', text: 'host ci-box:7777 · An agent', emoji: false },
+      { type: 'plain_text', text: 'host laptop.local:7777 · Refactor', emoji: false },
+    ])
+  })
+
   it('gives a single-select question its option buttons, with the message’s own action ids', () => {
     const view = homeView({ locale: 'en', now: NOW, asks: [asked('a1', 1)] })
 
