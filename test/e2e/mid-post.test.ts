@@ -11,11 +11,12 @@ import { settledMessage, visibleMessage, visibleText } from '../support/messages
 const ALICE = 'U0SANDBOX01'
 const pm = { id: 'pm', question: 'Which package manager?', options: [{ label: 'npm' }, { label: 'pnpm' }] }
 
-/** A store that keeps the message from being saved on the ask until `release()`. */
-function storeHoldingTheMessage() {
+/** A store that keeps the message from being saved on the ask until `release()` (with `firstOnly`, only the poster's own save). */
+function storeHoldingTheMessage({ firstOnly = false } = {}) {
   let release!: () => void
   const released = new Promise<void>((resolve) => (release = resolve))
-  const store = hookedStore(new SqliteAskStore(':memory:'), { attachMessage: () => released })
+  let saves = 0
+  const store = hookedStore(new SqliteAskStore(':memory:'), { attachMessage: () => (firstOnly && saves++ > 0 ? undefined : released) })
   return { store, release }
 }
 
@@ -33,6 +34,30 @@ describe.each(MODES)('acting while the bridge is still posting, in %s mode', (mo
 
     expect(result).toEqual({ answers: [{ id: 'pm', selected: ['pnpm'] }] })
     expect(visibleText(await settledMessage(slack, channel, message.ts))).toContain(ALICE)
+  })
+
+  it('clears the buttons of a card its poster never saved, once a late click after the ask closed names it', async () => {
+    // The poster stops between Slack storing the card and saving it on the ask (as if killed there, until the test ends); later saves go through.
+    const { store, release } = storeHoldingTheMessage({ firstOnly: true })
+    const { slack, bridge, channel } = await startRig(mode, { state: store })
+    const controller = new AbortController()
+    bridge.provider.ask({ questions: [pm], signal: controller.signal }).catch(() => undefined)
+    try {
+      const message = await visibleMessage(slack, channel)
+      controller.abort()
+      while ((await store.listPending()).length > 0) await new Promise((resolve) => setTimeout(resolve, 5))
+
+      await slack.user(ALICE).click(message, 'pnpm')
+      const told = await slack.waitFor(() => slack.ephemerals(ALICE, channel)[0], { timeoutMs: 5000 })
+      // The click's adoption waits a few seconds for a poster that is only slow.
+      const card = await settledMessage(slack, channel, message.ts, 10_000)
+
+      expect(told.text).toMatch(/closed/i)
+      expect(visibleText(card)).toMatch(/withdr/i)
+    } finally {
+      // Before the rig stops, which waits for the poster.
+      release()
+    }
   })
 
   it('withdraws a question aborted before its message is saved, once the message exists', async () => {

@@ -35,13 +35,13 @@ export function visibleText(message: Pick<StoredMessage, 'blocks' | 'text'>): st
 }
 
 /** The message with that ts once its controls are gone (it was settled and updated). */
-export function settledMessage(slack: Sandbox, channel: string, ts: string): Promise<StoredMessage> {
+export function settledMessage(slack: Sandbox, channel: string, ts: string, timeoutMs = 5000): Promise<StoredMessage> {
   return slack.waitFor(
     () => {
       const message = slack.messages(channel).find((m) => m.ts === ts)
       return message && interactiveElements(message).length === 0 ? message : undefined
     },
-    { timeoutMs: 5000, message: `message ${ts} to lose its controls` },
+    { timeoutMs, message: `message ${ts} to lose its controls` },
   )
 }
 

@@ -22,9 +22,9 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   const home = fromHomeTab(payload)
   if (home) deps.home?.seen(payload.user.id)
   const channel: Where = home ? HOME_TAB : (payload.channel?.id ?? payload.container?.channel_id)
-  const record = await openAskFor(deps, ref.askId, payload.user, channel)
+  // Open or not: a card whose poster never saved it keeps its buttons until a click names it.
+  const record = await openAskFor(deps, ref.askId, payload.user, channel, (found) => adoptMessage(deps, found, payload, channel))
   if (!record) return
-  adoptMessage(deps, record, payload, channel)
   // A tab published before the person left a private channel (or before the
   // ask moved out of their reach) still has live buttons: the click counts
   // only if the tab would show the ask now.
@@ -44,7 +44,8 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
 /**
  * The ask's message as the click names it, when its record lacks one (its
  * poster may have stopped before recording it): only a click in the ask's
- * own channel, never on an escalation copy or the Home tab.
+ * own channel, never on an escalation copy or the Home tab. A settled ask
+ * too: recorded, its card shows how it ended instead of dead buttons.
  */
 function adoptMessage(deps: InteractionDeps, record: AskRecord, payload: BlockActionsPayload, channel: Where): void {
   const ts = payload.container?.message_ts

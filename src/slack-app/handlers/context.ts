@@ -67,10 +67,12 @@ export async function tell(deps: InteractionDeps, target: NoticeTarget, notice: 
 /**
  * The checks before anything a person does counts: the ask exists, is still
  * open, and this person may answer it. Returns the record, or null after
- * telling the person why nothing happened.
+ * telling the person why nothing happened. `found` sees the record as read,
+ * whatever its state.
  */
-export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: Where): Promise<AskRecord | null> {
+export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: Where, found?: (record: AskRecord) => void): Promise<AskRecord | null> {
   const record = await deps.lifecycle.store.get(askId)
+  if (record) found?.(record)
   const target = targetFor(user.id, channel, record)
   if (!record) {
     // A shared store that does not know the ask has pruned it: it is long closed.
