@@ -142,6 +142,8 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     const runtimeOther = modal.locator('.input-block').filter({ hasText: 'your own answer' }).first()
 
     await runtime.getByText('22 LTS').click()
+    // The choice reaches the stand-in as its own request: a Submit sent alongside could overtake it.
+    await page.locator('body:not([data-busy])').waitFor()
     await runtimeOther.locator('textarea').fill('whatever CI uses')
     await modal.getByRole('button', { name: 'Submit' }).click()
     await runtimeOther.locator('.input-error').waitFor()

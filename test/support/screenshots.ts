@@ -142,6 +142,7 @@ async function batchFormShot({ page, docs }: Studio): Promise<void> {
   await modal.waitFor()
   // An option and an Other text for one question: the bridge answers with an inline error.
   await modal.getByText('22 LTS', { exact: true }).click()
+  await page.locator('body:not([data-busy])').waitFor()
   await modal.locator('.input-block', { hasText: 'your own answer' }).first().locator('textarea').fill('whatever CI already uses')
   await modal.getByRole('button', { name: 'Submit' }).click()
   await modal.locator('.input-error').first().waitFor()
