@@ -17,6 +17,7 @@ import { describeOutcome } from './describe-outcome.js'
 import { ProcessLease } from './process-lease.js'
 import { AskPoster } from './ask-poster.js'
 import { MessageUpdates } from './message-updates.js'
+import { OpenAsksHere } from './open-asks-here.js'
 import { createRenderer, type Renderer } from './render-pool.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
 import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
@@ -117,6 +118,8 @@ export class AskLifecycle {
   readonly #policy: PolicyHolder
   /** Rule and key of recent asks, for their audit events. */
   readonly #origins = new Map<string, { rule?: string; key?: string }>()
+  /** Open asks posted here, as recorded with their message: a click on one is not read back. */
+  readonly #openHere = new OpenAsksHere()
 
   constructor(private readonly options: LifecycleOptions) {
     this.#now = options.now ?? Date.now
@@ -136,6 +139,15 @@ export class AskLifecycle {
 
   get store(): AskStore {
     return this.options.store
+  }
+
+  /**
+   * The ask a person acts on: as kept when this process posted it and it is
+   * still open here (see OpenAsksHere for why that is safe), else as stored.
+   * Read-only: a kept record is shared.
+   */
+  async readForAction(id: string): Promise<AskRecord | undefined> {
+    return this.#openHere.get(id) ?? (await this.options.store.get(id))
   }
 
   get owner(): AskOwner {
@@ -231,6 +243,7 @@ export class AskLifecycle {
     // Recording the message read the ask back; only an abort can have changed it since.
     const current = (posted && !signal?.aborted ? posted : await this.options.store.get(record.id)) ?? record
     if (current.status === 'pending') {
+      this.#openHere.keep(current)
       this.#armExpiry(current)
       await this.options.store.schedule(jobsOf(current))
       // Approved while we were posting, before the message was known: show the progress now.
@@ -304,6 +317,7 @@ export class AskLifecycle {
    * questions, owner and origin, never changes), saving a read.
    */
   async settle(id: string, settlement: Settlement, known?: AskRecord): Promise<SettleResult> {
+    this.#openHere.forget(id)
     const record = known ?? (await this.options.store.get(id))
     if (!record) throw new Error(`no ask ${id}`)
     // A person's answer to an ask whose library process died would reach no
@@ -349,6 +363,7 @@ export class AskLifecycle {
    * long command's thread follows); a settled card is left as it is.
    */
   async showArguments(id: string, args: string): Promise<boolean> {
+    this.#openHere.forget(id)
     if (!(await this.options.store.attachApprovalArguments(id, args))) return false
     await this.#messages.showProgress(id)
     const record = await this.options.store.get(id)
@@ -558,6 +573,7 @@ export class AskLifecycle {
     this.#expiryTimers.clear()
     this.#settledListeners.clear()
     this.#openListeners.clear()
+    this.#openHere.clear()
     await this.#renderer.close()
     this.#unsubscribe?.()
     clearInterval(this.#sweepTimer)

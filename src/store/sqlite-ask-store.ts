@@ -59,7 +59,7 @@ export class SqliteAskStore implements AskStore {
   #pollTimer: NodeJS.Timeout | undefined
   readonly #statements
   readonly #attach: (id: string, message: string, event: NewAskEvent | undefined) => AskRecord | undefined
-  readonly #settle: (id: string, settlement: Settlement, also: SettleAlso) => SettleResult
+  readonly #settle: (id: string, settlement: Settlement, also: SettleAlso) => SettleResult & { text?: string }
   readonly #team: SqliteTeamTables
 
   readonly kind: StoreKind
@@ -160,9 +160,10 @@ export class SqliteAskStore implements AskStore {
       if (record && event) this.#team.record(event)
       return record
     })
-    this.#settle = db.transaction((id: string, settlement: Settlement, also: SettleAlso): SettleResult => {
+    this.#settle = db.transaction((id: string, settlement: Settlement, also: SettleAlso): SettleResult & { text?: string } => {
       const claim = also.messageClaim
-      const won = parse(this.#statements.settle.get({ id, status: settlement.status, settledAt: this.#now(), settlement: JSON.stringify(settlement), holder: claim?.holder ?? null, until: claim?.until ?? null }))
+      const text = this.#statements.settle.get({ id, status: settlement.status, settledAt: this.#now(), settlement: JSON.stringify(settlement), holder: claim?.holder ?? null, until: claim?.until ?? null })
+      const won = parse(text)
       if (!won) {
         const record = parse(this.#statements.get.get(id))
         if (!record) throw new Error(`no ask ${id}`)
@@ -170,7 +171,7 @@ export class SqliteAskStore implements AskStore {
       }
       if (also.hasJobs !== false) this.#team.dropJobs(id)
       if (also.event) this.#team.record(also.event)
-      return { won: true, record: won }
+      return { won: true, record: won, text: text as string }
     })
     this.#statements.prune.run(this.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS))
   }
@@ -239,8 +240,8 @@ export class SqliteAskStore implements AskStore {
   }
 
   async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
-    const result = this.#settle(id, settlement, also)
-    if (result.won) this.watchers.notifyCopy(result.record)
+    const { text, ...result } = this.#settle(id, settlement, also)
+    if (text !== undefined) this.watchers.notifyWith(id, () => parse(text)!)
     return result
   }
 

@@ -105,6 +105,24 @@ describe('instances sharing one PostgreSQL store', () => {
     expect(slack.messages[0]!.updates[0]!.text).toContain('Answered by')
   })
 
+  it('lets a click on the instance that posted an ask lose to another instance’s withdrawal, though that instance still keeps the ask as open', async () => {
+    const slack = new FakeSlackPort()
+    const a = await instance(slack, 'service')
+    const b = await instance(slack, 'service')
+    const posted = await a.lifecycle.open({ questions: [question] })
+    await b.lifecycle.abort(posted.id)
+
+    // What a click on A reads: A posted the ask and was not told of the withdrawal.
+    const read = await a.lifecycle.readForAction(posted.id)
+    const result = await a.lifecycle.settle(posted.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers: answer.answers }, answer }, read)
+
+    expect(read?.status).toBe('pending')
+    expect(result).toMatchObject({ won: false, record: { status: 'aborted' } })
+    expect((await a.store.get(posted.id))?.settlement?.outcome.kind).toBe('aborted')
+    expect(slack.messages[0]!.updates).toHaveLength(1)
+    expect(slack.messages[0]!.updates[0]!.text).not.toContain('Answered by')
+  })
+
   it('withdraws an ask through any instance, and the asking instance’s ask() rejects with ASK_ABORTED', async () => {
     const slack = new FakeSlackPort()
     const a = await instance(slack, 'library')

@@ -6,6 +6,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
 import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
+import { SQL } from '../../src/store/postgres/queries.js'
 import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
 import { tallyStatements } from '../support/statements.js'
 
@@ -60,14 +61,22 @@ async function deploy(instances: number): Promise<Deployment> {
   return { slack, bridges, api, url }
 }
 
-async function roundTrip({ slack, url }: Deployment, channel: string): Promise<void> {
+async function postAsk(url: string, channel: string): Promise<{ id: string; ts: string }> {
   const created = await fetch(`${url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ questions: [question], channel }) })
   expect(created.status).toBe(201)
-  const { id, ts } = (await created.json()) as { id: string; ts: string }
-  const answer = fetch(`${url}/v1/asks/${id}?wait=30`).then(async (response) => (await response.json()) as { status: string })
+  return (await created.json()) as { id: string; ts: string }
+}
+
+async function tapAndSeeUpdated(slack: Sandbox, channel: string, ts: string): Promise<void> {
   await slack.user('U0SANDBOX01').click({ channel, ts }, 'npm')
-  expect((await answer).status).toBe('answered')
   await slack.waitFor(() => slack.messages(channel).find((message) => message.ts === ts && message.edited) ?? undefined)
+}
+
+async function roundTrip({ slack, url }: Deployment, channel: string): Promise<void> {
+  const { id, ts } = await postAsk(url, channel)
+  const answer = fetch(`${url}/v1/asks/${id}?wait=30`).then(async (response) => (await response.json()) as { status: string })
+  await tapAndSeeUpdated(slack, channel, ts)
+  expect((await answer).status).toBe('answered')
 }
 
 describe.each([1, 3])('an ask round trip through the service on PostgreSQL, %i instance(s)', (instances) => {
@@ -83,6 +92,24 @@ describe.each([1, 3])('an ask round trip through the service on PostgreSQL, %i i
 
       const spent = tally.spent()
       expect(spent.perAsk(ROUND_TRIPS), spent.breakdown(ROUND_TRIPS)).toBeLessThanOrEqual(MOST_PER_ASK)
+    } finally {
+      await deployment.api.close()
+      for (const bridge of deployment.bridges) await bridge.stop({ withdrawOpen: false })
+      await deployment.slack.close()
+    }
+  }, 60_000)
+
+  // The instance that posted an ask keeps it while it is open; another instance reads it once.
+  it(`reads the ask back for a tap ${instances === 1 ? 'never, on the instance that posted it' : 'once, on an instance that did not post it'}`, async () => {
+    const deployment = await deploy(instances)
+    try {
+      const channel = deployment.slack.createChannel({ id: `C0READ${instances}`, name: `read-${instances}`, botIsMember: true }).id
+      const { ts } = await postAsk(deployment.url, channel)
+      const tally = tallyStatements(deployment.bridges.map((bridge) => bridge.store as PostgresAskStore))
+      await tapAndSeeUpdated(deployment.slack, channel, ts)
+
+      const spent = tally.spent()
+      expect(spent.times(SQL.get), spent.breakdown(1)).toBe(instances === 1 ? 0 : 1)
     } finally {
       await deployment.api.close()
       for (const bridge of deployment.bridges) await bridge.stop({ withdrawOpen: false })

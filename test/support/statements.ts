@@ -12,7 +12,7 @@ const HOUSEKEEPING: ReadonlySet<string> = new Set([SQL.pending, SQL.renewLease, 
 /** What a set of PostgreSQL stores ran between `start` and `spent`, by statement text. */
 export interface StatementTally {
   /** Statements run since the start by every store, housekeeping apart. */
-  spent(): { perAsk: (asks: number) => number; housekeeping: number; breakdown: (asks: number) => string }
+  spent(): { perAsk: (asks: number) => number; housekeeping: number; breakdown: (asks: number) => string; times: (text: string) => number }
 }
 
 export function tallyStatements(stores: readonly PostgresAskStore[]): StatementTally {
@@ -33,6 +33,7 @@ export function tallyStatements(stores: readonly PostgresAskStore[]): StatementT
       return {
         perAsk: (asks) => total / asks,
         housekeeping,
+        times: (text) => byText.get(text) ?? 0,
         breakdown: (asks) => [...byText].map(([text, count]) => `${(count / asks).toFixed(1)} × ${text.replace(/\s+/g, ' ').slice(0, 60)}`).join('\n'),
       }
     },

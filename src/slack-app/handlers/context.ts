@@ -71,7 +71,7 @@ export async function tell(deps: InteractionDeps, target: NoticeTarget, notice: 
  * whatever its state.
  */
 export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: Where, found?: (record: AskRecord) => void): Promise<AskRecord | null> {
-  const record = await deps.lifecycle.store.get(askId)
+  const record = await deps.lifecycle.readForAction(askId)
   if (record) found?.(record)
   const target = targetFor(user.id, channel, record)
   if (!record) {

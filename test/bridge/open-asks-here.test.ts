@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import { OpenAsksHere } from '../../src/bridge/open-asks-here.js'
+import type { AskRecord } from '../../src/store/ask-record.js'
+
+function ask(id: string, changes: Partial<AskRecord> = {}): AskRecord {
+  return { id, kind: 'question', questions: [], target: 'C1', status: 'pending', createdAt: 0, owner: { kind: 'service' }, message: { channel: 'C1', ts: '1.1' }, ...changes }
+}
+
+describe('OpenAsksHere', () => {
+  it('keeps an open ask whose message is recorded, and nothing else', () => {
+    const kept = new OpenAsksHere()
+    kept.keep(ask('open'))
+    kept.keep(ask('unposted', { message: undefined }))
+    kept.keep(ask('answered', { status: 'answered' }))
+
+    expect(kept.get('open')?.id).toBe('open')
+    expect(kept.get('unposted')).toBeUndefined()
+    expect(kept.get('answered')).toBeUndefined()
+  })
+
+  it('never keeps an ask forgotten before its post finished (a fast click settled it)', () => {
+    const kept = new OpenAsksHere()
+    kept.forget('fast')
+    kept.keep(ask('fast'))
+
+    expect(kept.get('fast')).toBeUndefined()
+  })
+
+  it('forgets a kept ask when this process changes it', () => {
+    const kept = new OpenAsksHere()
+    kept.keep(ask('a'))
+    kept.forget('a')
+    kept.keep(ask('a'))
+
+    expect(kept.get('a')).toBeUndefined()
+    expect(kept.size).toBe(0)
+  })
+
+  it('keeps the newest asks up to its bound', () => {
+    const kept = new OpenAsksHere(3)
+    for (const id of ['a', 'b', 'c', 'd']) kept.keep(ask(id))
+
+    expect(kept.size).toBe(3)
+    expect(kept.get('a')).toBeUndefined()
+    expect(kept.get('d')?.id).toBe('d')
+  })
+})
