@@ -23,7 +23,7 @@ export async function handleAction(deps: InteractionDeps, payload: BlockActionsP
   if (home) deps.home?.seen(payload.user.id)
   const channel: Where = home ? HOME_TAB : (payload.channel?.id ?? payload.container?.channel_id)
   // Open or not: a card whose poster never saved it keeps its buttons until a click names it.
-  const record = await openAskFor(deps, ref.askId, payload.user, channel, (found) => adoptMessage(deps, found, payload, channel))
+  const record = await openAskFor(deps, ref.askId, payload.user, channel, { found: (found) => adoptMessage(deps, found, payload, channel) })
   if (!record) return
   // A tab published before the person left a private channel (or before the
   // ask moved out of their reach) still has live buttons: the click counts

@@ -64,14 +64,25 @@ export async function tell(deps: InteractionDeps, target: NoticeTarget, notice: 
   }
 }
 
+/** How `openAskFor` reads the ask. */
+export interface OpenAskRead {
+  /** Sees the record as read, whatever its state. */
+  found?: (record: AskRecord) => void
+  /**
+   * Read from the store even when this process keeps the ask: a form's read
+   * is what proves the store reachable before the form closes with what the
+   * person typed (the settle comes after the ack).
+   */
+  fromStore?: boolean
+}
+
 /**
  * The checks before anything a person does counts: the ask exists, is still
  * open, and this person may answer it. Returns the record, or null after
- * telling the person why nothing happened. `found` sees the record as read,
- * whatever its state.
+ * telling the person why nothing happened.
  */
-export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: Where, found?: (record: AskRecord) => void): Promise<AskRecord | null> {
-  const record = await deps.lifecycle.readForAction(askId)
+export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: Where, { found, fromStore = false }: OpenAskRead = {}): Promise<AskRecord | null> {
+  const record = fromStore ? await deps.lifecycle.store.get(askId) : await deps.lifecycle.readForAction(askId)
   if (record) found?.(record)
   const target = targetFor(user.id, channel, record)
   if (!record) {

@@ -33,7 +33,7 @@ export function submitAgain(deps: InteractionDeps, payload: ViewSubmissionPayloa
 export async function handleViewSubmission(deps: InteractionDeps, payload: ViewSubmissionPayload): Promise<ViewDecision> {
   const ref = decodeCallbackId(payload.view.callback_id)
   if (!ref) return {}
-  const record = await openAskFor(deps, ref.askId, payload.user, undefined)
+  const record = await openAskFor(deps, ref.askId, payload.user, undefined, { fromStore: true })
   if (!record) return {}
   const misfit = viewMisfit(record, ref, () => batchModal(askViewOf(record, deps.settings), 0).pageCount)
   if (misfit) {
