@@ -4,7 +4,6 @@ import type { PendingCount } from './team-records.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
-import { OwedReleases } from './owed-releases.js'
 import { PendingCapReached } from './pending-caps.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
 import { SettleWatchers } from './settle-watchers.js'
@@ -62,8 +61,6 @@ export class SqliteAskStore implements AskStore {
   readonly #attach: (id: string, message: string, event: NewAskEvent | undefined) => AskRecord | undefined
   readonly #settle: (id: string, settlement: Settlement, also: SettleAlso) => SettleResult & { text?: string }
   readonly #team: SqliteTeamTables
-  /** Card claims released but not yet written: they share the next write's commit. */
-  readonly #owedReleases: OwedReleases
 
   readonly kind: StoreKind
 
@@ -157,7 +154,6 @@ export class SqliteAskStore implements AskStore {
       endLease: db.prepare('DELETE FROM instance_leases WHERE instance = ?'),
     }
     this.#team = new SqliteTeamTables(db)
-    this.#owedReleases = new OwedReleases(db, this.#statements.releaseMessage)
     // Each a transaction made once: one commit on disk for a step's writes.
     this.#attach = db.transaction((id: string, message: string, event: NewAskEvent | undefined) => {
       const record = parse(this.#statements.attachMessage.get(message, id))
@@ -212,8 +208,11 @@ export class SqliteAskStore implements AskStore {
       rule: record.rule ?? null,
     }
     try {
-      const inserted = this.#owedReleases.before(() => (caps ? this.#statements.insertWithinCaps.run({ ...row, pending: caps.pending, pendingPerKey: caps.pendingPerKey }) : this.#statements.insert.run(row)).changes === 1)
-      if (inserted || !caps) return
+      if (!caps) {
+        this.#statements.insert.run(row)
+        return
+      }
+      if (this.#statements.insertWithinCaps.run({ ...row, pending: caps.pending, pendingPerKey: caps.pendingPerKey }).changes === 1) return
     } catch (error) {
       if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
         throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
@@ -225,40 +224,37 @@ export class SqliteAskStore implements AskStore {
   }
 
   async get(id: string): Promise<AskRecord | undefined> {
-    this.#owedReleases.beforeRead()
     return parse(this.#statements.get.get(id))
   }
 
   async findByExternalKey(key: string): Promise<AskRecord | undefined> {
-    this.#owedReleases.beforeRead()
     return parse(this.#statements.byExternalKey.get(key))
   }
 
   async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
-    return this.#owedReleases.before(() => this.#attach(id, JSON.stringify(message), event))
+    return this.#attach(id, JSON.stringify(message), event)
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {
-    return this.#owedReleases.before(() => this.#statements.attachApprovalArguments.run(args, id).changes === 1)
+    return this.#statements.attachApprovalArguments.run(args, id).changes === 1
   }
 
   async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
-    const { text, ...result } = this.#owedReleases.before(() => this.#settle(id, settlement, also))
+    const { text, ...result } = this.#settle(id, settlement, also)
     if (text !== undefined) this.watchers.notifyWith(id, () => parse(text)!)
     return result
   }
 
   async markFinalMessageShown(id: string): Promise<void> {
-    this.#owedReleases.before(() => this.#statements.markShown.run(id))
+    this.#statements.markShown.run(id)
   }
 
   async claimMessage(id: string, holder: string, now: number, until: number): Promise<boolean> {
-    // A release owed by this process is written first: a later claim of the same card must not be undone by it.
-    return this.#owedReleases.before(() => this.#statements.claimMessage.run({ id, holder, now, until }).changes === 1)
+    return this.#statements.claimMessage.run({ id, holder, now, until }).changes === 1
   }
 
   async releaseMessage(id: string, holder: string, shown: boolean): Promise<void> {
-    this.#owedReleases.owe(id, holder, shown)
+    this.#statements.releaseMessage.run({ id, holder, shown: shown ? 1 : 0 })
   }
 
   watch(id: string, listener: (record: AskRecord) => void): () => void {
@@ -308,12 +304,10 @@ export class SqliteAskStore implements AskStore {
   }
 
   async listPending(): Promise<AskRecord[]> {
-    this.#owedReleases.beforeRead()
     return this.#statements.pending.all().map((text) => parse(text)!)
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {
-    this.#owedReleases.beforeRead()
     return this.#statements.unshown.all().map((text) => parse(text)!)
   }
 
@@ -350,7 +344,6 @@ export class SqliteAskStore implements AskStore {
   }
 
   async listAsks(query: AskQuery): Promise<AskPage> {
-    this.#owedReleases.beforeRead()
     return this.#team.listAsks(query)
   }
 
@@ -369,7 +362,6 @@ export class SqliteAskStore implements AskStore {
   async close(): Promise<void> {
     if (this.#pollTimer !== undefined) clearInterval(this.#pollTimer)
     this.#pollTimer = undefined
-    if (this.#db.open) this.#owedReleases.close()
     if (this.#db.open) this.#db.close()
   }
 }

@@ -7,7 +7,6 @@ import type { AskRecord } from '../../src/store/ask-record.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { loadMigrations } from '../../src/store/migrations/load-migrations.js'
 import { openStore } from '../../src/store/open-store.js'
-import { RELEASE_AFTER_MS } from '../../src/store/owed-releases.js'
 import { SETTLED_RETENTION_MS, SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { aborted, answered, askStoreConformance, pendingRecord } from './ask-store-conformance.js'
 
@@ -79,68 +78,6 @@ describe('SqliteAskStore shared by two instances on one file', () => {
     await a.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))
 
     await expect(b.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))).rejects.toThrow(/already exists/)
-  })
-})
-
-describe('SqliteAskStore card-claim releases, written with the next write', () => {
-  const stores: SqliteAskStore[] = []
-  /** A settled ask whose card `a` holds, as after a click on `a` took its claim; `b` is another process on the file. */
-  async function heldByA() {
-    const path = freshPath()
-    const a = new SqliteAskStore(path)
-    const b = new SqliteAskStore(path)
-    stores.push(a, b)
-    const record = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.1' } })
-    await a.insert(record)
-    await a.settle(record.id, answered(), { messageClaim: { holder: 'instance-a', until: Date.now() + 30_000 } })
-    return { a, b, id: record.id }
-  }
-  const claimNow = (store: SqliteAskStore, id: string, holder: string) => store.claimMessage(id, holder, Date.now(), Date.now() + 30_000)
-
-  afterEach(async () => {
-    await Promise.all(stores.splice(0).map((store) => store.close()))
-  })
-
-  it('reads its own release at once, and another process reads it within RELEASE_AFTER_MS', async () => {
-    const { a, b, id } = await heldByA()
-    await a.releaseMessage(id, 'instance-a', true)
-
-    expect((await a.get(id))?.finalMessageShown).toBe(true)
-    expect(await a.listUnshownSettled()).toEqual([])
-    await new Promise((resolve) => setTimeout(resolve, RELEASE_AFTER_MS + 50))
-    expect(await claimNow(b, id, 'instance-b')).toBe(true)
-  })
-
-  it('writes an owed release with the next write of any ask', async () => {
-    const { a, b, id } = await heldByA()
-    await a.releaseMessage(id, 'instance-a', true)
-    const heldBeforeTheWrite = !(await claimNow(b, id, 'instance-b'))
-
-    await a.insert(pendingRecord())
-
-    expect(heldBeforeTheWrite).toBe(true)
-    expect(await claimNow(b, id, 'instance-b')).toBe(true)
-    expect((await b.get(id))?.finalMessageShown).toBe(true)
-  })
-
-  it('never lets an owed release undo a later claim of the same card by the same process', async () => {
-    const { a, b, id } = await heldByA()
-    await a.releaseMessage(id, 'instance-a', true)
-    expect(await claimNow(a, id, 'instance-a')).toBe(true)
-
-    await a.insert(pendingRecord())
-    await new Promise((resolve) => setTimeout(resolve, RELEASE_AFTER_MS + 50))
-
-    expect(await claimNow(b, id, 'instance-b')).toBe(false)
-  })
-
-  it('writes what it owes when it closes', async () => {
-    const { a, b, id } = await heldByA()
-    await a.releaseMessage(id, 'instance-a', false)
-    await a.close()
-
-    expect(await claimNow(b, id, 'instance-b')).toBe(true)
-    expect(await b.listUnshownSettled()).toHaveLength(1)
   })
 })
 
