@@ -4,6 +4,23 @@ import type { AskRecord } from '../store/ask-record.js'
 export const OPEN_ASKS_KEPT = 1_000
 
 /**
+ * The characters of text those asks may hold between them (a few MB of heap):
+ * a plan under review can carry 200 KB of Markdown, and a thousand of those
+ * would not fit. An ask over a tenth of this is not kept: its clicks read it.
+ */
+export const OPEN_ASKS_CHARS = 1_000_000
+
+/** The text an ask carries: what its record weighs, roughly, in characters. */
+function charsOf(record: AskRecord): number {
+  let chars = record.approval?.arguments?.length ?? 0
+  for (const q of record.questions) {
+    chars += q.question.length + (q.header?.length ?? 0) + (q.detail?.length ?? 0)
+    for (const option of q.options) chars += option.label.length + (option.description?.length ?? 0)
+  }
+  return chars
+}
+
+/**
  * The asks this process posted and has not settled, as they stood once their
  * message was recorded, so that a click on one settles it without reading it
  * back from the store first (one statement, cold, on every click).
@@ -18,26 +35,33 @@ export const OPEN_ASKS_KEPT = 1_000
  * a fast click's settle cannot bring back a record that says it is open.
  */
 export class OpenAsksHere {
-  readonly #records = new Map<string, AskRecord>()
+  readonly #records = new Map<string, { record: AskRecord; chars: number }>()
+  #chars = 0
   /** Asks forgotten before or after they were kept; bounded like the records. */
   readonly #forgotten = new Set<string>()
 
-  constructor(private readonly kept = OPEN_ASKS_KEPT) {}
+  constructor(
+    private readonly kept = OPEN_ASKS_KEPT,
+    private readonly keptChars = OPEN_ASKS_CHARS,
+  ) {}
 
-  /** Remembers a pending ask whose message is recorded; anything else is ignored. */
+  /** Remembers a pending ask whose message is recorded, within the bounds; anything else is ignored. */
   keep(record: AskRecord): void {
-    if (record.status !== 'pending' || !record.message || this.#forgotten.has(record.id)) return
-    if (this.#records.size >= this.kept) this.#records.delete(this.#records.keys().next().value!)
-    this.#records.set(record.id, record)
+    if (record.status !== 'pending' || !record.message || this.#forgotten.has(record.id) || this.#records.has(record.id)) return
+    const chars = charsOf(record)
+    if (chars > this.keptChars / 10) return
+    while (this.#records.size > 0 && (this.#records.size >= this.kept || this.#chars + chars > this.keptChars)) this.#drop(this.#records.keys().next().value!)
+    this.#records.set(record.id, { record, chars })
+    this.#chars += chars
   }
 
   /** The ask as kept (read-only: it is shared with every click on it). */
   get(id: string): AskRecord | undefined {
-    return this.#records.get(id)
+    return this.#records.get(id)?.record
   }
 
   forget(id: string): void {
-    this.#records.delete(id)
+    this.#drop(id)
     if (this.#forgotten.size >= this.kept) this.#forgotten.delete(this.#forgotten.values().next().value!)
     this.#forgotten.add(id)
   }
@@ -48,6 +72,14 @@ export class OpenAsksHere {
 
   clear(): void {
     this.#records.clear()
+    this.#chars = 0
     this.#forgotten.clear()
+  }
+
+  #drop(id: string): void {
+    const entry = this.#records.get(id)
+    if (!entry) return
+    this.#records.delete(id)
+    this.#chars -= entry.chars
   }
 }

@@ -44,4 +44,22 @@ describe('OpenAsksHere', () => {
     expect(kept.get('a')).toBeUndefined()
     expect(kept.get('d')?.id).toBe('d')
   })
+
+  it('keeps no more text than its budget, dropping the oldest, and never a plan over a tenth of it', () => {
+    const kept = new OpenAsksHere(100, 1_000)
+    const plan = (id: string, detail: number) => ask(id, { questions: [{ id: 'plan', question: 'Approve?', detail: 'x'.repeat(detail), options: [{ label: 'Approve' }], multiSelect: false }] })
+    kept.keep(plan('long', 101))
+    for (const id of ['a', 'b', 'c']) kept.keep(plan(id, 80))
+    kept.keep(plan('d', 80))
+
+    expect(kept.get('long')).toBeUndefined()
+    expect(kept.get('a')?.id).toBe('a')
+    expect(kept.size).toBe(4)
+    for (const id of ['e', 'f', 'g', 'h', 'i', 'j', 'k']) kept.keep(plan(id, 80))
+
+    // Eleven asks of about 95 characters each: the oldest go until the rest fit in 1,000.
+    expect(kept.get('a')).toBeUndefined()
+    expect(kept.get('k')?.id).toBe('k')
+    expect(kept.size).toBe(10)
+  })
 })
