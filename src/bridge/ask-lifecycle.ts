@@ -297,6 +297,20 @@ export class AskLifecycle {
     if (current?.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome, 'recovery')
   }
 
+  /**
+   * A settled ask whose card still shows its controls, met by a click (or a
+   * settle that lost): the instance that was to show how it ended stopped
+   * first (the next start's recovery would), or is showing it right now.
+   * It is shown as a recovery: under the card's claim, so never while
+   * another instance holds it, and not at all once shown. Never awaited.
+   */
+  showIfUnshown(record: AskRecord): void {
+    if (this.#stopped || record.status === 'pending' || !record.message || record.finalMessageShown || !record.settlement) return
+    this.#messages.showSettled(record, shownOutcome(record, record.settlement.outcome), 'recovery').catch((error: unknown) => {
+      this.options.logger.warn(`ask ${record.id}: could not show how it ended on its card: ${error instanceof Error ? error.message : String(error)}`)
+    })
+  }
+
   /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
   async whenFullyPosted(id: string): Promise<void> {
     await Promise.all([...this.#posting])
@@ -333,7 +347,10 @@ export class AskLifecycle {
       messageClaim: { holder: this.instance, until: this.#now() + TIMING.messageClaimMs },
       hasJobs: jobsOf(record).length > 0,
     })
-    if (!result.won) return result
+    if (!result.won) {
+      this.showIfUnshown(result.record)
+      return result
+    }
     this.#expiryTimers.get(id)?.()
     this.#expiryTimers.delete(id)
     const shown = this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })

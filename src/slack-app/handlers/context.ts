@@ -99,6 +99,8 @@ export async function openAskFor(deps: InteractionDeps, askId: string, user: Sla
     return null
   }
   if (record.status !== 'pending') {
+    // A card still showing controls on a closed ask: the click that finds it shows how it ended.
+    deps.lifecycle.showIfUnshown(record)
     await tell(deps, target, settledNotice(record))
     return null
   }
