@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest'
+import type { SlackBridge } from '../../src/bridge/types.js'
+import type { Sandbox } from '../../src/sandbox/index.js'
 import type { Settlement } from '../../src/store/ask-record.js'
 import { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { MODES, startRig } from '../support/e2e.js'
@@ -17,6 +19,16 @@ const answeredByBob: Settlement = {
   answer: { answers: [{ id: 'pm', selected: ['npm'] }] },
 }
 
+/** An ask `bridge` posted, then settled (bob answered) by an instance that stopped before updating its card. */
+async function settledBehindItsCard(slack: Sandbox, bridge: SlackBridge, store: SqliteAskStore, channel: string) {
+  const asked = bridge.provider.ask({ questions: [pm] })
+  const message = await postedMessage(slack, channel)
+  const [open] = await store.listPending()
+  await store.settle(open!.id, answeredByBob)
+  await asked
+  return { message, id: open!.id }
+}
+
 /** Until the store records that the ask's card shows how it ended (the update's last step, after Slack has it). */
 async function shown(store: SqliteAskStore, id: string): Promise<void> {
   const deadline = Date.now() + 5000
@@ -30,12 +42,7 @@ describe.each(MODES)('a card still showing controls on a closed ask, in %s mode'
   it('shows how the ask ended once a click on the instance that posted it loses to the settlement', async () => {
     const store = new SqliteAskStore(':memory:')
     const { slack, bridge, channel } = await startRig(mode, { state: store })
-    const asked = bridge.provider.ask({ questions: [pm] })
-    const message = await postedMessage(slack, channel)
-    const [open] = await store.listPending()
-    // Settled by another instance that stopped before updating the card.
-    await store.settle(open!.id, answeredByBob)
-    await asked
+    const { message, id } = await settledBehindItsCard(slack, bridge, store, channel)
 
     await slack.user(ALICE).click(message, 'pnpm')
     const told = await slack.waitFor(() => slack.ephemerals(ALICE, channel)[0])
@@ -45,7 +52,7 @@ describe.each(MODES)('a card still showing controls on a closed ask, in %s mode'
     expect(interactiveElements(card)).toEqual([])
     expect(visibleText(card)).toContain('npm')
     expect(visibleText(card)).not.toContain('pnpm')
-    await shown(store, open!.id)
+    await shown(store, id)
   })
 })
 
@@ -55,17 +62,13 @@ describe('a card still showing controls on a closed ask, clicked through another
     const { slack, bridge, channel, restartBridge } = await startRig('http', { state: store })
     // Clicks reach a second instance on the same store, which will not post the ask.
     await restartBridge()
-    const asked = bridge.provider.ask({ questions: [pm] })
-    const message = await postedMessage(slack, channel)
-    const [open] = await store.listPending()
-    await store.settle(open!.id, answeredByBob)
-    await asked
+    const { message, id } = await settledBehindItsCard(slack, bridge, store, channel)
 
     await slack.user(ALICE).click(message, 'pnpm')
     const card = await settledMessage(slack, channel, message.ts)
 
     expect(interactiveElements(card)).toEqual([])
     expect(visibleText(card)).toContain('npm')
-    await shown(store, open!.id)
+    await shown(store, id)
   })
 })
