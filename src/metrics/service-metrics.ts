@@ -1,4 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { Counter, Gauge, Histogram, Registry } from 'prom-client'
+import { collectNodeMetrics } from './node-metrics.js'
 
 /** What the metrics read when scraped; set once the bridge runs. */
 export interface MetricSources {
@@ -86,7 +87,7 @@ export class ServiceMetrics {
       },
     })
     // Node's own: event-loop delay (nodejs_eventloop_lag_*), memory, handles, CPU.
-    collectDefaultMetrics({ register: this.registry })
+    collectNodeMetrics(this.registry)
   }
 
   attach(sources: MetricSources): void {
