@@ -39,6 +39,15 @@ export type ChildKind = 'floor' | 'bare' | 'bridge' | 'serve'
 /** What the parent sends: `measure` starts the figures (and, with `profile`, a CPU profile), `report` ends them. */
 export type ChildCommand = { type: 'measure'; profile?: { file: string; intervalUs: number } } | { type: 'report' } | { type: 'stop' }
 
+/**
+ * What a child tells the parent unasked: a long-poll for an ask is in place
+ * (see `announceLongPolls`).
+ */
+export interface ChildWaiting {
+  type: 'waiting'
+  id: string
+}
+
 /** What a child reports after `report`. */
 export interface ChildReport {
   type: 'report'
@@ -112,8 +121,10 @@ function bareAsks(client: WebClient) {
       }
       const pending = byId.get(url.pathname.split('/')[3] ?? '')
       if (req.method === 'GET' && pending) {
-        if (!pending.answer) await new Promise<void>((resolve) => pending.waiters.push(resolve))
-        return reply(res, 200, { id: pending.view.askId, status: 'answered', answer: pending.answer })
+        // Answered when woken, before the click goes on to render and update the card.
+        const answer = () => reply(res, 200, { id: pending.view.askId, status: 'answered', answer: pending.answer })
+        if (pending.answer) return answer()
+        return void pending.waiters.push(answer)
       }
       reply(res, 404, { error: { code: 'NOT_FOUND' } })
     })().catch((error: unknown) => reply(res, 500, { error: String(error) }))
@@ -249,8 +260,33 @@ function watchPosts(timeline: PostTimeline): void {
   }
 }
 
+/**
+ * Tells the parent when an app has a long-poll (`GET /v1/asks/:id?wait=`)
+ * in hand, so that a person's tap comes while an agent waits, as it does
+ * outside a benchmark (people take seconds; agents wait at once). Without
+ * it the tap raced the long-poll's own request, and "click → answer"
+ * measured the request arriving behind the click's work rather than the
+ * answer reaching a waiting agent. Told once the request's handler has run
+ * its synchronous part and its microtasks (every app registers its waiter
+ * there), the same way for every app.
+ */
+function announceLongPolls(): void {
+  const server = Server.prototype as { emit(event: string | symbol, ...args: unknown[]): boolean }
+  const emit = server.emit
+  server.emit = function (this: Server, event, ...args) {
+    const handled = emit.call(this, event, ...args)
+    const req = args[0] as IncomingMessage | undefined
+    if (event === 'request' && req?.method === 'GET' && req.url?.startsWith('/v1/asks/') && req.url.includes('wait=')) {
+      const id = decodeURIComponent(req.url.slice('/v1/asks/'.length).split('?')[0] ?? '')
+      setImmediate(() => send({ type: 'waiting', id } satisfies ChildWaiting))
+    }
+    return handled
+  }
+}
+
 const timeline: PostTimeline = { arrived: [], handedToFetch: [] }
 watchPosts(timeline)
+announceLongPolls()
 
 let cpuAtStart = process.cpuUsage()
 let mainThreadAtStart = mainThreadCpuMs()

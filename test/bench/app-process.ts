@@ -6,7 +6,7 @@ import { fork } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Sandbox } from '../../src/sandbox/index.js'
-import type { ChildCommand, ChildKind, ChildReport } from './app-child.js'
+import type { ChildCommand, ChildKind, ChildReport, ChildWaiting } from './app-child.js'
 
 type ChildMessage = { type: 'ready'; url: string } | ChildReport
 
@@ -16,6 +16,8 @@ export interface AppProcess {
   /** Starts the figures; with `profile`, a CPU profile of the same span is written to `profile.file` by `report`. */
   measure(profile?: { file: string; intervalUs: number }): void
   report(): Promise<ChildReport>
+  /** Resolves once the app has a long-poll for ask `id` in hand (the child tells, see app-child.ts). */
+  whenWaiting(id: string): Promise<void>
   stop(): Promise<void>
 }
 
@@ -31,7 +33,9 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
   const inbox: ChildMessage[] = []
   const waiters: { resolve: (message: ChildMessage) => void; reject: (error: Error) => void }[] = []
   let exited: Error | undefined
-  child.on('message', (message: ChildMessage) => {
+  const longPolls = longPollsOf(kind)
+  child.on('message', (message: ChildMessage | ChildWaiting) => {
+    if (message.type === 'waiting') return longPolls.arrived(message.id)
     const waiter = waiters.shift()
     if (waiter) waiter.resolve(message)
     else inbox.push(message)
@@ -40,6 +44,7 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
   child.once('exit', (code, signal) => {
     exited = new Error(`the ${kind} app exited (${signal ?? `code ${code}`})${logFile ? `; its log: ${logFile}` : ''}`)
     for (const waiter of waiters.splice(0)) waiter.reject(exited)
+    longPolls.fail(exited)
   })
   const next = () =>
     new Promise<ChildMessage>((resolve, reject) => {
@@ -50,6 +55,7 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
   const ready = (await next()) as Extract<ChildMessage, { type: 'ready' }>
   return {
     url: ready.url,
+    whenWaiting: (id) => longPolls.when(id),
     measure: (profile) => send(profile ? { type: 'measure', profile } : { type: 'measure' }),
     report: async () => {
       send({ type: 'report' })
@@ -60,6 +66,32 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
       const gone = new Promise((resolve) => child.once('exit', resolve))
       send({ type: 'stop' })
       await gone
+    },
+  }
+}
+
+/** The long-polls a child has announced, each awaited once by the round trip that made it. */
+function longPollsOf(kind: ChildKind) {
+  const arrived = new Set<string>()
+  const waiting = new Map<string, { resolve: () => void; reject: (error: Error) => void }>()
+  let failed: Error | undefined
+  return {
+    arrived(id: string): void {
+      const waiter = waiting.get(id)
+      waiting.delete(id)
+      if (waiter) waiter.resolve()
+      else arrived.add(id)
+    },
+    when(id: string): Promise<void> {
+      if (arrived.delete(id)) return Promise.resolve()
+      if (failed) return Promise.reject(failed)
+      if (waiting.has(id)) return Promise.reject(new Error(`the ${kind} app's long-poll for ${id} is awaited twice`))
+      return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }))
+    },
+    fail(error: Error): void {
+      failed = error
+      for (const waiter of waiting.values()) waiter.reject(error)
+      waiting.clear()
     },
   }
 }

@@ -122,7 +122,7 @@ async function warmUp(kind: ChildKind, options: FreshProcessOptions): Promise<Wa
   const dir = await mkdtemp(join(tmpdir(), `dsh-bench-${kind}-`))
   // Owner 'service' for the bridge too, as `dsh-slack serve` runs it (its render thread warms up at start, before the first ask).
   const app = await startApp(kind, slack, { BENCH_OWNER: 'service', BENCH_STATE: kind === 'serve' ? join(dir, 'state.sqlite') : ':memory:' }, join(dir, 'stderr.log'))
-  const warm: WarmApp = { kind, dir, slack, app, rig: { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01') }, channels, used: 0, restedAt: 0, warmUp: [], warmUpCpuPerRoundMs: 0 }
+  const warm: WarmApp = { kind, dir, slack, app, rig: { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01'), whenWaiting: (id) => app.whenWaiting(id) }, channels, used: 0, restedAt: 0, warmUp: [], warmUpCpuPerRoundMs: 0 }
   app.measure()
   for (let i = 0; i < options.warmUps; i++) {
     const start = now()

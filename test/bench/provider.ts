@@ -36,7 +36,7 @@ async function roundTrips(kind: ChildKind, rounds: number): Promise<SetFigures> 
   const slack = await startSandbox()
   const channels = makeChannels(slack, rounds)
   const app = await startApp(kind, slack)
-  const rig = { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01') }
+  const rig = { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01'), whenWaiting: (id: string) => app.whenWaiting(id) }
   const figures: SetFigures = { posted: [], created: [], ack: [], answered: [], updated: [], cpuPerRoundMs: 0, loopP99Ms: 0, loopMaxMs: 0 }
   // One unmeasured round warms up both sides (connections, JIT).
   const measuredFrom = 1

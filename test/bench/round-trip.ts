@@ -62,9 +62,11 @@ export interface RoundTripRig {
   url: string
   seen: ReturnType<typeof watchMessages>
   user: ScriptedUser
+  /** Resolves once the app holds the long-poll for ask `id`: the tap comes while the agent waits. */
+  whenWaiting(id: string): Promise<void>
 }
 
-/** Asks in `channel`, waits for the card, taps "npm", and waits for the answer and the updated card. */
+/** Asks in `channel`, waits for the card and for the app to hold the long-poll, taps "npm", and waits for the answer and the updated card. */
 export async function roundTrip(rig: RoundTripRig, channel: string): Promise<RoundTripSample> {
   const start = now()
   const created = await postAsk(rig.url, { questions: [benchQuestion], channel })
@@ -74,6 +76,7 @@ export async function roundTrip(rig: RoundTripRig, channel: string): Promise<Rou
     await response.json()
     return now()
   })
+  await rig.whenWaiting(created.id)
   const message = rig.slack.messages(channel).find((m) => m.ts === created.ts)!
   const clickedAt = now()
   await rig.user.click(message, 'npm')
