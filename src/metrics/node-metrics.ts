@@ -9,10 +9,10 @@ type DefaultCollector = (registry: Registry, config: { eventLoopMonitoringPrecis
  * `gc` (`nodejs_gc_duration_seconds`): its PerformanceObserver on `gc`
  * entries costs the process about half a millisecond of CPU per garbage
  * collection on Node 20 (measured: 0.5–0.7 ms per scavenge with an empty
- * observer, against collections of 1–3 ms), paid on every ask by a
- * service that collects a few times a second. `--trace-gc` tells the same
- * when it is wanted. The others cost nothing between scrapes but the
- * event-loop monitor's native timer.
+ * observer, against collections of 1–3 ms), and a busy service collects
+ * every two or three asks. `--trace-gc` tells the same when it is wanted.
+ * The others cost nothing between scrapes but the event-loop monitor's
+ * native timer.
  */
 const COLLECTORS = [
   'processCpuTotal',
