@@ -246,13 +246,9 @@ const epochMs = () => performance.timeOrigin + performance.now()
  * client reads `fetch` when it is made.
  */
 function watchPosts(timeline: PostTimeline): void {
-  const server = Server.prototype as { emit(event: string | symbol, ...args: unknown[]): boolean }
-  const emit = server.emit
-  server.emit = function (this: Server, event, ...args) {
-    const req = args[0] as IncomingMessage | undefined
-    if (event === 'request' && req?.method === 'POST' && req.url?.startsWith('/v1/asks')) timeline.arrived.push(epochMs())
-    return emit.call(this, event, ...args)
-  }
+  onServerRequest((req) => {
+    if (req.method === 'POST' && req.url?.startsWith('/v1/asks')) timeline.arrived.push(epochMs())
+  })
   const fetchFromNode = globalThis.fetch
   globalThis.fetch = (input, init) => {
     if (typeof input === 'string' && input.endsWith('/chat.postMessage')) timeline.handedToFetch.push(epochMs())
@@ -271,16 +267,21 @@ function watchPosts(timeline: PostTimeline): void {
  * there), the same way for every app.
  */
 function announceLongPolls(): void {
+  onServerRequest((req) => {
+    if (req.method !== 'GET' || !req.url?.startsWith('/v1/asks/') || !req.url.includes('wait=')) return
+    const id = decodeURIComponent(req.url.slice('/v1/asks/'.length).split('?')[0] ?? '')
+    // An immediate runs after the handler's synchronous part and the microtasks it queued.
+    setImmediate(() => send({ type: 'waiting', id } satisfies ChildWaiting))
+  })
+}
+
+/** Calls `listener` with every request any node:http server in this process takes, before its handler sees it. */
+function onServerRequest(listener: (req: IncomingMessage) => void): void {
   const server = Server.prototype as { emit(event: string | symbol, ...args: unknown[]): boolean }
   const emit = server.emit
   server.emit = function (this: Server, event, ...args) {
-    const handled = emit.call(this, event, ...args)
-    const req = args[0] as IncomingMessage | undefined
-    if (event === 'request' && req?.method === 'GET' && req.url?.startsWith('/v1/asks/') && req.url.includes('wait=')) {
-      const id = decodeURIComponent(req.url.slice('/v1/asks/'.length).split('?')[0] ?? '')
-      setImmediate(() => send({ type: 'waiting', id } satisfies ChildWaiting))
-    }
-    return handled
+    if (event === 'request') listener(args[0] as IncomingMessage)
+    return emit.call(this, event, ...args)
   }
 }
 
