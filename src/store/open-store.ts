@@ -13,5 +13,5 @@ import { SqliteAskStore } from './sqlite-ask-store.js'
 export async function openStore(state: string | AskStore | undefined, options: { logger?: Logger } = {}): Promise<AskStore> {
   if (typeof state === 'object') return state
   if (state !== undefined && isPostgresUrl(state)) return PostgresAskStore.open(state, options.logger ? { logger: options.logger } : {})
-  return new SqliteAskStore(state ?? DEFAULT_STATE_PATH)
+  return new SqliteAskStore(state ?? DEFAULT_STATE_PATH, options.logger ? { logger: options.logger } : {})
 }

@@ -1,4 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
+import { silentLogger, type Logger } from '../log/logger.js'
 import Database from 'better-sqlite3'
 import type { PendingCount } from './team-records.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
@@ -8,6 +9,7 @@ import { PendingCapReached } from './pending-caps.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
 import { SettleWatchers } from './settle-watchers.js'
 import { SqliteTeamTables } from './sqlite-team-tables.js'
+import { sharedWalCheckpointer, type CheckpointMode, type CheckpointTicket, type WalCheckpointer } from './wal-checkpoints.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, ScheduledJob } from './team-records.js'
 
 /**
@@ -35,6 +37,10 @@ export interface SqliteAskStoreOptions {
   pollIntervalMs?: number
   /** The clock, for pruning and `settled_at`. */
   now?: () => number
+  /** Who takes a file's WAL checkpoints off the event loop (default: the process's one thread for every state file). */
+  checkpointer?: WalCheckpointer
+  /** Where a file going back to checkpointing on commit is reported. */
+  logger?: Logger
 }
 
 /**
@@ -61,6 +67,7 @@ export class SqliteAskStore implements AskStore {
   readonly #attach: (id: string, message: string, event: NewAskEvent | undefined) => AskRecord | undefined
   readonly #settle: (id: string, settlement: Settlement, also: SettleAlso) => SettleResult & { text?: string }
   readonly #team: SqliteTeamTables
+  readonly #checkpoints: CheckpointTicket | undefined
 
   readonly kind: StoreKind
 
@@ -89,6 +96,16 @@ export class SqliteAskStore implements AskStore {
       this.#db.close()
       throw error
     }
+    const logger = options.logger ?? silentLogger
+    this.#checkpoints = onDisk
+      ? (options.checkpointer ?? sharedWalCheckpointer()).adopt({
+          path,
+          setAutoCheckpoint: (pages) => {
+            if (this.#db.open) this.#db.pragma(`wal_autocheckpoint = ${pages}`)
+          },
+          warn: (message) => logger.warn(message),
+        })
+      : undefined
     const db = this.#db
     this.#statements = {
       insert: db.prepare(
@@ -359,9 +376,15 @@ export class SqliteAskStore implements AskStore {
     }
   }
 
+  /** Who copies this file's WAL into the database now (undefined in memory, which has no WAL). */
+  get checkpointMode(): CheckpointMode | undefined {
+    return this.#checkpoints?.mode
+  }
+
   async close(): Promise<void> {
     if (this.#pollTimer !== undefined) clearInterval(this.#pollTimer)
     this.#pollTimer = undefined
+    await this.#checkpoints?.release()
     if (this.#db.open) this.#db.close()
   }
 }

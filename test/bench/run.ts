@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: speed figures as percentiles and ratios. Timing lives
  * here, never in test assertions. `--quick` runs smaller rounds; `--only
- * <section>` (render, provider, cold, fresh, instances, cards; repeatable) runs only
+ * <section>` (render, provider, cold, checkpoints, fresh, instances, cards; repeatable) runs only
  * those sections; `--profile <dir>` has the fresh-process section write
  * each app's CPU profile of each measured part into `dir` and summarise them;
  * `--apps serve,bridge,floor` measures only those beside bare Bolt there, and
@@ -9,6 +9,7 @@
  */
 import type { ChildKind } from './app-child.js'
 import { benchCardUpdates } from './card-updates.js'
+import { benchCheckpoints } from './checkpoints.js'
 import { benchColdCode } from './cold-code.js'
 import { benchFreshProcess, FRESH_PROCESS_FULL, FRESH_PROCESS_QUICK } from './fresh-process.js'
 import { benchInstances } from './instances.js'
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     benchProvider(quick ? { sets: 2, rounds: 10, burst: 10, openAsks: 1000, plans: 2, trials: 3 } : { sets: 5, rounds: 30, burst: 100, openAsks: 10_000, plans: 5, trials: 10 }),
   )
   await section('cold', 'The same code, called back to back and spread out (why fresh-process figures weigh every piece of code a round trip touches)', async () => benchColdCode())
+  await section('checkpoints', 'SQLite\'s WAL checkpoints: in a commit on the event loop, or on the checkpoint thread', () => benchCheckpoints(quick ? { asks: 300, passes: 2 } : { asks: 600, passes: 4 }))
   await section('fresh', 'Provider, fresh process after warm-up and rest (issue 21\'s method, what a restarted instance serves)', () =>
     benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}) }),
   )
