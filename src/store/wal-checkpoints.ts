@@ -122,7 +122,19 @@ export class WalCheckpointer {
   #start(): void {
     this.#startTimer = undefined
     if (!this.#usable || this.#worker || this.#entries.size === 0) return
-    const worker = new Worker(THREAD_FILE, { workerData: { intervalMs: this.#intervalMs } })
+    let worker: Worker
+    try {
+      worker = new Worker(THREAD_FILE, { workerData: { intervalMs: this.#intervalMs } })
+    } catch (error) {
+      // No thread (out of resources, say): the files never left SQLite's checkpoint on commit.
+      this.#usable = false
+      for (const [id, entry] of this.#entries) {
+        this.#entries.delete(id)
+        entry.stage = 'commit'
+        entry.file.warn(`the WAL checkpoint thread did not start (${error instanceof Error ? error.message : String(error)}); SQLite checkpoints ${entry.file.path} on commit`)
+      }
+      return
+    }
     worker.unref()
     worker.on('message', (reply: CheckpointReply) => this.#onReply(reply))
     worker.on('error', (error) => this.#onGone(`the WAL checkpoint thread failed (${error.message})`))
