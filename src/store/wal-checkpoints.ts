@@ -127,12 +127,7 @@ export class WalCheckpointer {
       worker = new Worker(THREAD_FILE, { workerData: { intervalMs: this.#intervalMs } })
     } catch (error) {
       // No thread (out of resources, say): the files never left SQLite's checkpoint on commit.
-      this.#usable = false
-      for (const [id, entry] of this.#entries) {
-        this.#entries.delete(id)
-        entry.stage = 'commit'
-        entry.file.warn(`the WAL checkpoint thread did not start (${error instanceof Error ? error.message : String(error)}); SQLite checkpoints ${entry.file.path} on commit`)
-      }
+      this.#abandon(`the WAL checkpoint thread did not start (${error instanceof Error ? error.message : String(error)})`)
       return
     }
     worker.unref()
@@ -172,10 +167,15 @@ export class WalCheckpointer {
   #onGone(why: string): void {
     if (!this.#worker) return
     this.#worker = undefined
+    this.#abandon(this.#stopping ? undefined : why)
+  }
+
+  /** No thread from now on: every file goes back to SQLite's checkpoint on commit, and every release waiting is over. */
+  #abandon(why: string | undefined): void {
     this.#usable = false
     for (const [id, entry] of this.#entries) {
       this.#entries.delete(id)
-      this.#backToCommit(entry, this.#stopping ? undefined : `${why}; SQLite checkpoints ${entry.file.path} on commit from now on`)
+      this.#backToCommit(entry, why === undefined ? undefined : `${why}; SQLite checkpoints ${entry.file.path} on commit from now on`)
       entry.released?.()
     }
   }
