@@ -196,8 +196,7 @@ export class WalCheckpointer {
       return Promise.resolve()
     }
     // Checkpointed on commit from here on, like any file the thread does not hold.
-    if (entry.stage === 'thread') entry.file.setAutoCheckpoint(SQLITE_AUTOCHECKPOINT_PAGES)
-    entry.stage = 'commit'
+    this.#backToCommit(entry, undefined)
     entry.releasing = new Promise<void>((resolve) => {
       entry.released = resolve
       this.#holdOpenWhileReleasing()
