@@ -16,6 +16,9 @@
  *   bare domains (`example.com`), `ftp:` or `//`;
  * - strikethrough is GFM's: `~one~` too, runs of equal length (strikethrough.ts);
  * - table rows keep the cells they have (table-rows.ts);
+ * - a task item's check is read before inline content (task-items.ts);
+ * - `[text](` whose link does not close is a shortcut reference, as in
+ *   CommonMark (unclosed-links.ts);
  * - past markdown-it's nesting cap, markdown-it skips the rest of the
  *   container; here it is kept, verbatim (a plan must never hide its tail).
  * Deliberate differences from micromark are listed in blocks/README.md.
@@ -28,6 +31,8 @@ import type Token from 'markdown-it/lib/token.mjs'
 import { type BlockRule, wrapBlockRule } from './block-rules.js'
 import { gfmStrikethrough } from './strikethrough.js'
 import { keepTableRows } from './table-rows.js'
+import { gfmTaskItems } from './task-items.js'
+import { shortcutAfterUnclosedLinks } from './unclosed-links.js'
 
 /** What a `definition` token carries in its `meta`. */
 export interface DefinitionMeta {
@@ -189,6 +194,8 @@ function create(): MarkdownIt {
   md.block.ruler.before('html_block', 'html_declaration', declarationBlock, { alt: ['paragraph', 'reference', 'blockquote'] })
   md.inline.ruler.before('html_inline', 'html_declaration', declarationInline)
   gfmAutolinks(md)
+  gfmTaskItems(md)
+  shortcutAfterUnclosedLinks(md)
   return md
 }
 

@@ -26,6 +26,7 @@ import type {
 } from 'mdast'
 import type Token from 'markdown-it/lib/token.mjs'
 import { type DefinitionMeta, unescapeAll } from './markdown-it.js'
+import type { TaskItemMeta } from './task-items.js'
 
 /** A node that takes children, as the builder sees it (mdast's types are stricter than a stack can be). */
 interface Container {
@@ -61,11 +62,12 @@ function appendText(children: PhrasingContent[], value: string): void {
   else children.push({ type: 'text', value })
 }
 
-/** The plain text of inline tokens, as mdast's image `alt` reads (breaks count as nothing, soft line endings as one). */
+/** The plain text of inline tokens, as mdast's image `alt` reads (breaks count as nothing, soft line endings as one, inline HTML as written). */
 function altText(tokens: Token[] | null): string {
   let out = ''
   for (const token of tokens ?? []) {
-    if (token.type === 'text' || token.type === 'text_special' || token.type === 'code_inline') out += token.content
+    // Inline HTML too: the words an agent wrote in an image's description stay on the card.
+    if (token.type === 'text' || token.type === 'text_special' || token.type === 'code_inline' || token.type === 'html_inline') out += token.content
     else if (token.type === 'softbreak') out += '\n'
     else if (token.type === 'image') out += altText(token.children)
   }
@@ -135,25 +137,6 @@ function phrasing(tokens: Token[]): PhrasingContent[] {
   return root
 }
 
-/**
- * GFM task list items: a list item whose first paragraph starts with `[ ]`,
- * `[x]` or `[X]` followed by a line ending, or by spaces and more text, is
- * checked or not, and the check (with the one character after it) leaves the text.
- */
-function taskCheck(item: ListItem, paragraph: Paragraph, source: string): void {
-  if (source.length < 4 || source.charCodeAt(0) !== 0x5b || source.charCodeAt(2) !== 0x5d) return
-  const value = source[1]
-  if (value !== ' ' && value !== '\t' && value !== '\n' && value !== 'x' && value !== 'X') return
-  const after = source[3]
-  if (after !== '\n' && after !== ' ' && after !== '\t') return
-  if (after !== '\n' && source.slice(3).trim() === '') return
-  const head = paragraph.children[0]
-  if (head?.type !== 'text' || !head.value.startsWith(source.slice(0, 3))) return
-  item.checked = value === 'x' || value === 'X'
-  head.value = head.value.slice(4)
-  if (head.value === '') paragraph.children.shift()
-}
-
 function alignOf(token: Token): AlignType {
   const style = token.attrGet('style')
   return style === 'text-align:left' ? 'left' : style === 'text-align:right' ? 'right' : style === 'text-align:center' ? 'center' : null
@@ -193,8 +176,6 @@ export function mdastFromTokens(tokens: Token[]): Root {
       case 'inline': {
         const node = top() as Paragraph | Heading | TableCell
         node.children = phrasing(token.children ?? [])
-        const item = stack[stack.length - 2]
-        if (node.type === 'paragraph' && item?.type === 'listItem' && item.children[0] === node) taskCheck(item as ListItem, node, token.content)
         break
       }
       case 'blockquote_open':
@@ -207,7 +188,7 @@ export function mdastFromTokens(tokens: Token[]): Root {
         open({ type: 'list', ordered: true, start: Number(token.attrGet('start') ?? 1), children: [] } satisfies List as Container)
         break
       case 'list_item_open':
-        open({ type: 'listItem', checked: null, children: [] } satisfies ListItem as Container)
+        open({ type: 'listItem', checked: (token.meta as TaskItemMeta | null)?.checked ?? null, children: [] } satisfies ListItem as Container)
         break
       case 'footnote_reference_open': {
         const label = String((token.meta as { label?: unknown } | null)?.label ?? '')

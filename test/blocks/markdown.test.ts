@@ -98,6 +98,30 @@ describe('markdownBlocks', () => {
     expect(links(markdownBlocks('![diagram](https://img.example/a.png)'))).toEqual([{ url: 'https://img.example/a.png', text: 'https://img.example/a.png' }])
   })
 
+  it('keeps the words of inline HTML in an image’s alt text, as literal text', () => {
+    const blocks = markdownBlocks('![<!channel> build <b>log</b>](https://img.example/a.png)')
+
+    expect(richText(blocks)).toBe('🖼 <!channel> build <b>log</b> (https://img.example/a.png)')
+    expect(elementsOfType(blocks, 'broadcast')).toEqual([])
+  })
+
+  it('reads a task item’s check before its text, even where a link reference has the same label', () => {
+    const blocks = markdownBlocks('- [x] shipped\n- [ ] [x] next\n\n[x]: https://x.example')
+
+    // The card shows every definition's url too, after the text.
+    expect(richText(blocks[0])).toBe('☑ shipped☐ x (https://x.example) next[x]: https://x.example')
+  })
+
+  it('reads a link whose parentheses never close as its label alone, losing none of the text after it', () => {
+    const defined = '\n\n[docs]: https://docs.example'
+    const shown = (markdown: string) => richText(markdownBlocks(`${markdown}${defined}`)[0]).replace(/\n*\[docs\]: https:\/\/docs\.example$/, '')
+
+    expect(shown('see [a](<b> and [docs] here')).toBe('see [a](<b> and docs (https://docs.example) here')
+    expect(shown('see [docs](<b> now')).toBe('see docs (https://docs.example)(<b> now')
+    expect(shown('ends with [docs](')).toBe('ends with docs (https://docs.example)(')
+    expect(shown('an image ![docs](<b> [x]')).toBe('an image 🖼 docs (https://docs.example)(<b> [x]')
+  })
+
   it('keeps Slack syntax in agent text as literal text', () => {
     expect(richText(markdownBlocks('<!channel> <@U123> <https://evil|bank.com> @here'))).toBe('<!channel> <@U123> <https://evil|bank.com> @here')
   })

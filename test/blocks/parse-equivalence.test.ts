@@ -91,6 +91,10 @@ const CORPUS = [
   '[a][b] and [b] and ![c][b]\n\n[b]: https://b.example "title"\n[B]: https://second.example',
   '> [q]: https://in-quote.example\n\n[q]',
   '- [x] done\n- [ ] todo\n- [X] upper\n- [ ]\n- [x]not a task\n- [ ]  two spaces',
+  '- [x] checked\n- [ ] [x] link\n> [x]: https://x.example\n\n* [X] upper',
+  '![<!channel> and <b>bold</b>]() ![a <span>b</span> c](https://i.example/i.png)',
+  '[x]: https://x.example\n\n[a](<b>`[x] and [x](<c> and [x](',
+  '[x]: https://x.example\n\n![x](<b> [x] and ![a](<c>[x]',
   '1. [ ] first\n   second line\n2. plain',
   '* a\n\n* b\n\n  para\n\n      code\n',
   '10) ten\n11) eleven',
@@ -240,6 +244,7 @@ const DIFFERENCES = [
   ['a line after a link reference definition starts a new block', '[x]: https://x.example\n* '],
   ['a list opening a new container right after a paragraph is a list (CommonMark; micromark reads a paragraph)', 'word\n> 2) item'],
   ['an empty list item inside a list item that interrupts a paragraph', 'word\n1. - '],
+  ['an ordered list starting past 1 right after indented code is a list (CommonMark; micromark reads a paragraph)', '    code\n\n2. word'],
   ['a code span of spaces only loses one space at each end', '`    `'],
   ['an unclosed fence ending in a blank line', '```\n  '],
 ] as const
@@ -252,6 +257,32 @@ describe('where micromark cannot be the oracle', () => {
       expect(micromarkParseIfSound(markdown)).toBeUndefined()
       expect(list).toMatchObject({ type: 'list', children: [{ type: 'listItem', checked: null, children: [] }] })
       expect(paragraph).toMatchObject({ type: 'paragraph', children: [{ type: 'text', value: markdown.slice(markdown.indexOf('[')) }] })
+    }
+  })
+
+  it('reads a list where micromark reads a paragraph as if the list interrupted one: a task marker there is a check, a fence is code', () => {
+    const cases = [
+      ['    word\n\n2) [x] word', { type: 'listItem', checked: true }],
+      ['    word\n2. [ ] word', { type: 'listItem', checked: false }],
+      ['> a\n>\n>     code\n>\n> 3. [x] word', { type: 'listItem', checked: true }],
+      ['word\n* 2) ```two words', { type: 'listItem', children: [{ type: 'code', lang: 'two', meta: 'words' }] }],
+    ] as const
+    for (const [markdown, item] of cases) {
+      const lists: Nodes[] = []
+      const collect = (node: Nodes) => {
+        if (node.type === 'list' && node.ordered === true) lists.push(node)
+        if ('children' in node) node.children.forEach((child) => collect(child as Nodes))
+      }
+      collect(parseMarkdown(markdown))
+
+      expect(micromarkParseIfSound(markdown), JSON.stringify(markdown)).toBeUndefined()
+      expect(lists, JSON.stringify(markdown)).toMatchObject([{ type: 'list', ordered: true, children: [item] }])
+    }
+  })
+
+  it('stays the oracle for lists and list-like text micromark reads as CommonMark does', () => {
+    for (const markdown of ['    word\n\n1. [x] word', '    word\n\n- [x] word', '```\ncode\n```\n2. [x] word', '    word\n\n2\\. [x] word', 'para\n\n2) [x] word', 'para\n2) not a list', '-word', '1234567890. word']) {
+      expect(micromarkParseIfSound(markdown), JSON.stringify(markdown)).toBeDefined()
     }
   })
 })
