@@ -11,7 +11,7 @@ import { parseMarkdown } from '../../blocks/markdown/parse.js'
 import { markdownUnits, treeUnits } from '../../blocks/markdown/rich-text.js'
 import type { RichUnit } from '../../blocks/markdown/units.js'
 import { benchPlan } from '../bench/plan.js'
-import { micromarkParse, micromarkParseIfSound } from '../support/micromark-parse.js'
+import { MICROMARK_QUIRKS, micromarkParse, micromarkParseIfSound } from '../support/micromark-parse.js'
 import { checkProperty } from '../support/property-runs.js'
 
 type Loose = { type: string; [key: string]: unknown }
@@ -260,28 +260,35 @@ describe('where micromark cannot be the oracle', () => {
     }
   })
 
-  it('reads a list where micromark reads a paragraph as if the list interrupted one: a task marker there is a check, a fence is code', () => {
-    const cases = [
-      ['    word\n\n2) [x] word', { type: 'listItem', checked: true }],
-      ['    word\n2. [ ] word', { type: 'listItem', checked: false }],
-      ['> a\n>\n>     code\n>\n> 3. [x] word', { type: 'listItem', checked: true }],
-      ['word\n* 2) ```two words', { type: 'listItem', children: [{ type: 'code', lang: 'two', meta: 'words' }] }],
-    ] as const
-    for (const [markdown, item] of cases) {
-      const lists: Nodes[] = []
-      const collect = (node: Nodes) => {
-        if (node.type === 'list' && node.ordered === true) lists.push(node)
-        if ('children' in node) node.children.forEach((child) => collect(child as Nodes))
-      }
-      collect(parseMarkdown(markdown))
+  /** Each quirk's examples, and what markdown-it reads there: the first node of that type, in part. */
+  const QUIRK_EXAMPLES: [keyof typeof MICROMARK_QUIRKS, string, Loose][] = [
+    ['listReadAsParagraph', '    word\n\n2) [x] word', { type: 'list', ordered: true, start: 2, children: [{ type: 'listItem', checked: true }] }],
+    ['listReadAsParagraph', '    word\n2. [ ] word', { type: 'list', ordered: true, children: [{ type: 'listItem', checked: false }] }],
+    ['listReadAsParagraph', '> a\n>\n>     code\n>\n> 3. [x] word', { type: 'blockquote', children: [{ type: 'paragraph' }, { type: 'code' }, { type: 'list', start: 3 }] }],
+    ['listReadAsParagraph', 'word\n* 2) ```two words', { type: 'list', children: [{ type: 'listItem', children: [{ type: 'list', start: 2, children: [{ type: 'listItem', children: [{ type: 'code', lang: 'two', meta: 'words' }] }] }] }] }],
+    ['taskMarkerAfterEmptyFirstLine', '- \n  [x] word', { type: 'list', children: [{ type: 'listItem', checked: true, children: [{ type: 'paragraph', children: [{ type: 'text', value: 'word' }] }] }] }],
+    ['shortcutBeforeUnclosedBracket', '[x]: https://x.example\n\nword[x][', { type: 'paragraph', children: [{ type: 'text', value: 'word' }, { type: 'link', url: 'https://x.example' }, { type: 'text', value: '[' }] }],
+    ['shortcutBeforeUnclosedBracket', '[^1]: [x]: https://x.example\n\n[x][ and', { type: 'paragraph', children: [{ type: 'link', url: 'https://x.example' }, { type: 'text', value: '[ and' }] }],
+    ['indentedFootnoteContent', '[^1]:         [x]: https://x.example', { type: 'footnoteDefinition', children: [{ type: 'code', value: ' [x]: https://x.example' }] }],
+  ]
 
-      expect(micromarkParseIfSound(markdown), JSON.stringify(markdown)).toBeUndefined()
-      expect(lists, JSON.stringify(markdown)).toMatchObject([{ type: 'list', ordered: true, children: [item] }])
-    }
+  it.each(QUIRK_EXAMPLES)('%s: %j', (quirk, markdown, ours) => {
+    const first = (node: Nodes): Nodes | undefined =>
+      node.type === ours.type ? node : 'children' in node ? (node.children as Nodes[]).map(first).find((found) => found !== undefined) : undefined
+
+    expect(MICROMARK_QUIRKS[quirk]!(micromarkParse(markdown), markdown)).toBe(true)
+    expect(micromarkParseIfSound(markdown)).toBeUndefined()
+    expect(first(parseMarkdown(markdown))).toMatchObject(ours)
   })
 
-  it('stays the oracle for lists and list-like text micromark reads as CommonMark does', () => {
-    for (const markdown of ['    word\n\n1. [x] word', '    word\n\n- [x] word', '```\ncode\n```\n2. [x] word', '    word\n\n2\\. [x] word', 'para\n\n2) [x] word', 'para\n2) not a list', '-word', '1234567890. word']) {
+  it('stays the oracle for lists, task markers, references and footnotes micromark reads as CommonMark and GFM do', () => {
+    const sound = [
+      '    word\n\n1. [x] word', '    word\n\n- [x] word', '```\ncode\n```\n2. [x] word', '    word\n\n2\\. [x] word', 'para\n\n2) [x] word', 'para\n2) not a list', '-word', '1234567890. word',
+      '- [x] word', '- \n  word [x] later', '- \n  \\[x] escaped',
+      '[x]: https://x.example\n\n[x][] and [x][x] and [x]', '[x][ with no definition', '[x]: https://x.example\n\n[x][y]',
+      '[^1]: note\n\n    more', '[^1]:   three spaces',
+    ]
+    for (const markdown of sound) {
       expect(micromarkParseIfSound(markdown), JSON.stringify(markdown)).toBeDefined()
     }
   })
