@@ -50,7 +50,7 @@ function flatten(out: Inline[], nodes: RootContent[], ctx: Ctx, prefix = ''): vo
       case 'list':
         return node.children.forEach((item, n) => {
           if (n > 0) pushText(out, '\n', {})
-          pushText(out, `${prefix}${node.ordered ? `${(node.start ?? 1) + n}.` : '•'} `, {})
+          pushText(out, `${prefix}${node.ordered ? `${(node.start ?? 1) + n}.` : '•'} ${taskMark(item)}`, {})
           flatten(out, item.children, ctx)
         })
       case 'code':
@@ -61,10 +61,19 @@ function flatten(out: Inline[], nodes: RootContent[], ctx: Ctx, prefix = ''): vo
         return pushText(out, tableText(node, ctx).join('\n'), { code: true })
       case 'thematicBreak':
         return pushText(out, '———', {})
+      case 'definition':
+        return pushDefinition(out, node)
       default:
         return pushText(out, plainText(node as Nodes), {})
     }
   })
+}
+
+/** A link reference definition, shown, not hidden, wherever it stands: the reader sees every url a reference points at. */
+function pushDefinition(out: Inline[], node: Definition): void {
+  pushText(out, `[${node.label ?? node.identifier}]: `, {})
+  if (isClickable(node.url)) pushLink(out, node.url, node.url, {})
+  else pushText(out, node.url, {})
 }
 
 function quote(out: RichUnit[], node: Blockquote, ctx: Ctx): void {
@@ -171,10 +180,8 @@ function block(out: RichUnit[], node: RootContent, ctx: Ctx): void {
     case 'html':
       return pushSection(out, [{ type: 'text', text: node.value }], ctx.budget)
     case 'definition': {
-      // Shown, not hidden: the reader sees every url a reference points at.
-      const elements: Inline[] = [{ type: 'text', text: `[${node.label ?? node.identifier}]: ` }]
-      if (isClickable(node.url)) pushLink(elements, node.url, node.url, {})
-      else pushText(elements, node.url, {})
+      const elements: Inline[] = []
+      pushDefinition(elements, node)
       return pushSection(out, elements, ctx.budget)
     }
     case 'footnoteDefinition': {

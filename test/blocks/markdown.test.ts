@@ -112,6 +112,14 @@ describe('markdownBlocks', () => {
     expect(richText(blocks[0])).toBe('☑ shipped☐ x (https://x.example) next[x]: https://x.example')
   })
 
+  it('shows a definition’s url and a task item’s check inside a quote or a footnote, as it does at the top level', () => {
+    expect(richText(markdownBlocks('> [q]: https://q.example'))).toBe('[q]: https://q.example')
+    expect(links(markdownBlocks('> [q]: https://q.example'))).toEqual([{ url: 'https://q.example', text: 'https://q.example' }])
+    expect(richText(markdownBlocks('[^1]: a note\n\n    [d]: javascript:alert(1)'))).toBe('[^1]: a note\n[d]: javascript:alert(1)')
+    expect(links(markdownBlocks('[^1]: [d]: javascript:alert(1)'))).toEqual([])
+    expect(richText(markdownBlocks('> - [x] done\n> - [ ] todo\n> - plain'))).toBe('• ☑ done\n• ☐ todo\n• plain')
+  })
+
   it('reads a link whose parentheses never close as its label alone, losing none of the text after it', () => {
     const defined = '\n\n[docs]: https://docs.example'
     const shown = (markdown: string) => richText(markdownBlocks(`${markdown}${defined}`)[0]).replace(/\n*\[docs\]: https:\/\/docs\.example$/, '')
