@@ -7,7 +7,7 @@
 import type MarkdownIt from 'markdown-it'
 import type StateBlock from 'markdown-it/lib/rules_block/state_block.mjs'
 import type Token from 'markdown-it/lib/token.mjs'
-import { wrapBlockRule } from './block-rules.js'
+import { wrapBlockRule } from './wrap-rules.js'
 
 /** A table row's cell sources: split at pipes not escaped with `\` (an escaped pipe loses its backslash), as markdown-it splits them. */
 export function rowCells(line: string): string[] {

@@ -6,9 +6,7 @@
  * and `[x](` at the end of a line is text even where `x` is defined.
  */
 import type MarkdownIt from 'markdown-it'
-import type StateInline from 'markdown-it/lib/rules_inline/state_inline.mjs'
-
-type InlineRule = (state: StateInline, silent: boolean) => boolean
+import { type InlineRule, wrapInlineRule } from './wrap-rules.js'
 
 /**
  * Where `](` follows the label and the inline link does not parse (a probe
@@ -36,10 +34,6 @@ function shortcutWhereInlineFails(rule: InlineRule, labelOpensAt: 0 | 1): Inline
 }
 
 export function shortcutAfterUnclosedLinks(md: MarkdownIt): void {
-  const rules = (md.inline.ruler as unknown as { __rules__: { name: string; fn: InlineRule }[] }).__rules__
-  for (const [name, labelOpensAt] of [['link', 0], ['image', 1]] as const) {
-    const rule = rules.find((r) => r.name === name)
-    if (rule === undefined) throw new Error(`markdown-it has no inline rule ${name}`)
-    md.inline.ruler.at(name, shortcutWhereInlineFails(rule.fn, labelOpensAt))
-  }
+  wrapInlineRule(md, 'link', (rule) => shortcutWhereInlineFails(rule, 0))
+  wrapInlineRule(md, 'image', (rule) => shortcutWhereInlineFails(rule, 1))
 }
