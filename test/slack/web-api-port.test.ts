@@ -1,0 +1,66 @@
+import type { KnownBlock } from '@slack/types'
+import { LogLevel, WebClient, type Logger } from '@slack/web-api'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { webApiPort } from '../../src/slack/web-api-port.js'
+
+const blocks: KnownBlock[] = [
+  { type: 'section', text: { type: 'mrkdwn', text: '*Which package manager?*' } },
+  { type: 'actions', block_id: 'b1', elements: [{ type: 'button', action_id: 'dsh1:opt:x:0:0', text: { type: 'plain_text', text: 'pnpm' }, value: '0' }] },
+]
+
+const view: { type: 'home'; blocks: KnownBlock[] } = { type: 'home', blocks: [{ type: 'section', text: { type: 'mrkdwn', text: 'Open asks: none' } }] }
+
+/** The client's own debug lines, as its logger receives them. */
+function recordingLogger(lines: string[]): Logger {
+  return {
+    debug: (...parts: unknown[]) => void lines.push(parts.map(String).join(' ')),
+    info: () => {},
+    warn: () => {},
+    error: () => {},
+    setLevel: () => {},
+    getLevel: () => LogLevel.DEBUG,
+    setName: () => {},
+  }
+}
+
+describe('the Web API port', () => {
+  let slack: Sandbox
+  let debugLines: string[]
+
+  beforeEach(async () => {
+    slack = await startSandbox()
+    debugLines = []
+  })
+
+  afterEach(async () => {
+    await slack.close()
+  })
+
+  const port = () => webApiPort(new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, logger: recordingLogger(debugLines), logLevel: LogLevel.DEBUG }))
+
+  it('posts and updates a card whose blocks reach Slack as they were built', async () => {
+    const slackPort = port()
+    const posted = await slackPort.postMessage(slack.defaultChannel, { text: 'An agent asks', blocks })
+    expect(slack.latestMessage(slack.defaultChannel)).toMatchObject({ ts: posted.ts, text: 'An agent asks', blocks })
+
+    const settled: KnownBlock[] = [{ type: 'section', text: { type: 'mrkdwn', text: 'Answered: pnpm' } }]
+    await slackPort.updateMessage(posted.channel, posted.ts, { text: 'Answered', blocks: settled })
+    expect(slack.latestMessage(slack.defaultChannel)).toMatchObject({ ts: posted.ts, text: 'Answered', blocks: settled })
+  })
+
+  it('publishes a Home tab as it was built', async () => {
+    const user = slack.addUser({ id: 'U0PORTTEST1', name: 'dana' })
+    await port().publishHome(user.id, view)
+    expect(slack.user(user.id).home()).toMatchObject({ blocks: view.blocks })
+  })
+
+  it('hands the client Block Kit as JSON text, so it does not walk and copy the tree for its debug line', async () => {
+    await port().postMessage(slack.defaultChannel, { text: 'An agent asks', blocks })
+    const bodyLine = debugLines.find((line) => line.startsWith('http request body:'))
+    expect(bodyLine).toBeDefined()
+    const body = JSON.parse(bodyLine!.slice('http request body:'.length)) as Record<string, unknown>
+    expect(body.blocks).toBe(JSON.stringify(blocks))
+  })
+})
