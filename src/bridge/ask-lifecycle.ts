@@ -18,6 +18,7 @@ import { ProcessLease } from './process-lease.js'
 import { AskPoster } from './ask-poster.js'
 import { MessageUpdates } from './message-updates.js'
 import { OpenAsksHere } from './open-asks-here.js'
+import { LateEvents } from './late-events.js'
 import { createRenderer, type Renderer } from './render-pool.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
 import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
@@ -120,6 +121,8 @@ export class AskLifecycle {
   readonly #origins = new Map<string, { rule?: string; key?: string }>()
   /** Open asks posted here, as recorded with their message: a click on one is not read back. */
   readonly #openHere = new OpenAsksHere()
+  /** Audit events waiting for the store to be reachable again. */
+  readonly #lateEvents: LateEvents
 
   constructor(private readonly options: LifecycleOptions) {
     this.#now = options.now ?? Date.now
@@ -128,6 +131,7 @@ export class AskLifecycle {
     const { store, slack, pacer, settings, logger } = options
     this.#poster = new AskPoster({ store, slack, pacer, settings, logger, renderer: this.#renderer, ...(options.workspaceUrl ? { workspaceUrl: options.workspaceUrl } : {}), stopped: () => this.#stopped })
     this.#messages = new MessageUpdates({ store, slack, pacer, settings, logger, renderer: this.#renderer, instance: this.instance, now: this.#now, recordEvent: (event) => this.#record(event) })
+    this.#lateEvents = new LateEvents({ append: (event) => this.#append(event), logger })
     this.#leaseMs = options.leaseMs ?? TIMING.leaseMs
     this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs: this.#leaseMs, now: this.#now, logger: options.logger })
     // Another instance's new ask with an expiry: arm it here too, so it
@@ -388,15 +392,19 @@ export class AskLifecycle {
     return true
   }
 
-  /** Appends to the audit trail; a failure is logged, never thrown (the ask's life goes on). */
-  async #record(event: NewAskEvent): Promise<void> {
-    try {
-      // No extra turn when the origin is known: events keep their place relative to message updates.
-      const known = event.rule !== undefined ? event : this.#withKnownOrigin(event)
-      await this.options.store.appendEvent(known ?? (await this.#withOrigin(event)))
-    } catch (error) {
-      this.options.logger.error(`ask ${event.askId}: could not record its ${event.type} event: ${error instanceof Error ? error.message : String(error)}`)
-    }
+  /**
+   * Appends to the audit trail; never throws (the ask's life goes on). While
+   * the store is unreachable the event waits in order and is appended once
+   * it is back; any other failure is logged.
+   */
+  #record(event: NewAskEvent): Promise<void> {
+    return this.#lateEvents.record(event)
+  }
+
+  async #append(event: NewAskEvent): Promise<void> {
+    // No extra turn when the origin is known: events keep their place relative to message updates.
+    const known = event.rule !== undefined ? event : this.#withKnownOrigin(event)
+    await this.options.store.appendEvent(known ?? (await this.#withOrigin(event)))
   }
 
   /**
@@ -591,6 +599,7 @@ export class AskLifecycle {
     this.#settledListeners.clear()
     this.#openListeners.clear()
     this.#openHere.clear()
+    await this.#lateEvents.stop()
     await this.#renderer.close()
     this.#unsubscribe?.()
     clearInterval(this.#sweepTimer)
@@ -600,6 +609,11 @@ export class AskLifecycle {
   /** Settled cards whose update has kept failing for longer than TIMING.cardStuckAfterMs (`/metrics`). */
   stuckCards(): number {
     return this.#messages.stuckCards()
+  }
+
+  /** Audit events waiting for the store to be reachable again (`/metrics`). */
+  auditEventsWaiting(): number {
+    return this.#lateEvents.size
   }
 
   /** Open expiry timers (for leak checks). */

@@ -178,6 +178,8 @@ export interface SlackBridge {
   postsWaiting?(): ReadonlyMap<string, number>
   /** Settled cards still showing their controls because their updates keep failing (retried until they land), for `/metrics`. */
   stuckCards?(): number
+  /** Audit events waiting for the store to be reachable again, for `/metrics`. */
+  auditEventsWaiting?(): number
   /** HTTP mode when the bridge listens itself: the URL to give Slack (interactivity and options-load). */
   readonly slackEventsUrl?: string
   /** HTTP mode with `listen: false`: Slack's requests go here. */

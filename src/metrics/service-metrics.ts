@@ -11,6 +11,8 @@ export interface MetricSources {
   storeUp(): Promise<boolean>
   /** Settled cards whose updates have kept failing for a while (retried until they land). */
   stuckCards?(): number
+  /** Audit events waiting in this process for the store to be reachable again. */
+  auditEventsWaiting?(): number
 }
 
 /** A settled ask as the metrics need it. */
@@ -84,6 +86,14 @@ export class ServiceMetrics {
       registers,
       collect() {
         this.set(sources()?.stuckCards?.() ?? 0)
+      },
+    })
+    new Gauge({
+      name: 'dsh_slack_audit_events_waiting',
+      help: 'Audit events this instance could not record because the store was unreachable; recorded in order once it is back.',
+      registers,
+      collect() {
+        this.set(sources()?.auditEventsWaiting?.() ?? 0)
       },
     })
     // Node's own: event-loop delay (nodejs_eventloop_lag_*), memory, handles, CPU.

@@ -101,6 +101,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       postsWaiting: () => bridge.postsWaiting?.() ?? new Map(),
       storeUp: () => bridge.store.ping(),
       stuckCards: () => bridge.stuckCards?.() ?? 0,
+      auditEventsWaiting: () => bridge.auditEventsWaiting?.() ?? 0,
     })
     const unwatchSettled = bridge.onSettled((record) => metrics.settled({ status: record.status, createdAt: record.createdAt, settledAt: record.settlement?.outcome.at }))
     stack.push(async () => void unwatchSettled())

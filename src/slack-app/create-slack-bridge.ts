@@ -144,6 +144,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     health: () => health,
     postsWaiting: () => pacer.waiting(),
     stuckCards: () => lifecycle.stuckCards(),
+    auditEventsWaiting: () => lifecycle.auditEventsWaiting(),
     store,
     stop: (stopOptions) =>
       (stopped ??= (async () => {

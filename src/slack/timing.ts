@@ -156,6 +156,13 @@ export const TIMING = {
    */
   updateRetryFirstMs: 1_000,
   updateRetryMaxMs: 60_000,
+  /**
+   * Ours: audit events the store could not take while unreachable are
+   * appended again after the first figure, doubling up to the second, until
+   * it takes them (src/bridge/late-events.ts).
+   */
+  lateEventRetryFirstMs: 1_000,
+  lateEventRetryMaxMs: 30_000,
   /** Ours: a settled card still not updated after this long is stuck: logged once and counted in /metrics. */
   cardStuckAfterMs: 60_000,
   /** How often a correction waits for another instance's update of the same message to finish. */

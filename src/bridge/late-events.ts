@@ -1,0 +1,133 @@
+import type { Logger } from '../log/logger.js'
+import { isStoreUnavailable } from '../store/store-unavailable.js'
+import type { NewAskEvent } from '../store/team-records.js'
+import { TIMING } from '../slack/timing.js'
+
+/** Events kept at most while the store is away (a few hundred bytes each); past this the oldest go, counted. */
+export const LATE_EVENTS_KEPT = 10_000
+
+export interface LateEventsOptions {
+  /** Appends one event to the store (rejects while it is unreachable). */
+  append: (event: NewAskEvent) => Promise<unknown>
+  logger: Logger
+  retryFirstMs?: number
+  retryMaxMs?: number
+}
+
+/**
+ * Audit events the store could not take because it was unreachable (a
+ * reminder, an escalation, an approval's count, a failed card update),
+ * kept in the order they happened and appended once the store is back.
+ * Each keeps its own time (`at`), so a late event still says when it
+ * happened; only its place in the trail (`seq`) is later. An event the
+ * store refuses for any other reason is not retried: it is logged, as
+ * before, since trying again would fail the same way.
+ */
+export class LateEvents {
+  readonly #kept: NewAskEvent[] = []
+  #dropped = 0
+  #timer: NodeJS.Timeout | undefined
+  #delayMs: number
+  #flushing: Promise<void> | undefined
+  #stopped = false
+
+  constructor(private readonly options: LateEventsOptions) {
+    this.#delayMs = this.#firstDelayMs
+  }
+
+  /** Events waiting for the store. */
+  get size(): number {
+    return this.#kept.length
+  }
+
+  /**
+   * Records `event` now, or after the events still waiting, so the trail
+   * keeps their order. Never throws: the ask's life goes on without its event.
+   */
+  async record(event: NewAskEvent): Promise<void> {
+    if (this.#kept.length > 0) {
+      this.#keep(event)
+      return this.flush()
+    }
+    try {
+      await this.options.append(event)
+    } catch (error) {
+      if (!isStoreUnavailable(error) || this.#stopped) return this.#lost(event, error)
+      this.options.logger.warn(`the store is unreachable: the audit trail's events are kept here and recorded once it is back (the first: ask ${event.askId}'s ${event.type}, ${reasonOf(error)})`)
+      this.#keep(event)
+      this.#schedule()
+    }
+  }
+
+  /** Appends the waiting events in order, up to the first the store cannot take yet. */
+  flush(): Promise<void> {
+    this.#flushing ??= this.#flushNow().finally(() => (this.#flushing = undefined))
+    return this.#flushing
+  }
+
+  /** One last try, then whatever is still waiting is given up (and counted in the log). */
+  async stop(): Promise<void> {
+    this.#stopped = true
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    await this.flush()
+    if (this.#kept.length > 0) {
+      this.options.logger.error(`stopping with ${this.#kept.length} audit events the store never took (asks ${[...new Set(this.#kept.map((event) => event.askId))].slice(0, 5).join(', ')}${this.#kept.length > 5 ? ', …' : ''}): they are not in the trail`)
+      this.#kept.length = 0
+    }
+  }
+
+  async #flushNow(): Promise<void> {
+    const recorded = this.#kept.length
+    while (this.#kept.length > 0) {
+      const event = this.#kept[0]!
+      try {
+        await this.options.append(event)
+      } catch (error) {
+        if (isStoreUnavailable(error)) {
+          if (!this.#stopped) this.#schedule()
+          return
+        }
+        this.#lost(event, error)
+      }
+      this.#kept.shift()
+    }
+    clearTimeout(this.#timer)
+    this.#timer = undefined
+    this.#delayMs = this.#firstDelayMs
+    if (recorded > 0 || this.#dropped > 0) {
+      this.options.logger.info(`the store is back: ${recorded} audit events kept meanwhile are recorded${this.#dropped > 0 ? `; ${this.#dropped} older ones were dropped (more than ${LATE_EVENTS_KEPT} waited)` : ''}`)
+      this.#dropped = 0
+    }
+  }
+
+  #keep(event: NewAskEvent): void {
+    if (this.#kept.length >= LATE_EVENTS_KEPT) {
+      this.#kept.shift()
+      this.#dropped++
+    }
+    this.#kept.push(event)
+  }
+
+  #schedule(): void {
+    if (this.#timer !== undefined) return
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined
+      void this.flush()
+    }, this.#delayMs)
+    this.#timer.unref()
+    this.#delayMs = Math.min(this.#delayMs * 2, this.options.retryMaxMs ?? TIMING.lateEventRetryMaxMs)
+  }
+
+  get #firstDelayMs(): number {
+    return this.options.retryFirstMs ?? TIMING.lateEventRetryFirstMs
+  }
+
+  #lost(event: NewAskEvent, error: unknown): void {
+    this.options.logger.error(`ask ${event.askId}: could not record its ${event.type} event: ${reasonOf(error)}`)
+  }
+}
+
+function reasonOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error)
+}
