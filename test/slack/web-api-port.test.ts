@@ -4,6 +4,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { webApiPort } from '../../src/slack/web-api-port.js'
+import { silentLogger } from '../sandbox/clients.js'
 
 const blocks: KnownBlock[] = [
   { type: 'section', text: { type: 'mrkdwn', text: '*Which package manager?*' } },
@@ -14,15 +15,7 @@ const view: { type: 'home'; blocks: KnownBlock[] } = { type: 'home', blocks: [{ 
 
 /** The client's own debug lines, as its logger receives them. */
 function recordingLogger(lines: string[]): Logger {
-  return {
-    debug: (...parts: unknown[]) => void lines.push(parts.map(String).join(' ')),
-    info: () => {},
-    warn: () => {},
-    error: () => {},
-    setLevel: () => {},
-    getLevel: () => LogLevel.DEBUG,
-    setName: () => {},
-  }
+  return { ...silentLogger, debug: (...parts: unknown[]) => void lines.push(parts.map(String).join(' ')), getLevel: () => LogLevel.DEBUG }
 }
 
 describe('the Web API port', () => {
