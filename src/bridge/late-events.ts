@@ -25,6 +25,8 @@ export interface LateEventsOptions {
  */
 export class LateEvents {
   readonly #kept: NewAskEvent[] = []
+  /** Kept events appended since the outage began, and kept ones dropped past the bound: for the line when it ends. */
+  #recorded = 0
   #dropped = 0
   #timer: NodeJS.Timeout | undefined
   #delayMs: number
@@ -78,11 +80,11 @@ export class LateEvents {
   }
 
   async #flushNow(): Promise<void> {
-    const recorded = this.#kept.length
     while (this.#kept.length > 0) {
       const event = this.#kept[0]!
       try {
         await this.options.append(event)
+        this.#recorded++
       } catch (error) {
         if (isStoreUnavailable(error)) {
           if (!this.#stopped) this.#schedule()
@@ -95,8 +97,10 @@ export class LateEvents {
     clearTimeout(this.#timer)
     this.#timer = undefined
     this.#delayMs = this.#firstDelayMs
-    if (recorded > 0 || this.#dropped > 0) {
-      this.options.logger.info(`the store is back: ${recorded} audit events kept meanwhile are recorded${this.#dropped > 0 ? `; ${this.#dropped} older ones were dropped (more than ${LATE_EVENTS_KEPT} waited)` : ''}`)
+    if (this.#recorded > 0 || this.#dropped > 0) {
+      const dropped = this.#dropped === 1 ? '1 older one was dropped' : `${this.#dropped} older ones were dropped`
+      this.options.logger.info(`the store is back: ${this.#recorded} audit events kept meanwhile are recorded${this.#dropped > 0 ? `; ${dropped} (more than ${LATE_EVENTS_KEPT} waited)` : ''}`)
+      this.#recorded = 0
       this.#dropped = 0
     }
   }

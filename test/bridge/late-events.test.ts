@@ -137,7 +137,7 @@ describe('audit events while the store is unreachable', () => {
     await vi.waitFor(() => expect(events.size).toBe(0), { timeout: 5_000, interval: 5 })
     expect(store.appended[0]).toEqual(reminded('a1', 1))
     expect(store.appended).toHaveLength(LATE_EVENTS_KEPT)
-    expect(logger.lines.at(-1)).toBe(`info the store is back: ${LATE_EVENTS_KEPT} audit events kept meanwhile are recorded; 1 older ones were dropped (more than ${LATE_EVENTS_KEPT} waited)`)
+    expect(logger.lines.at(-1)).toBe(`info the store is back: ${LATE_EVENTS_KEPT} audit events kept meanwhile are recorded; 1 older one was dropped (more than ${LATE_EVENTS_KEPT} waited)`)
   })
 })
 
