@@ -6,6 +6,9 @@ import { TIMING } from '../slack/timing.js'
 /** Events kept at most while the store is away (a few hundred bytes each); past this the oldest go, counted. */
 export const LATE_EVENTS_KEPT = 10_000
 
+/** How long stop() gives the waiting events their last try. */
+export const STOP_FLUSH_MS = 2_000
+
 export interface LateEventsOptions {
   /** Appends one event to the store (rejects while it is unreachable). */
   append: (event: NewAskEvent) => Promise<unknown>
@@ -67,14 +70,20 @@ export class LateEvents {
     return this.#flushing
   }
 
-  /** One last try, then whatever is still waiting is given up (and counted in the log). */
+  /**
+   * One last try, for at most `STOP_FLUSH_MS` (a store that hangs rather
+   * than refuses must not hold the stop), then whatever is still waiting
+   * is given up and named in the log.
+   */
   async stop(): Promise<void> {
     this.#stopped = true
     clearTimeout(this.#timer)
     this.#timer = undefined
-    await this.flush()
+    let giveUp: NodeJS.Timeout | undefined
+    await Promise.race([this.flush(), new Promise<void>((resolve) => (giveUp = setTimeout(resolve, STOP_FLUSH_MS)))])
+    clearTimeout(giveUp)
     if (this.#kept.length > 0) {
-      this.options.logger.error(`stopping with ${this.#kept.length} audit events the store never took (asks ${[...new Set(this.#kept.map((event) => event.askId))].slice(0, 5).join(', ')}${this.#kept.length > 5 ? ', …' : ''}): they are not in the trail`)
+      this.options.logger.error(`stopping with ${auditEvents(this.#kept.length)} the store never took (asks ${[...new Set(this.#kept.map((event) => event.askId))].slice(0, 5).join(', ')}${this.#kept.length > 5 ? ', …' : ''}): ${this.#kept.length === 1 ? 'it is' : 'they are'} not in the trail`)
       this.#kept.length = 0
     }
   }
@@ -99,7 +108,7 @@ export class LateEvents {
     this.#delayMs = this.#firstDelayMs
     if (this.#recorded > 0 || this.#dropped > 0) {
       const dropped = this.#dropped === 1 ? '1 older one was dropped' : `${this.#dropped} older ones were dropped`
-      this.options.logger.info(`the store is back: ${this.#recorded} audit events kept meanwhile are recorded${this.#dropped > 0 ? `; ${dropped} (more than ${LATE_EVENTS_KEPT} waited)` : ''}`)
+      this.options.logger.info(`the store is back: ${auditEvents(this.#recorded)} kept meanwhile ${this.#recorded === 1 ? 'is' : 'are'} recorded${this.#dropped > 0 ? `; ${dropped} (more than ${LATE_EVENTS_KEPT} waited)` : ''}`)
       this.#recorded = 0
       this.#dropped = 0
     }
@@ -130,6 +139,10 @@ export class LateEvents {
   #lost(event: NewAskEvent, error: unknown): void {
     this.options.logger.error(`ask ${event.askId}: could not record its ${event.type} event: ${reasonOf(error)}`)
   }
+}
+
+function auditEvents(count: number): string {
+  return count === 1 ? '1 audit event' : `${count} audit events`
 }
 
 function reasonOf(error: unknown): string {

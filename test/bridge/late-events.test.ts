@@ -126,6 +126,19 @@ describe('audit events while the store is unreachable', () => {
     expect(logger.lines.at(-1)).toMatch(/^error ask a3: could not record its reminded event: connect ECONNREFUSED/)
   })
 
+  it('do not hold the stop when the store hangs instead of refusing', async () => {
+    const store = trail()
+    let hang = false
+    const logger = recordingLogger()
+    const events = new LateEvents({ append: (event) => (hang ? new Promise(() => {}) : store.append(event)), logger, retryFirstMs: 60_000 })
+    store.down = true
+    await events.record(reminded('a1', 1))
+    hang = true
+    // Resolves (the store's append never does): a hang would fail the test on its timeout.
+    await events.stop()
+    expect(logger.lines.at(-1)).toBe('error stopping with 1 audit event the store never took (asks a1): it is not in the trail')
+  })
+
   it('are kept up to a bound, the oldest dropped and counted', async () => {
     const store = trail()
     const { events, logger } = lateEvents(store)
