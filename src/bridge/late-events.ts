@@ -52,7 +52,7 @@ export class LateEvents {
   async record(event: NewAskEvent): Promise<void> {
     if (this.#kept.length > 0) {
       this.#keep(event)
-      return this.flush()
+      return this.#flush()
     }
     try {
       await this.options.append(event)
@@ -64,8 +64,8 @@ export class LateEvents {
     }
   }
 
-  /** Appends the waiting events in order, up to the first the store cannot take yet. */
-  flush(): Promise<void> {
+  /** Appends the waiting events in order, up to the first the store cannot take yet (one run at a time). */
+  #flush(): Promise<void> {
     this.#flushing ??= this.#flushNow().finally(() => (this.#flushing = undefined))
     return this.#flushing
   }
@@ -80,7 +80,7 @@ export class LateEvents {
     clearTimeout(this.#timer)
     this.#timer = undefined
     let giveUp: NodeJS.Timeout | undefined
-    await Promise.race([this.flush(), new Promise<void>((resolve) => (giveUp = setTimeout(resolve, STOP_FLUSH_MS)))])
+    await Promise.race([this.#flush(), new Promise<void>((resolve) => (giveUp = setTimeout(resolve, STOP_FLUSH_MS)))])
     clearTimeout(giveUp)
     if (this.#kept.length > 0) {
       this.options.logger.error(`stopping with ${auditEvents(this.#kept.length)} the store never took (asks ${[...new Set(this.#kept.map((event) => event.askId))].slice(0, 5).join(', ')}${this.#kept.length > 5 ? ', …' : ''}): ${this.#kept.length === 1 ? 'it is' : 'they are'} not in the trail`)
@@ -126,7 +126,7 @@ export class LateEvents {
     if (this.#timer !== undefined) return
     this.#timer = setTimeout(() => {
       this.#timer = undefined
-      void this.flush()
+      void this.#flush()
     }, this.#delayMs)
     this.#timer.unref()
     this.#delayMs = Math.min(this.#delayMs * 2, this.options.retryMaxMs ?? TIMING.lateEventRetryMaxMs)
