@@ -252,14 +252,18 @@ export class AskLifecycle {
       await this.options.store.schedule(jobsOf(current))
       // Approved while we were posting, before the message was known: show the progress now.
       if (hasQuorum(current) && (await this.options.store.approvals(current.id)).length > 0) await this.#messages.showProgress(current.id)
-      this.#tellOpen(current)
     }
     // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
     // As a recovery: a click may have recorded the message meanwhile (adoptMessage) and shown it; the claim and the shown flag make it once.
     else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, shownOutcome(current, current.settlement.outcome), 'recovery')
-    // After the caller has its answer: a log line written to a file costs as much as a render.
+    // After the caller has its answer: a log line written to a file costs as much as a render, and
+    // the listeners (the Home tabs) only mark whose list to draw again from the store.
     const where = `${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`
-    setImmediate(() => this.options.logger.info(`ask ${record.id} posted to ${where}`))
+    const opened = current.status === 'pending' ? current : undefined
+    setImmediate(() => {
+      this.options.logger.info(`ask ${record.id} posted to ${where}`)
+      if (opened) this.#tellOpen(opened)
+    })
     return current
   }
 

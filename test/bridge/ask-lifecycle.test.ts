@@ -198,6 +198,19 @@ describe('AskLifecycle', () => {
     expect(store.watchers.size).toBe(0)
     expect(lifecycle.armedTimers).toBe(0)
   })
+
+  it('tells its open-ask listeners (the Home tabs) only after the caller has the posted ask', async () => {
+    const { lifecycle } = setup({ owner: 'service' })
+    const told: string[] = []
+    lifecycle.onOpenChanged((record) => told.push(record.id))
+
+    const record = await lifecycle.open({ questions: [question] })
+    expect(record.message).toBeDefined()
+    expect(told).toEqual([])
+
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(told).toEqual([record.id])
+  })
 })
 
 describe('message updates of one ask', () => {
