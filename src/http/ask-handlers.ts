@@ -59,7 +59,7 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
   let queued: QueuedAsk | undefined
   let tellQueued = () => {}
   const queuedNow = new Promise<void>((resolve) => (tellQueued = resolve))
-  // Armed only for a queued ask: most asks post at once, and a timer set and cleared on every POST is CPU on the hot path.
+  // Armed once the ask is recorded, for what is left of the window: an ask recorded only after it (a slow store) is answered queued at once.
   let answerQueuedLater: NodeJS.Timeout | undefined
   const answerQueuedBy = Date.now() + context.postAnswerWithinMs
   const opening = context.bridge.open(request, {
