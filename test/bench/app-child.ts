@@ -4,6 +4,9 @@
  * over HTTP and answer from a tap:
  * - `floor`: bare `@slack/web-api` + `@slack/socket-mode`, the least any app pays;
  * - `bare`: a plain Bolt app;
+ * - `durable`: the same Bolt app keeping its asks in a SQLite file, with the
+ *   writes any app making dsh-slack's promises needs and nothing else (see
+ *   `durableJournal`): what durability alone costs;
  * - `bridge`: dsh-slack's bridge behind its own HTTP API (state in memory, no log);
  * - `serve`: `dsh-slack serve` itself (startService with its real parts:
  *   metrics, policy, its log on stderr, state in a SQLite file), configured
@@ -22,6 +25,7 @@ import { Session } from 'node:inspector/promises'
 import type { AddressInfo } from 'node:net'
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
 import { App } from '@slack/bolt'
+import Database from 'better-sqlite3'
 import { SocketModeClient } from '@slack/socket-mode'
 import { WebClient } from '@slack/web-api'
 import { questionMessage, settledMessage } from '../../blocks/index.js'
@@ -34,7 +38,7 @@ import { configFromEnv } from '../../src/config/config.js'
 import { serviceDeps } from '../../src/cli/service-deps.js'
 import { startService } from '../../src/service/start-service.js'
 
-export type ChildKind = 'floor' | 'bare' | 'bridge' | 'serve'
+export type ChildKind = 'floor' | 'bare' | 'durable' | 'bridge' | 'serve'
 
 /** What the parent sends: `measure` starts the figures (and, with `profile`, a CPU profile), `report` ends them. */
 export type ChildCommand = { type: 'measure'; profile?: { file: string; intervalUs: number } } | { type: 'report' } | { type: 'stop' }
@@ -100,8 +104,46 @@ function reply(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body))
 }
 
-/** The HTTP side both bare apps share: ask, long-poll, and what a click does. */
-function bareAsks(client: WebClient) {
+/** Where the `durable` app writes; the bare apps keep nothing. */
+interface Journal {
+  /** The ask, before its message is posted. */
+  asked(id: string, channel: string): void
+  /** Where its message is. */
+  posted(id: string, ts: string): void
+  /** The first answer, before anyone hears it; false when another came first. */
+  settled(id: string, answer: string): boolean
+  /** The card shows the answer. */
+  shown(id: string): void
+}
+
+/**
+ * The least a Bolt app pays to make the promises dsh-slack makes about an
+ * ask: one row in a SQLite file (WAL, synchronous NORMAL, as dsh-slack's),
+ * written before the post (a restart finds the ask), after it (a click on
+ * another process finds the card), at the first answer (one wins, durably,
+ * before the agent hears it) and once the card shows it (a restart does not
+ * update it again). Four commits, one statement each: no validation,
+ * policy, audit trail, caps, claims, log or metrics.
+ */
+function durableJournal(path: string): Journal {
+  const db = new Database(path)
+  db.pragma('journal_mode = WAL')
+  db.pragma('synchronous = NORMAL')
+  db.exec('CREATE TABLE IF NOT EXISTS asks (id TEXT PRIMARY KEY, channel TEXT NOT NULL, ts TEXT, answer TEXT, shown INTEGER NOT NULL DEFAULT 0)')
+  const asked = db.prepare('INSERT INTO asks (id, channel) VALUES (?, ?)')
+  const posted = db.prepare('UPDATE asks SET ts = ? WHERE id = ?')
+  const settled = db.prepare('UPDATE asks SET answer = ? WHERE id = ? AND answer IS NULL')
+  const shown = db.prepare('UPDATE asks SET shown = 1 WHERE id = ?')
+  return {
+    asked: (id, channel) => void asked.run(id, channel),
+    posted: (id, ts) => void posted.run(ts, id),
+    settled: (id, answer) => settled.run(answer, id).changes === 1,
+    shown: (id) => void shown.run(id),
+  }
+}
+
+/** The HTTP side the bare apps share: ask, long-poll, and what a click does. */
+function bareAsks(client: WebClient, journal?: Journal) {
   const byId = new Map<string, Pending>()
   const byTs = new Map<string, Pending>()
   let seq = 0
@@ -112,8 +154,10 @@ function bareAsks(client: WebClient) {
         const body = (await readJson(req)) as { questions: Question[]; channel: string }
         const id = `bare${++seq}`
         const view: AskView = { askId: id, locale: 'en', questions: body.questions.map((q) => ({ ...q, multiSelect: false })) }
+        journal?.asked(id, body.channel)
         const { message } = questionMessage(view)
         const posted = await client.chat.postMessage({ channel: body.channel, text: message.text, blocks: message.blocks })
+        journal?.posted(id, posted.ts!)
         const pending: Pending = { view, channel: posted.channel!, ts: posted.ts!, waiters: [] }
         byId.set(id, pending)
         byTs.set(pending.ts, pending)
@@ -135,10 +179,12 @@ function bareAsks(client: WebClient) {
     if (!pending || pending.answer) return
     const question = pending.view.questions[0]!
     const answers = [{ id: question.id, selected: [question.options[Number(body.actions?.[0]?.value)]?.label ?? ''] }]
+    if (journal && !journal.settled(pending.view.askId, JSON.stringify(answers))) return
     pending.answer = { answers }
     for (const wake of pending.waiters.splice(0)) wake()
     const settled = settledMessage(pending.view, { kind: 'answered', by: { id: body.user.id }, at: Date.now(), answers })
     await client.chat.update({ channel: pending.channel, ts: pending.ts, text: settled.text, blocks: settled.blocks })
+    journal?.shown(pending.view.askId)
     byId.delete(pending.view.askId)
     byTs.delete(pending.ts)
   }
@@ -166,9 +212,9 @@ async function floor(): Promise<() => Promise<void>> {
   }
 }
 
-async function bare(): Promise<() => Promise<void>> {
+async function bare(journal?: Journal): Promise<() => Promise<void>> {
   const app = new App({ token: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), socketMode: true, clientOptions: { slackApiUrl: env('BENCH_API_URL') } })
-  const asks = bareAsks(app.client)
+  const asks = bareAsks(app.client, journal)
   app.action(/.*/, async ({ ack, body }) => {
     await ack()
     await asks.clicked(body as unknown as ClickBody)
@@ -232,7 +278,9 @@ function mainThreadCpuMs(): number {
   }
 }
 
-const APPS: Record<ChildKind, () => Promise<() => Promise<void>>> = { floor, bare, bridge, serve }
+const durable = () => bare(durableJournal(env('BENCH_STATE')))
+
+const APPS: Record<ChildKind, () => Promise<() => Promise<void>>> = { floor, bare: () => bare(), durable, bridge, serve }
 
 /** The clock the parent reads too: ms since the epoch, to the microsecond. */
 const epochMs = () => performance.timeOrigin + performance.now()

@@ -58,17 +58,18 @@ const FIGURES: { key: RoundTripFigure; label: string }[] = [
 const ALL_KINDS: { kind: ChildKind; name: string }[] = [
   { kind: 'floor', name: 'floor (web-api+socket)' },
   { kind: 'bare', name: 'bare Bolt' },
+  { kind: 'durable', name: 'Bolt + SQLite file' },
   { kind: 'bridge', name: 'dsh-slack bridge' },
   { kind: 'serve', name: 'dsh-slack serve' },
 ]
 
-/** dsh-slack's apps: their figures get a ratio to bare Bolt's. */
-const OUR_KINDS: ChildKind[] = ['bridge', 'serve']
+/** The apps whose figures get a ratio to bare Bolt's: dsh-slack's, and what durability alone costs. */
+const OUR_KINDS: ChildKind[] = ['durable', 'bridge', 'serve']
 
 /** An app after its warm-up, resting until `restedAt`. */
 interface WarmApp {
   kind: ChildKind
-  /** The app's own folder: `serve` keeps its SQLite state and its log there, as an operator's service would. */
+  /** The app's own folder: `serve` keeps its SQLite state and its log there, as an operator's service would (`durable` its SQLite file). */
   dir: string
   slack: Sandbox
   app: AppProcess
@@ -121,7 +122,7 @@ async function warmUp(kind: ChildKind, options: FreshProcessOptions): Promise<Wa
   const channels = makeChannels(slack, CHANNELS)
   const dir = await mkdtemp(join(tmpdir(), `dsh-bench-${kind}-`))
   // Owner 'service' for the bridge too, as `dsh-slack serve` runs it (its render thread warms up at start, before the first ask).
-  const app = await startApp(kind, slack, { BENCH_OWNER: 'service', BENCH_STATE: kind === 'serve' ? join(dir, 'state.sqlite') : ':memory:' }, join(dir, 'stderr.log'))
+  const app = await startApp(kind, slack, { BENCH_OWNER: 'service', BENCH_STATE: kind === 'serve' || kind === 'durable' ? join(dir, 'state.sqlite') : ':memory:' }, join(dir, 'stderr.log'))
   const warm: WarmApp = { kind, dir, slack, app, rig: { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01'), whenWaiting: (id) => app.whenWaiting(id) }, channels, used: 0, restedAt: 0, warmUp: [], warmUpCpuPerRoundMs: 0 }
   app.measure()
   for (let i = 0; i < options.warmUps; i++) {

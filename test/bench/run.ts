@@ -4,7 +4,7 @@
  * <section>` (render, provider, cold, checkpoints, fresh, instances, cards; repeatable) runs only
  * those sections; `--profile <dir>` has the fresh-process section write
  * each app's CPU profile of each measured part into `dir` and summarise them;
- * `--apps serve,bridge,floor` measures only those beside bare Bolt there, and
+ * `--apps serve,bridge,durable,floor` measures only those beside bare Bolt there, and
  * `--rounds N` sets its number of rounds (for iterating on one figure).
  */
 import type { ChildKind } from './app-child.js'
@@ -21,7 +21,7 @@ const quick = args.includes('--quick')
 const valuesOf = (flag: string) => args.flatMap((arg, i) => (arg === flag && args[i + 1] ? [args[i + 1]!] : []))
 const only = valuesOf('--only')
 const profileDir = valuesOf('--profile')[0]
-const apps = valuesOf('--apps').flatMap((list) => list.split(',')).filter((app): app is ChildKind => ['floor', 'bridge', 'serve'].includes(app))
+const apps = valuesOf('--apps').flatMap((list) => list.split(',')).filter((app): app is ChildKind => ['floor', 'durable', 'bridge', 'serve'].includes(app))
 const rounds = Number(valuesOf('--rounds')[0] ?? Number.NaN)
 
 async function section(name: string, title: string, run: () => Promise<string[]>): Promise<void> {
