@@ -29,7 +29,7 @@ export interface FreshProcessOptions {
   concurrent: number
   /** A directory: each app writes a CPU profile of each measured part there (`serve-round1.cpuprofile`, …). */
   profileDir?: string
-  /** Only these apps (bare Bolt is always one: the ratios are to it); all four when absent. */
+  /** Only these apps (bare Bolt is always one: the ratios are to it); every app when absent. */
   apps?: ChildKind[]
 }
 
@@ -203,7 +203,7 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   const ours = OURS.map((kind) => byKind.get(kind)!)
   const width = 26
   const lines: string[] = [
-    `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds, order alternating; median of per-round p50s; ratios dsh-slack ÷ bare Bolt (goal for serve: ≤ 1.3×)`,
+    `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds, order alternating; median of per-round p50s; ratios ÷ bare Bolt (goal for serve: ≤ 1.3×)`,
     `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}${OURS.map((kind) => pad(`${kind} ÷ Bolt`, 17)).join('')}`,
   ]
   const line = (label: string, cells: string[], ratios: string[]) => lines.push(`${pad(label, 38)}${cells.map((cell) => pad(cell, width)).join('')}${ratios.map((r) => pad(r, 17)).join('')}`.trimEnd())
