@@ -21,10 +21,21 @@ export interface AppProcess {
   stop(): Promise<void>
 }
 
-/** Starts an app in a child process against the stand-in; with `logFile`, its stderr (a service's log) goes there. */
-export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}, logFile?: string): Promise<AppProcess> {
+/** Another build's app child: its `app-child.js` (same IPC), and what to call it in errors. */
+export interface OtherBuild {
+  childFile: string
+  name: string
+}
+
+/**
+ * Starts an app in a child process against the stand-in; with `logFile`,
+ * its stderr (a service's log) goes there; with `from`, the child is
+ * another build's (`--base`).
+ */
+export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record<string, string> = {}, logFile?: string, from?: OtherBuild): Promise<AppProcess> {
   const log = logFile ? openSync(logFile, 'a') : 'inherit'
-  const child = fork(fileURLToPath(new URL('./app-child.js', import.meta.url)), [kind], {
+  const name = from?.name ?? kind
+  const child = fork(from?.childFile ?? fileURLToPath(new URL('./app-child.js', import.meta.url)), [kind], {
     env: { ...process.env, BENCH_BOT_TOKEN: slack.botToken, BENCH_APP_TOKEN: slack.appToken, BENCH_API_URL: slack.apiUrl, BENCH_CHANNEL: slack.defaultChannel, ...extraEnv },
     stdio: ['ignore', 'inherit', log, 'ipc'],
   })
@@ -33,7 +44,7 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
   const inbox: ChildMessage[] = []
   const waiters: { resolve: (message: ChildMessage) => void; reject: (error: Error) => void }[] = []
   let exited: Error | undefined
-  const longPolls = longPollsOf(kind)
+  const longPolls = longPollsOf(name)
   child.on('message', (message: ChildMessage | ChildWaiting) => {
     if (message.type === 'waiting') return longPolls.arrived(message.id)
     const waiter = waiters.shift()
@@ -42,7 +53,7 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
   })
   // A child that dies would otherwise leave the bench waiting for its answer for ever.
   child.once('exit', (code, signal) => {
-    exited = new Error(`the ${kind} app exited (${signal ?? `code ${code}`})${logFile ? `; its log: ${logFile}` : ''}`)
+    exited = new Error(`the ${name} app exited (${signal ?? `code ${code}`})${logFile ? `; its log: ${logFile}` : ''}`)
     for (const waiter of waiters.splice(0)) waiter.reject(exited)
     longPolls.fail(exited)
   })
@@ -71,7 +82,7 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
 }
 
 /** The long-polls a child has announced, each awaited once by the round trip that made it. */
-function longPollsOf(kind: ChildKind) {
+function longPollsOf(name: string) {
   const arrived = new Set<string>()
   const waiting = new Map<string, { resolve: () => void; reject: (error: Error) => void }>()
   let failed: Error | undefined
@@ -85,7 +96,7 @@ function longPollsOf(kind: ChildKind) {
     when(id: string): Promise<void> {
       if (arrived.delete(id)) return Promise.resolve()
       if (failed) return Promise.reject(failed)
-      if (waiting.has(id)) return Promise.reject(new Error(`the ${kind} app's long-poll for ${id} is awaited twice`))
+      if (waiting.has(id)) return Promise.reject(new Error(`the ${name} app's long-poll for ${id} is awaited twice`))
       return new Promise((resolve, reject) => waiting.set(id, { resolve, reject }))
     },
     fail(error: Error): void {

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import type { ChildKind, PostTimeline } from './app-child.js'
-import { startApp, type AppProcess } from './app-process.js'
+import { startApp, type AppProcess, type OtherBuild } from './app-process.js'
 import { summariseProfiles } from './cpu-profile.js'
 import { makeChannels, ROUND_SPACING_MS, roundTrip, sleep, watchMessages, type RoundTripFigure, type RoundTripRig, type RoundTripSample } from './round-trip.js'
 import { ms, now, pad, percentile, since } from './stats.js'
@@ -31,7 +31,16 @@ export interface FreshProcessOptions {
   profileDir?: string
   /** Only these apps (bare Bolt is always one: the ratios are to it); every app when absent. */
   apps?: ChildKind[]
+  /**
+   * Another build's `serve` (`--base`: a checkout of another commit, built),
+   * run in the same rounds as app `base`, so a change is judged against the
+   * code before it on the same host, round by round.
+   */
+  base?: OtherBuild
 }
+
+/** An app of a run: one of this build's, or `base`, another build's `serve`. */
+export type AppKind = ChildKind | 'base'
 
 /** As issue 21 ran it. The rest outlasts a minute, so Tier 3 (50 a minute) is full again after 45 warm-up updates. */
 export const FRESH_PROCESS_FULL: FreshProcessOptions = { rounds: 5, warmUps: 45, restMs: 62_000, sequential: 20, concurrent: 5 }
@@ -55,7 +64,7 @@ const FIGURES: { key: RoundTripFigure; label: string }[] = [
   { key: 'created', label: 'request → 201' },
 ]
 
-const ALL_KINDS: { kind: ChildKind; name: string }[] = [
+const ALL_KINDS: { kind: AppKind; name: string }[] = [
   { kind: 'floor', name: 'floor (web-api+socket)' },
   { kind: 'bare', name: 'bare Bolt' },
   { kind: 'durable', name: 'Bolt + SQLite file' },
@@ -64,11 +73,11 @@ const ALL_KINDS: { kind: ChildKind; name: string }[] = [
 ]
 
 /** The apps whose figures get a ratio to bare Bolt's: dsh-slack's, and what durability alone costs. */
-const OUR_KINDS: ChildKind[] = ['durable', 'bridge', 'serve']
+const OUR_KINDS: AppKind[] = ['durable', 'bridge', 'serve', 'base']
 
 /** An app after its warm-up, resting until `restedAt`. */
 interface WarmApp {
-  kind: ChildKind
+  kind: AppKind
   /** The app's own folder: `serve` keeps its SQLite state and its log there, as an operator's service would (`durable` its SQLite file). */
   dir: string
   slack: Sandbox
@@ -113,16 +122,17 @@ interface RoundFigures {
   updatesPerRound: number
 }
 
-const profileFile = (dir: string, kind: ChildKind, round: number) => join(dir, `${kind}-round${round + 1}.cpuprofile`)
+const profileFile = (dir: string, kind: AppKind, round: number) => join(dir, `${kind}-round${round + 1}.cpuprofile`)
 
 const nextChannel = (warm: WarmApp) => warm.channels[warm.used++ % warm.channels.length]!
 
-async function warmUp(kind: ChildKind, options: FreshProcessOptions): Promise<WarmApp> {
+async function warmUp(kind: AppKind, options: FreshProcessOptions): Promise<WarmApp> {
   const slack = await startSandbox()
   const channels = makeChannels(slack, CHANNELS)
   const dir = await mkdtemp(join(tmpdir(), `dsh-bench-${kind}-`))
   // Owner 'service' for the bridge too, as `dsh-slack serve` runs it (its render thread warms up at start, before the first ask).
-  const app = await startApp(kind, slack, { BENCH_OWNER: 'service', BENCH_STATE: kind === 'serve' || kind === 'durable' ? join(dir, 'state.sqlite') : ':memory:' }, join(dir, 'stderr.log'))
+  const state = kind === 'serve' || kind === 'base' || kind === 'durable' ? join(dir, 'state.sqlite') : ':memory:'
+  const app = await startApp(kind === 'base' ? 'serve' : kind, slack, { BENCH_OWNER: 'service', BENCH_STATE: state }, join(dir, 'stderr.log'), kind === 'base' ? options.base : undefined)
   const warm: WarmApp = { kind, dir, slack, app, rig: { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01'), whenWaiting: (id) => app.whenWaiting(id) }, channels, used: 0, restedAt: 0, warmUp: [], warmUpCpuPerRoundMs: 0 }
   app.measure()
   for (let i = 0; i < options.warmUps; i++) {
@@ -172,10 +182,10 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
  * up), then each is measured once its own rest is over, alone: no warm-up
  * runs during a measured part.
  */
-async function round(order: ChildKind[], options: FreshProcessOptions, index: number): Promise<Map<ChildKind, RoundFigures>> {
+async function round(order: AppKind[], options: FreshProcessOptions, index: number): Promise<Map<AppKind, RoundFigures>> {
   const warm: WarmApp[] = []
   for (const kind of order) warm.push(await warmUp(kind, options))
-  const figures = new Map<ChildKind, RoundFigures>()
+  const figures = new Map<AppKind, RoundFigures>()
   for (const app of warm) figures.set(app.kind, await measure(app, options, index))
   return figures
 }
@@ -186,10 +196,32 @@ const p50Of = (samples: RoundTripSample[], key: RoundTripFigure) => percentile(s
 /** The median over rounds of a per-round figure. */
 const overRounds = (rounds: RoundFigures[], figure: (round: RoundFigures) => number) => median(rounds.map(figure))
 
+/**
+ * `serve` against `base` (another build's `serve`), round by round. A round
+ * runs both on the same host within minutes, and a run's rounds differ by
+ * more than most changes do, so a change shows as a ratio below 1 in most
+ * rounds, not only as a median that one odd round can move.
+ */
+function roundByRound(serve: RoundFigures[], base: RoundFigures[]): string[] {
+  const figures = [
+    ...FIGURES.map(({ key, label }) => ({ label, figure: (r: RoundFigures) => p50Of(r.sequential, key) })),
+    { label: 'app CPU per round trip', figure: (r: RoundFigures) => r.cpuPerRoundMs },
+    { label: '  of it the main thread', figure: (r: RoundFigures) => r.mainThreadCpuPerRoundMs },
+  ]
+  const lines = ['sequential, serve ÷ base round by round (below 1: this build did better in that round)']
+  for (const { label, figure } of figures) {
+    const ratios = serve.map((round, r) => figure(round) / figure(base[r]!))
+    const lower = ratios.filter((ratio) => ratio < 1).length
+    lines.push(`${pad(`  ${label}`, 38)}${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}   median ${median(ratios).toFixed(2)}, lower in ${lower} of ${ratios.length}`)
+  }
+  return lines
+}
+
 export async function benchFreshProcess(options: FreshProcessOptions): Promise<string[]> {
-  const KINDS = ALL_KINDS.filter(({ kind }) => !options.apps || kind === 'bare' || options.apps.includes(kind))
+  const KINDS = ALL_KINDS.filter(({ kind }) => kind !== 'base' && (!options.apps || kind === 'bare' || options.apps.includes(kind)))
+  if (options.base) KINDS.push({ kind: 'base', name: options.base.name })
   const OURS = OUR_KINDS.filter((kind) => KINDS.some((k) => k.kind === kind))
-  const byKind = new Map<ChildKind, RoundFigures[]>(KINDS.map(({ kind }) => [kind, []]))
+  const byKind = new Map<AppKind, RoundFigures[]>(KINDS.map(({ kind }) => [kind, []]))
   if (options.profileDir) await mkdir(options.profileDir, { recursive: true })
   for (let r = 0; r < options.rounds; r++) {
     const order = KINDS.map(({ kind }) => kind)
@@ -232,6 +264,8 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   lines.push(`sequential, ${OURS.join(' and ')} ÷ Bolt within each round (lowest–highest of ${options.rounds})`)
   for (const { key, label } of FIGURES) line(`  ${label}`, apps.map(() => ''), spread((r) => p50Of(r.sequential, key)))
   line('  app CPU per round trip', apps.map(() => ''), spread((r) => r.cpuPerRoundMs))
+  const base = byKind.get('base')
+  if (base && byKind.has('serve')) lines.push(...roundByRound(byKind.get('serve')!, base))
   lines.push(`${options.concurrent} at once, p50`)
   for (const { key, label } of FIGURES) row(`  ${label}`, (r) => p50Of(r.concurrent, key))
   // How warm the code is by the measured part: the first and the last third of the warm-up side by side.

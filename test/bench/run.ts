@@ -5,9 +5,16 @@
  * those sections; `--profile <dir>` has the fresh-process section write
  * each app's CPU profile of each measured part into `dir` and summarise them;
  * `--apps serve,bridge,durable,floor` measures only those beside bare Bolt there, and
- * `--rounds N` sets its number of rounds (for iterating on one figure).
+ * `--rounds N` sets its number of rounds (for iterating on one figure);
+ * `--base DIR` runs another built checkout's `serve` beside this one's in
+ * the same rounds and compares them round by round (a change against the
+ * code before it; the same commit in DIR shows the method's own noise).
  */
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { basename, join, resolve } from 'node:path'
 import type { ChildKind } from './app-child.js'
+import type { OtherBuild } from './app-process.js'
 import { benchCardUpdates } from './card-updates.js'
 import { benchCheckpoints } from './checkpoints.js'
 import { benchColdCode } from './cold-code.js'
@@ -23,6 +30,21 @@ const only = valuesOf('--only')
 const profileDir = valuesOf('--profile')[0]
 const apps = valuesOf('--apps').flatMap((list) => list.split(',')).filter((app): app is ChildKind => ['floor', 'durable', 'bridge', 'serve'].includes(app))
 const rounds = Number(valuesOf('--rounds')[0] ?? Number.NaN)
+const baseDir = valuesOf('--base')[0]
+
+/** `--base DIR`: another checkout of dsh-slack, built, whose `serve` the fresh-process section runs beside this one. */
+function otherBuild(dir: string): OtherBuild {
+  const root = resolve(dir)
+  const childFile = join(root, 'dist', 'test', 'bench', 'app-child.js')
+  if (!existsSync(childFile)) throw new Error(`--base ${dir}: no ${childFile}; build that checkout first (npm install && npm run build there)`)
+  let commit = basename(root)
+  try {
+    commit = execFileSync('git', ['-C', root, 'rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim()
+  } catch {
+    // Not a git checkout: its folder's name says which build it is.
+  }
+  return { childFile, name: `serve at ${commit}` }
+}
 
 async function section(name: string, title: string, run: () => Promise<string[]>): Promise<void> {
   if (only.length > 0 && !only.includes(name)) return
@@ -40,7 +62,7 @@ async function main(): Promise<void> {
   await section('cold', 'The same code, called back to back and spread out (why fresh-process figures weigh every piece of code a round trip touches)', async () => benchColdCode())
   await section('checkpoints', 'SQLite\'s WAL checkpoints: in a commit on the event loop, or on the checkpoint thread', () => benchCheckpoints(quick ? { asks: 300, passes: 2 } : { asks: 600, passes: 4 }))
   await section('fresh', 'Provider, fresh process after warm-up and rest (issue 21\'s method, what a restarted instance serves)', () =>
-    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}) }),
+    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}) }),
   )
   await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
   await section('cards', 'Card updates under load (Tier 3; before: the documented 50 a minute, after: learned)', () =>
