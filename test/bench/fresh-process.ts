@@ -64,7 +64,7 @@ const FIGURES: { key: RoundTripFigure; label: string }[] = [
   { key: 'created', label: 'request → 201' },
 ]
 
-const ALL_KINDS: { kind: AppKind; name: string }[] = [
+const ALL_KINDS: { kind: ChildKind; name: string }[] = [
   { kind: 'floor', name: 'floor (web-api+socket)' },
   { kind: 'bare', name: 'bare Bolt' },
   { kind: 'durable', name: 'Bolt + SQLite file' },
@@ -218,7 +218,7 @@ function roundByRound(serve: RoundFigures[], base: RoundFigures[]): string[] {
 }
 
 export async function benchFreshProcess(options: FreshProcessOptions): Promise<string[]> {
-  const KINDS = ALL_KINDS.filter(({ kind }) => kind !== 'base' && (!options.apps || kind === 'bare' || options.apps.includes(kind)))
+  const KINDS: { kind: AppKind; name: string }[] = ALL_KINDS.filter(({ kind }) => !options.apps || kind === 'bare' || options.apps.includes(kind))
   if (options.base) KINDS.push({ kind: 'base', name: options.base.name })
   const OURS = OUR_KINDS.filter((kind) => KINDS.some((k) => k.kind === kind))
   const byKind = new Map<AppKind, RoundFigures[]>(KINDS.map(({ kind }) => [kind, []]))
