@@ -131,8 +131,10 @@ async function warmUp(kind: AppKind, options: FreshProcessOptions): Promise<Warm
   const channels = makeChannels(slack, CHANNELS)
   const dir = await mkdtemp(join(tmpdir(), `dsh-bench-${kind}-`))
   // Owner 'service' for the bridge too, as `dsh-slack serve` runs it (its render thread warms up at start, before the first ask).
-  const state = kind === 'serve' || kind === 'base' || kind === 'durable' ? join(dir, 'state.sqlite') : ':memory:'
-  const app = await startApp(kind === 'base' ? 'serve' : kind, slack, { BENCH_OWNER: 'service', BENCH_STATE: state }, join(dir, 'stderr.log'), kind === 'base' ? options.base : undefined)
+  // `base` is another build's `serve`.
+  const child: ChildKind = kind === 'base' ? 'serve' : kind
+  const state = child === 'serve' || child === 'durable' ? join(dir, 'state.sqlite') : ':memory:'
+  const app = await startApp(child, slack, { BENCH_OWNER: 'service', BENCH_STATE: state }, join(dir, 'stderr.log'), kind === 'base' ? options.base : undefined)
   const warm: WarmApp = { kind, dir, slack, app, rig: { slack, url: app.url, seen: watchMessages(slack), user: slack.user('U0SANDBOX01'), whenWaiting: (id) => app.whenWaiting(id) }, channels, used: 0, restedAt: 0, warmUp: [], warmUpCpuPerRoundMs: 0 }
   app.measure()
   for (let i = 0; i < options.warmUps; i++) {
@@ -196,6 +198,9 @@ const p50Of = (samples: RoundTripSample[], key: RoundTripFigure) => percentile(s
 /** The median over rounds of a per-round figure. */
 const overRounds = (rounds: RoundFigures[], figure: (round: RoundFigures) => number) => median(rounds.map(figure))
 
+/** Each round's figure of one app ÷ the same round's figure of another. */
+const perRound = (rounds: RoundFigures[], against: RoundFigures[], figure: (round: RoundFigures) => number) => rounds.map((round, r) => figure(round) / figure(against[r]!))
+
 /**
  * `serve` against `base` (another build's `serve`), round by round. A round
  * runs both on the same host within minutes, and a run's rounds differ by
@@ -210,7 +215,7 @@ function roundByRound(serve: RoundFigures[], base: RoundFigures[]): string[] {
   ]
   const lines = ['sequential, serve ÷ base round by round (below 1: this build did better in that round)']
   for (const { label, figure } of figures) {
-    const ratios = serve.map((round, r) => figure(round) / figure(base[r]!))
+    const ratios = perRound(serve, base, figure)
     const lower = ratios.filter((ratio) => ratio < 1).length
     lines.push(`${pad(`  ${label}`, 38)}${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}   median ${median(ratios).toFixed(2)}, lower in ${lower} of ${ratios.length}`)
   }
@@ -258,8 +263,8 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   // How far one round's ratio strays from the median: what a single run of this method can tell apart.
   const spread = (figure: (round: RoundFigures) => number) =>
     ours.map((rounds) => {
-      const perRound = rounds.map((round, r) => figure(round) / figure(bare[r]!))
-      return `${Math.min(...perRound).toFixed(2)}–${Math.max(...perRound).toFixed(2)}×`
+      const ratios = perRound(rounds, bare, figure)
+      return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×`
     })
   lines.push(`sequential, ${OURS.join(' and ')} ÷ Bolt within each round (lowest–highest of ${options.rounds})`)
   for (const { key, label } of FIGURES) line(`  ${label}`, apps.map(() => ''), spread((r) => p50Of(r.sequential, key)))
