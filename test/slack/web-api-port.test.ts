@@ -3,6 +3,7 @@ import { LogLevel, WebClient, type Logger } from '@slack/web-api'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { trackInFlight } from '../../src/slack/in-flight-calls.js'
 import { webApiPort } from '../../src/slack/web-api-port.js'
 import { silentLogger } from '../sandbox/clients.js'
 
@@ -31,7 +32,8 @@ describe('the Web API port', () => {
     await slack.close()
   })
 
-  const port = () => webApiPort(new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, logger: recordingLogger(debugLines), logLevel: LogLevel.DEBUG }))
+  const client = () => new WebClient(slack.botToken, { slackApiUrl: slack.apiUrl, retryConfig: { retries: 0 }, logger: recordingLogger(debugLines), logLevel: LogLevel.DEBUG })
+  const port = () => webApiPort(client())
 
   it('posts and updates a card whose blocks reach Slack as they were built', async () => {
     const slackPort = port()
@@ -55,5 +57,30 @@ describe('the Web API port', () => {
     expect(bodyLine).toBeDefined()
     const body = JSON.parse(bodyLine!.slice('http request body:'.length)) as Record<string, unknown>
     expect(body.blocks).toBe(JSON.stringify(blocks))
+  })
+  it("names Slack's error and the method when Slack refuses, and tells the observer of both", async () => {
+    const seen: [string, string | undefined][] = []
+    const slackPort = webApiPort(client(), (method, slackError) => void seen.push([method, slackError]))
+    await expect(slackPort.postMessage('C0NOSUCHCHANNEL', { text: 'An agent asks', blocks })).rejects.toMatchObject({ name: 'SlackCallError', method: 'chat.postMessage', slackError: 'channel_not_found' })
+    await slackPort.postMessage(slack.defaultChannel, { text: 'An agent asks', blocks })
+    expect(seen).toEqual([
+      ['chat.postMessage', 'channel_not_found'],
+      ['chat.postMessage', undefined],
+    ])
+  })
+
+  it('is idle only once every call it started has been answered', async () => {
+    const { port: slackPort, idle } = trackInFlight(webApiPort(client()))
+    await idle()
+    const answered: string[] = []
+    const posts = [slack.defaultChannel, 'C0NOSUCHCHANNEL'].map((channel) =>
+      slackPort.postMessage(channel, { text: 'An agent asks', blocks }).then(
+        () => answered.push('posted'),
+        () => answered.push('refused'),
+      ),
+    )
+    await idle()
+    expect(answered.sort()).toEqual(['posted', 'refused'])
+    await Promise.all(posts)
   })
 })
