@@ -37,11 +37,18 @@ import { loggerFor } from '../../src/log/logger-for.js'
 import { configFromEnv } from '../../src/config/config.js'
 import { serviceDeps } from '../../src/cli/service-deps.js'
 import { startService } from '../../src/service/start-service.js'
+import { startFootprint, type Footprint } from './footprint.js'
 
 export type ChildKind = 'floor' | 'bare' | 'durable' | 'bridge' | 'serve'
 
-/** What the parent sends: `measure` starts the figures (and, with `profile`, a CPU profile), `report` ends them. */
-export type ChildCommand = { type: 'measure'; profile?: { file: string; intervalUs: number } } | { type: 'report' } | { type: 'stop' }
+/** What `measure` may add to the figures: a CPU profile written to `profile.file`, or the code run counted (`footprint`). */
+export interface MeasureExtras {
+  profile?: { file: string; intervalUs: number }
+  footprint?: boolean
+}
+
+/** What the parent sends: `measure` starts the figures (and any extras), `report` ends them. */
+export type ChildCommand = ({ type: 'measure' } & MeasureExtras) | { type: 'report' } | { type: 'stop' }
 
 /**
  * What a child tells the parent unasked: a long-poll for an ask is in place
@@ -62,6 +69,8 @@ export interface ChildReport {
   loopMaxMs: number
   /** Since `measure`, in order: when each `POST /v1/asks` reached the app, and when the app handed each chat.postMessage to fetch (ms since the epoch). */
   postTimeline: PostTimeline
+  /** With `footprint`: the code the measured part ran (a build from before it leaves it out). */
+  footprint?: Footprint
 }
 
 export interface PostTimeline {
@@ -341,6 +350,7 @@ let cpuAtStart = process.cpuUsage()
 let mainThreadAtStart = mainThreadCpuMs()
 let loop: IntervalHistogram | undefined
 let profiling: { file: string; stop: Promise<(file: string) => Promise<void>> } | undefined
+let counting: (() => Footprint) | undefined
 
 const kind = process.argv[2] as ChildKind
 const stop = await APPS[kind]()
@@ -350,6 +360,7 @@ process.on('message', (message: ChildCommand) => {
     loop = monitorEventLoopDelay({ resolution: 5 })
     loop.enable()
     if (message.profile) profiling = { file: message.profile.file, stop: startProfile(message.profile.intervalUs) }
+    if (message.footprint) counting = startFootprint()
     cpuAtStart = process.cpuUsage()
     mainThreadAtStart = mainThreadCpuMs()
     timeline.arrived.length = 0
@@ -359,6 +370,8 @@ process.on('message', (message: ChildCommand) => {
     loop?.disable()
     const cpu = process.cpuUsage(cpuAtStart)
     const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: mainThreadCpuMs() - mainThreadAtStart, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6, postTimeline: timeline }
+    if (counting) report.footprint = counting()
+    counting = undefined
     const profile = profiling
     profiling = undefined
     void (profile ? profile.stop.then((stopProfile) => stopProfile(profile.file)) : Promise.resolve()).then(() => send({ ...report }))

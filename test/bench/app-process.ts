@@ -6,15 +6,15 @@ import { fork } from 'node:child_process'
 import { closeSync, openSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import type { Sandbox } from '../../src/sandbox/index.js'
-import type { ChildCommand, ChildKind, ChildReport, ChildWaiting } from './app-child.js'
+import type { ChildCommand, ChildKind, ChildReport, ChildWaiting, MeasureExtras } from './app-child.js'
 
 type ChildMessage = { type: 'ready'; url: string } | ChildReport
 
 /** A running app child: where it takes asks, and its own CPU and event-loop figures between `measure` and `report`. */
 export interface AppProcess {
   url: string
-  /** Starts the figures; with `profile`, a CPU profile of the same span is written to `profile.file` by `report`. */
-  measure(profile?: { file: string; intervalUs: number }): void
+  /** Starts the figures; with `profile`, a CPU profile of the same span is written to `profile.file` by `report`; with `footprint`, the code run is counted. */
+  measure(extras?: MeasureExtras): void
   report(): Promise<ChildReport>
   /** Resolves once the app has a long-poll for ask `id` in hand (the child tells, see app-child.ts). */
   whenWaiting(id: string): Promise<void>
@@ -67,7 +67,7 @@ export async function startApp(kind: ChildKind, slack: Sandbox, extraEnv: Record
   return {
     url: ready.url,
     whenWaiting: (id) => longPolls.when(id),
-    measure: (profile) => send(profile ? { type: 'measure', profile } : { type: 'measure' }),
+    measure: (extras) => send({ type: 'measure', ...extras }),
     report: async () => {
       send({ type: 'report' })
       return (await next()) as ChildReport

@@ -15,6 +15,7 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import type { ChildKind, PostTimeline } from './app-child.js'
 import { startApp, type AppProcess, type OtherBuild } from './app-process.js'
 import { summariseProfiles } from './cpu-profile.js'
+import { FOOTPRINT_GROUPS, type Footprint } from './footprint.js'
 import { makeChannels, ROUND_SPACING_MS, roundTrip, sleep, watchMessages, type RoundTripFigure, type RoundTripRig, type RoundTripSample } from './round-trip.js'
 import { ms, now, pad, percentile, since } from './stats.js'
 
@@ -29,6 +30,8 @@ export interface FreshProcessOptions {
   concurrent: number
   /** A directory: each app writes a CPU profile of each measured part there (`serve-round1.cpuprofile`, …). */
   profileDir?: string
+  /** Each app counts the code its measured part runs (V8's precise coverage): the footprint rows. */
+  footprint?: boolean
   /** Only these apps (bare Bolt is always one: the ratios are to it); every app when absent. */
   apps?: ChildKind[]
   /**
@@ -120,6 +123,8 @@ interface RoundFigures {
   /** chat.postMessage and chat.update calls per measured round trip (1 each: no 429s, no retries). */
   postsPerRound: number
   updatesPerRound: number
+  /** With `footprint`: the code the measured part ran. */
+  footprint?: Footprint
 }
 
 const profileFile = (dir: string, kind: AppKind, round: number) => join(dir, `${kind}-round${round + 1}.cpuprofile`)
@@ -152,7 +157,7 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
   const { slack, app, rig } = warm
   const postsBefore = slack.callCount('chat.postMessage')
   const updatesBefore = slack.callCount('chat.update')
-  app.measure(options.profileDir ? { file: profileFile(options.profileDir, warm.kind, round), intervalUs: PROFILE_INTERVAL_US } : undefined)
+  app.measure({ ...(options.profileDir ? { profile: { file: profileFile(options.profileDir, warm.kind, round), intervalUs: PROFILE_INTERVAL_US } } : {}), ...(options.footprint ? { footprint: true } : {}) })
   const sequential: RoundTripSample[] = []
   const starts: number[] = []
   for (let i = 0; i < options.sequential; i++) {
@@ -172,6 +177,7 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
     postSplit: splitPosts(starts, sequential, report.postTimeline),
     postsPerRound: (slack.callCount('chat.postMessage') - postsBefore) / measured,
     updatesPerRound: (slack.callCount('chat.update') - updatesBefore) / measured,
+    ...(report.footprint ? { footprint: report.footprint } : {}),
   }
   await app.stop()
   await slack.close()
@@ -220,6 +226,16 @@ function roundByRound(serve: RoundFigures[], base: RoundFigures[]): string[] {
     lines.push(`${pad(`  ${label}`, 38)}${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}   median ${median(ratios).toFixed(2)}, lower in ${lower} of ${ratios.length}`)
   }
   return lines
+}
+
+/** Files of dsh-slack's own that `serve` ran the most functions of (its first round): where the code per event is. */
+function ownFilesRun(footprint: Footprint | undefined, measured: number, count = 15): string[] {
+  if (!footprint) return []
+  const files = Object.entries(footprint.ownFiles).sort((a, b) => b[1].functions - a[1].functions)
+  return [
+    `  serve's own files by functions run (${files.length} files; functions, calls per round trip)`,
+    ...files.slice(0, count).map(([file, run]) => `    ${pad(file, 44)}${pad(String(run.functions), 6)}${(run.calls / measured).toFixed(1)}`),
+  ]
 }
 
 export async function benchFreshProcess(options: FreshProcessOptions): Promise<string[]> {
@@ -286,6 +302,21 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
   const calls = (v: number) => `${v.toFixed(2)} (1: no 429s)`
   row('chat.postMessage per round trip', (r) => r.postsPerRound, calls)
   row('chat.update per round trip', (r) => r.updatesPerRound, calls)
+  if (options.footprint) {
+    const measured = options.sequential + options.concurrent
+    // A build from before --footprint (a --base) reports none: its cells stay empty.
+    const counted = (figure: (footprint: Footprint) => number) => (r: RoundFigures) => (r.footprint ? figure(r.footprint) : Number.NaN)
+    const count = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(0))
+    const total = (footprint: Footprint, key: 'functions' | 'calls') => FOOTPRINT_GROUPS.reduce((sum, group) => sum + footprint.groups[group][key], 0)
+    lines.push(`code run by the measured part (V8's precise coverage: the same on every run of a build; it slows the apps, so the timings above are not comparable with an uncounted run's)`)
+    lines.push('  distinct functions run')
+    row('    in all', counted((f) => total(f, 'functions')), count)
+    for (const group of FOOTPRINT_GROUPS) row(`    ${group}`, counted((f) => f.groups[group].functions), count)
+    lines.push('  calls per round trip')
+    row('    in all', counted((f) => total(f, 'calls') / measured), count)
+    for (const group of FOOTPRINT_GROUPS) row(`    ${group}`, counted((f) => f.groups[group].calls / measured), count)
+    lines.push(...ownFilesRun(byKind.get('serve')?.[0]?.footprint, measured))
+  }
   if (options.profileDir) {
     lines.push(`(every app CPU-profiled at ${PROFILE_INTERVAL_US} µs, which slows it: the figures above are not comparable with an unprofiled run's)`)
     for (const { kind, name } of KINDS.filter(({ kind }) => kind !== 'floor')) {

@@ -8,7 +8,11 @@
  * `--rounds N` sets its number of rounds (for iterating on one figure);
  * `--base DIR` runs another built checkout's `serve` beside this one's in
  * the same rounds and compares them round by round (a change against the
- * code before it; the same commit in DIR shows the method's own noise).
+ * code before it; the same commit in DIR shows the method's own noise);
+ * `--footprint` has each app count the functions its measured part runs
+ * and the calls it makes (the same on every run: a change's effect on the
+ * code per event without the host's noise; the timings of such a run are
+ * not comparable with others').
  */
 import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
@@ -31,6 +35,7 @@ const profileDir = valuesOf('--profile')[0]
 const apps = valuesOf('--apps').flatMap((list) => list.split(',')).filter((app): app is ChildKind => ['floor', 'durable', 'bridge', 'serve'].includes(app))
 const rounds = Number(valuesOf('--rounds')[0] ?? Number.NaN)
 const baseDir = valuesOf('--base')[0]
+const footprint = args.includes('--footprint')
 
 /** `--base DIR`: another checkout of dsh-slack, built, whose `serve` the fresh-process section runs beside this one. */
 function otherBuild(dir: string): OtherBuild {
@@ -62,7 +67,7 @@ async function main(): Promise<void> {
   await section('cold', 'The same code, called back to back and spread out (why fresh-process figures weigh every piece of code a round trip touches)', async () => benchColdCode())
   await section('checkpoints', 'SQLite\'s WAL checkpoints: in a commit on the event loop, or on the checkpoint thread', () => benchCheckpoints(quick ? { asks: 300, passes: 2 } : { asks: 600, passes: 4 }))
   await section('fresh', 'Provider, fresh process after warm-up and rest (issue 21\'s method, what a restarted instance serves)', () =>
-    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}) }),
+    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(footprint ? { footprint } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}) }),
   )
   await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
   await section('cards', 'Card updates under load (Tier 3; before: the documented 50 a minute, after: learned)', () =>
