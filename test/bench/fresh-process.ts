@@ -260,7 +260,9 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
     `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}${OURS.map((kind) => pad(`${kind} ÷ Bolt`, 17)).join('')}`,
   ]
   const line = (label: string, cells: string[], ratios: string[]) => lines.push(`${pad(label, 38)}${cells.map((cell) => pad(cell, width)).join('')}${ratios.map((r) => pad(r, 17)).join('')}`.trimEnd())
-  const ratio = (figure: (round: RoundFigures) => number) => ours.map((rounds) => `${(overRounds(rounds, figure) / overRounds(bare, figure)).toFixed(2)}×`)
+  // A figure bare Bolt does not have (zod's functions: none) has no ratio.
+  const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—')
+  const ratio = (figure: (round: RoundFigures) => number) => ours.map((rounds) => times(overRounds(rounds, figure) / overRounds(bare, figure)))
   const row = (label: string, figure: (round: RoundFigures) => number, format: (value: number) => string = ms) =>
     line(label, apps.map((rounds) => format(overRounds(rounds, figure))), ratio(figure))
   lines.push('sequential, p50')
