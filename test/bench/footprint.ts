@@ -9,6 +9,7 @@
  * it touches, cold; this counts the pieces.
  */
 import { Session } from 'node:inspector'
+import { moduleOf } from './cpu-profile.js'
 
 /** Where a function's code lives. */
 export const FOOTPRINT_GROUPS = ['dsh-slack', 'zod', 'Bolt and the SDK', 'other packages', 'Node', 'bench harness'] as const
@@ -32,19 +33,18 @@ interface ScriptCoverage {
   functions: { functionName: string; ranges: { count: number }[] }[]
 }
 
+/** Where the code at `url` lives, by the module the CPU profiles name it with (`src/…`, a package, `node:…`). */
 export function groupOf(url: string): FootprintGroup | undefined {
   if (url === '') return undefined
-  if (url.startsWith('node:')) return 'Node'
-  const pkg = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(url)
-  if (pkg) {
-    const name = pkg[1]!
-    if (name === 'zod') return 'zod'
-    return name.startsWith('@slack/') ? 'Bolt and the SDK' : 'other packages'
-  }
-  if (/\/dist\/(src|blocks)\//.test(url)) return 'dsh-slack'
-  if (/\/dist\/test\//.test(url)) return 'bench harness'
-  return 'other packages'
+  const module = moduleOfUrl(url)
+  if (module.startsWith('node:')) return 'Node'
+  if (/^(src|blocks)\//.test(module)) return 'dsh-slack'
+  if (module.startsWith('test/')) return 'bench harness'
+  if (module === 'zod') return 'zod'
+  return module.startsWith('@slack/') ? 'Bolt and the SDK' : 'other packages'
 }
+
+const moduleOfUrl = (url: string) => moduleOf({ functionName: '', url, lineNumber: 0 })
 
 /** Sums one coverage snapshot by group. */
 export function footprintOf(scripts: ScriptCoverage[]): Footprint {
@@ -53,7 +53,7 @@ export function footprintOf(scripts: ScriptCoverage[]): Footprint {
   for (const script of scripts) {
     const group = groupOf(script.url)
     if (!group) continue
-    const file = group === 'dsh-slack' ? /\/dist\/((?:src|blocks)\/.*)$/.exec(script.url)?.[1] : undefined
+    const file = group === 'dsh-slack' ? moduleOfUrl(script.url) : undefined
     for (const fn of script.functions) {
       const calls = fn.ranges[0]?.count ?? 0
       if (calls === 0) continue

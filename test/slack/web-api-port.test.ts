@@ -58,6 +58,7 @@ describe('the Web API port', () => {
     const body = JSON.parse(bodyLine!.slice('http request body:'.length)) as Record<string, unknown>
     expect(body.blocks).toBe(JSON.stringify(blocks))
   })
+
   it("names Slack's error and the method when Slack refuses, and tells the observer of both", async () => {
     const seen: [string, string | undefined][] = []
     const slackPort = webApiPort(client(), (method, slackError) => void seen.push([method, slackError]))
