@@ -116,8 +116,8 @@ export type SettledElsewhereHow = 'answered' | 'cancelled' | 'allowed' | 'reject
 export type Outcome =
   | { kind: 'answered'; by: Person; at: number; answers: AnswerView[]; approvedBy?: Person[]; delivering?: true }
   | { kind: 'dismissed'; by: Person; at: number; delivering?: true }
-  /** The agent withdrew the question (its signal fired, or DELETE /v1/asks/:id). */
-  | { kind: 'aborted'; at: number }
+  /** The agent withdrew the question (its signal fired, or DELETE /v1/asks/:id). `byKey`: the API key whose DELETE did it (the audit names it; the card does not). */
+  | { kind: 'aborted'; at: number; byKey?: string }
   | { kind: 'expired'; at: number }
   /** The service stopped with the question still open. */
   | { kind: 'stopped'; at: number }

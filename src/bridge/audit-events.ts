@@ -33,6 +33,10 @@ export function settlementEvent(id: string, settlement: Settlement): NewAskEvent
       event.by = outcome.by
       break
     case 'aborted':
+      event.type = outcome.kind
+      // The ask's own key is the event's `key`; this is the key whose request withdrew it (an admin key may withdraw another's).
+      if (outcome.byKey !== undefined) detail.byKey = outcome.byKey
+      break
     case 'expired':
     case 'stopped':
       event.type = outcome.kind

@@ -148,8 +148,8 @@ export interface SlackBridge {
    * settlement; unknown id → `undefined`.
    */
   waitForSettlement(id: string, timeoutMs: number, signal?: AbortSignal): Promise<AskRecord | undefined>
-  /** The agent withdraws the ask: message updated, status `aborted`. Idempotent: a settled ask keeps its status. */
-  abort(id: string): Promise<AskRecord | undefined>
+  /** The agent withdraws the ask: message updated, status `aborted`. Idempotent: a settled ask keeps its status. `by.key`: the API key that asked for it, which the audit names. */
+  abort(id: string, by?: { key?: string }): Promise<AskRecord | undefined>
   /**
    * Relay: the request was settled outside Slack (the host's web UI, the
    * agent) or is gone; the message says so and loses its controls.

@@ -6,7 +6,9 @@ import type { AskRecord } from '../store/ask-record.js'
 import { ApiError } from './api-error.js'
 import { createAsk, deleteAsk, getAsk, type AskHandlerContext } from './ask-handlers.js'
 import { askEvents, listAsks } from './audit-handlers.js'
-import { checkBearer, keyNameOf } from './check-bearer.js'
+import { checkBearer, keyOf } from './check-bearer.js'
+import type { Caller } from './caller.js'
+import { EVERY_ASK, OWN_ASKS } from '../policy/operator-policy.js'
 import type { OperatorPolicy } from '../policy/operator-policy.js'
 import { checkFrontDoor, createFrontDoor, type FrontDoor } from './front-door.js'
 import { openApiDocument } from './openapi.js'
@@ -128,12 +130,19 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     options.logger.warn(`refused a request for Host ${shown}: not loopback, an IP address or HOST; if it is your proxy's name, add it to DSH_SLACK_ALLOWED_HOSTS`)
   }
 
-  /** Checks the bearer key; the name of the key that matched, when keys are named. */
-  function authenticate(req: IncomingMessage): string | undefined {
+  /**
+   * Checks the bearer key: who is calling and how far it reaches. A named
+   * key reaches its own asks unless the operator gave it more; a service
+   * without named keys has one caller, who reaches every ask.
+   */
+  function authenticate(req: IncomingMessage): Caller {
     const keys = options.policy?.().keys ?? []
-    if (keys.length > 0) return keyNameOf(req, keys)
+    if (keys.length > 0) {
+      const key = keyOf(req, keys)
+      return { key: key.name, access: key.access ?? OWN_ASKS }
+    }
     checkBearer(req, options.apiKey)
-    return undefined
+    return { access: EVERY_ASK }
   }
 
   async function route(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -168,31 +177,31 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       return
     }
     if (path === '/v1/asks') {
-      const key = authenticate(req)
+      const caller = authenticate(req)
       allow(method, ['POST', 'GET'])
       if (method === 'GET') {
-        await listAsks(options.bridge.store, url, res, Date.now())
+        await listAsks(options.bridge.store, url, res, Date.now(), caller)
         return
       }
       // Behind a load balancer the client retries on another instance; a thin client waits and retries.
       if (draining) throw new ApiError(503, 'UNAVAILABLE', 'the service is stopping and takes no new asks; ask again in a moment (another instance, or this one once restarted)', { 'retry-after': '5' })
-      await tracked(createAsk(context, req, res, key === undefined ? {} : { key }))
+      await tracked(createAsk(context, req, res, caller.key === undefined ? {} : { key: caller.key }))
       return
     }
     const events = /^\/v1\/asks\/([^/]+)\/events$/.exec(path)
     if (events) {
-      authenticate(req)
+      const caller = authenticate(req)
       allow(method, ['GET'])
-      await askEvents(options.bridge.store, decodePathPart(events[1]!), res)
+      await askEvents(options.bridge.store, decodePathPart(events[1]!), res, caller)
       return
     }
     const match = /^\/v1\/asks\/([^/]+)$/.exec(path)
     if (match) {
-      authenticate(req)
+      const caller = authenticate(req)
       allow(method, ['GET', 'DELETE'])
       const id = decodePathPart(match[1]!)
-      if (method === 'DELETE') await tracked(deleteAsk(context, id, res))
-      else await getAsk(context, id, url, req, res)
+      if (method === 'DELETE') await tracked(deleteAsk(context, id, res, caller))
+      else await getAsk(context, id, url, req, res, caller)
       return
     }
     throw new ApiError(404, 'NOT_FOUND', `no route ${path}: the API is POST and GET /v1/asks, GET and DELETE /v1/asks/:id, GET /v1/asks/:id/events, GET /healthz, GET /metrics; GET /v1/openapi.json describes it`)

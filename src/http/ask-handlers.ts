@@ -13,6 +13,7 @@ import { ApiError } from './api-error.js'
 import { askCreatedResponse, askStateResponse } from './ask-response.js'
 import { parseCreateAskBody } from './create-ask-body.js'
 import { readJsonBody } from './read-json-body.js'
+import { mayRead, mayWithdraw, type Caller } from './caller.js'
 import { sendJson } from './send-json.js'
 
 export interface AskHandlerContext {
@@ -66,8 +67,7 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
     ...(body.channel !== undefined ? { channel: body.channel } : {}),
     ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
     ...(body.policy !== undefined ? { policy: body.policy } : {}),
-    // An idempotency key belongs to its API key: another key's agent cannot reach (or learn of) this ask by reusing it.
-    ...(key !== undefined ? { externalKey: `${IDEMPOTENCY_PREFIX}${origin.key === undefined ? '' : `${origin.key}:`}${key}` } : {}),
+    ...(key !== undefined ? { externalKey: idempotencyExternalKey(origin.key, key) } : {}),
     ...(origin.key !== undefined ? { origin } : {}),
     // Counted as the ask is recorded; a repeated Idempotency-Key finds its ask before any count.
     ...(caps ? { caps } : {}),
@@ -106,6 +106,17 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
 /** External keys of asks created with an Idempotency-Key: apart from the relay's keys. */
 const IDEMPOTENCY_PREFIX = 'http-idempotency:'
 
+/**
+ * The store's key for an Idempotency-Key: it belongs to its API key, so
+ * another key's agent cannot reach (or learn of) an ask by reusing it. The
+ * API key's name (no `:` in it, the policy file's rule) is always followed
+ * by `:`, empty when the service has no keys, so `a` + `b:c` and `a:b` +
+ * `c` can never build the same key.
+ */
+export function idempotencyExternalKey(apiKey: string | undefined, idempotencyKey: string): string {
+  return `${IDEMPOTENCY_PREFIX}${apiKey ?? ''}:${idempotencyKey}`
+}
+
 /** Printable ASCII, as the IETF draft's examples and every client library's UUIDs are. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/
 
@@ -143,13 +154,14 @@ async function postedOrQueued(context: AskHandlerContext, record: AskRecord): Pr
   return current
 }
 
-/** `GET /v1/asks/:id?wait=SECONDS`: the state now, or once settled within the wait. */
-export async function getAsk(context: AskHandlerContext, id: string, url: URL, req: IncomingMessage, res: ServerResponse): Promise<void> {
+/** `GET /v1/asks/:id?wait=SECONDS`: the state now, or once settled within the wait. Another key's ask is absent. */
+export async function getAsk(context: AskHandlerContext, id: string, url: URL, req: IncomingMessage, res: ServerResponse, caller: Caller): Promise<void> {
   const waitMs = parseWait(url.searchParams.get('wait'))
-  if (waitMs === 0) {
+  if (waitMs === 0 || caller.access.read !== 'all') {
+    // Checked before any wait: another key's ask answers 404 at once, so not even the time taken tells it exists.
     const record = await context.bridge.get(id)
-    if (!record) throw notFound(id)
-    return sendJson(res, 200, askStateResponse(record))
+    if (!record || !mayRead(caller, record)) throw notFound(id)
+    if (waitMs === 0 || record.status !== 'pending') return sendJson(res, 200, askStateResponse(record))
   }
   // A client that hangs up stops its own wait and nothing else: the ask
   // stays open (only DELETE withdraws it), and the bridge drops its watcher.
@@ -180,9 +192,16 @@ export async function getAsk(context: AskHandlerContext, id: string, url: URL, r
   sendJson(res, 200, askStateResponse(record))
 }
 
-/** `DELETE /v1/asks/:id`: the agent withdraws the ask; a settled ask keeps its status. */
-export async function deleteAsk(context: AskHandlerContext, id: string, res: ServerResponse): Promise<void> {
-  const record = await context.bridge.abort(id)
+/**
+ * `DELETE /v1/asks/:id`: the agent withdraws the ask; a settled ask keeps
+ * its status. Another key's ask is absent (404), or, to a key that may read
+ * but not withdraw it, a 403 that changes nothing.
+ */
+export async function deleteAsk(context: AskHandlerContext, id: string, res: ServerResponse, caller: Caller): Promise<void> {
+  const existing = await context.bridge.get(id)
+  if (!existing || !mayRead(caller, existing) && !mayWithdraw(caller, existing)) throw notFound(id)
+  if (!mayWithdraw(caller, existing)) throw new ApiError(403, 'POLICY_FORBIDDEN', `API key ${caller.key ?? ''} may read ask ${JSON.stringify(id)} but not withdraw it (its policy entry has read: all, not withdraw: all)`)
+  const record = await context.bridge.abort(id, caller.key === undefined ? {} : { key: caller.key })
   if (!record) throw notFound(id)
   sendJson(res, 200, { id: record.id, status: record.status })
 }

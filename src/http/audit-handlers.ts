@@ -5,6 +5,7 @@ import type { AskRecord, AskStatus } from '../store/ask-record.js'
 import { decodeAskCursor, MAX_EPOCH_MS } from '../store/team-records.js'
 import { ApiError } from './api-error.js'
 import { askStateResponse } from './ask-response.js'
+import { listedKey, mayRead, type Caller } from './caller.js'
 import { sendJson } from './send-json.js'
 
 const STATUSES: readonly AskStatus[] = ['pending', 'answered', 'cancelled', 'aborted', 'expired', 'failed']
@@ -46,8 +47,8 @@ function nameParam(params: URLSearchParams, name: 'key' | 'rule'): string | unde
   return value
 }
 
-/** `GET /v1/asks?status=&since=&limit=&cursor=&key=&rule=`: asks, newest first, a page at a time. */
-export async function listAsks(store: AskStore, url: URL, res: ServerResponse, now: number): Promise<void> {
+/** `GET /v1/asks?status=&since=&limit=&cursor=&key=&rule=`: the asks `caller` may read, newest first, a page at a time. */
+export async function listAsks(store: AskStore, url: URL, res: ServerResponse, now: number, caller: Caller): Promise<void> {
   const params = url.searchParams
   const status = params.get('status') || undefined
   if (status !== undefined && !(STATUSES as readonly string[]).includes(status)) throw new ApiError(400, 'BAD_REQUEST', `status must be one of ${STATUSES.join(', ')}`)
@@ -59,15 +60,22 @@ export async function listAsks(store: AskStore, url: URL, res: ServerResponse, n
   if (!Number.isInteger(limit) || limit < 1 || limit > MAX_LIST_LIMIT) throw new ApiError(400, 'BAD_REQUEST', `limit must be a whole number from 1 to ${MAX_LIST_LIMIT}`)
   const cursor = params.get('cursor') || undefined
   if (cursor !== undefined && decodeAskCursor(cursor) === null) throw new ApiError(400, 'BAD_REQUEST', 'cursor is not one this API gave out (pass nextCursor from the previous page)')
-  const key = nameParam(params, 'key')
+  const key = listedKey(caller, nameParam(params, 'key'))
   const rule = nameParam(params, 'rule')
+  // Another key's asks, to a key that reads only its own: none, as if that key had none.
+  if (key === null) return sendJson(res, 200, { asks: [] })
   const page = await store.listAsks({ limit, ...(key !== undefined ? { key } : {}), ...(rule !== undefined ? { rule } : {}), ...(status ? { status: status as AskStatus } : {}), ...(since !== undefined ? { since } : {}), ...(cursor ? { cursor } : {}) })
   sendJson(res, 200, { asks: page.asks.map(listed), ...(page.nextCursor ? { nextCursor: page.nextCursor } : {}) })
 }
 
-/** `GET /v1/asks/:id/events`: the ask's audit trail, oldest first. */
-export async function askEvents(store: AskStore, id: string, res: ServerResponse): Promise<void> {
+/**
+ * `GET /v1/asks/:id/events`: the ask's audit trail, oldest first. Another
+ * key's ask is absent to a key that reads only its own; so are events whose
+ * ask is gone (pruned), whose owner can no longer be told.
+ */
+export async function askEvents(store: AskStore, id: string, res: ServerResponse, caller: Caller): Promise<void> {
   const record = await store.get(id)
+  if (record ? !mayRead(caller, record) : caller.access.read !== 'all') throw new ApiError(404, 'NOT_FOUND', `no ask ${JSON.stringify(id)}`)
   const events = await store.events(id)
   if (!record && events.length === 0) throw new ApiError(404, 'NOT_FOUND', `no ask ${JSON.stringify(id)}`)
   sendJson(res, 200, { id, events: events.map((event) => ({ ...event, at: new Date(event.at).toISOString() })) })

@@ -28,19 +28,19 @@ export function checkBearer(req: IncomingMessage, apiKey: string | undefined): v
 }
 
 /**
- * The name of the key a request carries, checked against the operator's
+ * The key a request carries, checked against the operator's
  * named keys (kept as SHA-256 digests; any of a key's digests is valid, so
  * two secrets work side by side during a rotation). Every digest is
  * compared, so the time taken does not say which key came close.
  */
-export function keyNameOf(req: IncomingMessage, keys: readonly ApiKeyEntry[]): string {
+export function keyOf(req: IncomingMessage, keys: readonly ApiKeyEntry[]): ApiKeyEntry {
   const given = bearerOf(req)
   if (given === '') throw unauthorized('this service needs an API key: send "Authorization: Bearer <key>" (DSH_SLACK_API_KEY, or one of the keys of DSH_SLACK_API_KEYS or the policy file)')
   const presented = digest(given)
-  let found: string | undefined
+  let found: ApiKeyEntry | undefined
   for (const key of keys) {
     for (const hash of key.secretSha256) {
-      if (timingSafeEqual(presented, Buffer.from(hash, 'hex')) && found === undefined) found = key.name
+      if (timingSafeEqual(presented, Buffer.from(hash, 'hex')) && found === undefined) found = key
     }
   }
   if (found === undefined) throw unauthorized('the API key is not one this service knows (DSH_SLACK_API_KEY, DSH_SLACK_API_KEYS or the policy file\'s keys)')

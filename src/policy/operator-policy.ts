@@ -58,7 +58,28 @@ export interface ApiKeyEntry {
   channels?: string[]
   /** Rules this key's asks may fall under (by name); absent: any. Other rules are skipped for it. */
   rules?: string[]
+  /**
+   * What the key may see and do beyond its own asks (absent: only its own).
+   * `read: 'all'` lists, reads, waits on and reads the events of every ask
+   * (an audit job); `withdraw: 'all'` withdraws any ask (an admin key).
+   */
+  access?: KeyAccess
 }
+
+/** How far a key reaches: its own asks, or every ask. */
+export type KeyReach = 'own' | 'all'
+
+/** What a key may read and withdraw (docs/security.md). */
+export interface KeyAccess {
+  read: KeyReach
+  withdraw: KeyReach
+}
+
+/** What a key reaches when the operator said nothing: its own asks only. */
+export const OWN_ASKS: KeyAccess = { read: 'own', withdraw: 'own' }
+
+/** The one-key form (`DSH_SLACK_API_KEY`) and a service without keys: every ask. */
+export const EVERY_ASK: KeyAccess = { read: 'all', withdraw: 'all' }
 
 /** Pending-ask caps (429 beyond them). */
 export interface AskLimits {

@@ -49,6 +49,9 @@ const settingsShape = {
 
 export const ruleSchema = z.strictObject({ name: z.string({ error: 'must be a name' }).min(1, 'must not be empty'), match: matchSchema.optional(), ...settingsShape }, { error: 'must be an object with a name' })
 
+/** How far a key reaches (docs/security.md): its own asks (the default), or every ask. */
+const reach = z.enum(['own', 'all'], { error: 'must be "own" (the key\'s own asks, the default) or "all" (every key\'s asks)' })
+
 export const keySchema = z.strictObject(
   {
     name: z.string({ error: 'must be a name' }).regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be letters, digits, ".", "_" or "-" (at most 64)'),
@@ -57,6 +60,8 @@ export const keySchema = z.strictObject(
       .refine((hashes) => hashes.every((hash) => SHA256.test(hash)), 'must be a 64-character hex SHA-256 digest (printf %s "$SECRET" | sha256sum); never the secret itself'),
     channels: z.array(channel).optional(),
     rules: z.array(z.string()).optional(),
+    read: reach.optional(),
+    withdraw: reach.optional(),
   },
   { error: 'must be an object like {name: ci, sha256: <hex digest>}' },
 )

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { LineCounter, parseDocument, isNode } from 'yaml'
 import type { z } from 'zod'
 import { policyVersion } from './environment-policy.js'
-import { DEFAULT_LIMITS, type ApiKeyEntry, type OperatorPolicy, type OperatorRule } from './operator-policy.js'
+import { DEFAULT_LIMITS, type ApiKeyEntry, type KeyAccess, type OperatorPolicy, type OperatorRule } from './operator-policy.js'
 import { policyFileSchema, type PolicyFile } from './policy-file-schema.js'
 
 /** A policy file that cannot be used: where, and what is wrong, in one line. */
@@ -22,9 +22,13 @@ export class PolicyFileError extends Error {
 /** The name of the rule asks fall under when no rule matches. */
 export const DEFAULTS_RULE = 'defaults'
 
-/** A named key from `DSH_SLACK_API_KEYS` or `DSH_SLACK_API_KEY`: the secret is hashed at once and never kept. */
-export function keyEntry(name: string, secret: string): ApiKeyEntry {
-  return { name, secretSha256: [sha256(secret)] }
+/**
+ * A named key from `DSH_SLACK_API_KEYS` or `DSH_SLACK_API_KEY`: the secret
+ * is hashed at once and never kept. `access`: given only to the one-key
+ * form, which keeps the full access it always had.
+ */
+export function keyEntry(name: string, secret: string, access?: KeyAccess): ApiKeyEntry {
+  return { name, secretSha256: [sha256(secret)], ...(access ? { access } : {}) }
 }
 
 export function sha256(text: string): string {
@@ -111,7 +115,13 @@ function ruleOf(name: string, settings: Settings, base: OperatorRule | undefined
 function policyOf(file: PolicyFile, source: string, envKeys: ApiKeyEntry[]): OperatorPolicy {
   const defaults = ruleOf(DEFAULTS_RULE, file.defaults ?? {}, undefined, {})
   const rules = (file.rules ?? []).map(({ name, match, ...settings }) => ruleOf(name, settings, defaults, matchOf(match)))
-  const keys: ApiKeyEntry[] = (file.keys ?? []).map((key) => ({ name: key.name, secretSha256: key.sha256, ...(key.channels ? { channels: key.channels } : {}), ...(key.rules ? { rules: key.rules } : {}) }))
+  const keys: ApiKeyEntry[] = (file.keys ?? []).map((key) => ({
+    name: key.name,
+    secretSha256: key.sha256,
+    ...(key.channels ? { channels: key.channels } : {}),
+    ...(key.rules ? { rules: key.rules } : {}),
+    ...(key.read !== undefined || key.withdraw !== undefined ? { access: { read: key.read ?? 'own', withdraw: key.withdraw ?? 'own' } } : {}),
+  }))
   for (const key of envKeys) {
     if (keys.some((entry) => entry.name === key.name)) throw new PolicyFileError(source, undefined, 'keys', `and DSH_SLACK_API_KEYS both name a key ${JSON.stringify(key.name)}: keep each key in one place`)
     keys.push(key)

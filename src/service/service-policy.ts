@@ -4,7 +4,7 @@ import { ConfigError } from '../config/config-error.js'
 import { isLoopbackHost, type Config } from '../config/config.js'
 import type { Logger } from '../log/logger.js'
 import { policyFromEnvironment } from '../policy/environment-policy.js'
-import type { ApiKeyEntry, OperatorPolicy } from '../policy/operator-policy.js'
+import { EVERY_ASK, type ApiKeyEntry, type OperatorPolicy } from '../policy/operator-policy.js'
 import { keyEntry, loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
 
@@ -19,9 +19,9 @@ const SHORT_FORM: [string, (config: Config) => boolean][] = [
   ['DSH_SLACK_ESCALATE_TO', (config) => config.escalateTo !== undefined],
 ]
 
-/** The keys of the environment: `DSH_SLACK_API_KEY` (named `default`) and `DSH_SLACK_API_KEYS`, hashed. */
+/** The keys of the environment, hashed: `DSH_SLACK_API_KEY` (named `default`, and seeing every ask as it always has) and `DSH_SLACK_API_KEYS` (each its own asks). */
 export function environmentKeys(config: Config): ApiKeyEntry[] {
-  return [...(config.apiKey ? [keyEntry('default', config.apiKey)] : []), ...config.apiKeys.map((key) => keyEntry(key.name, key.secret))]
+  return [...(config.apiKey ? [keyEntry('default', config.apiKey, EVERY_ASK)] : []), ...config.apiKeys.map((key) => keyEntry(key.name, key.secret))]
 }
 
 /** Reads `DSH_SLACK_POLICY`; a mistake stops start-up with one line naming the file, line and field. */

@@ -136,7 +136,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     openApproval: (input, openOptions) => lifecycle.openApproval(input, openOptions),
     get: (id) => store.get(id),
     waitForSettlement: (id, timeoutMs, signal) => waitForSettlement(store, id, timeoutMs, signal),
-    abort: (id) => lifecycle.abort(id),
+    abort: (id, by) => lifecycle.abort(id, { kind: 'aborted', at: now(), ...(by?.key !== undefined ? { byKey: by.key } : {}) }),
     closeElsewhere: (id, how) => lifecycle.closeElsewhere(id, how),
     delivered: (id) => lifecycle.delivered(id),
     showArguments: (id, args) => lifecycle.showArguments(id, args),
