@@ -120,7 +120,7 @@ describe('the policy file and named keys in the service', () => {
 
     expect([old.status, fresh.status, wrong.status]).toEqual([201, 201, 401])
     expect(events.body.events[0]).toMatchObject({ type: 'posted', key: 'ci', rule: 'defaults' })
-    const listed = await api(service, 'GET', '/v1/asks?key=ci', { key: SECRETS.laptop })
+    const listed = await api(service, 'GET', '/v1/asks?key=ci', { key: SECRETS.ciOld })
     expect(listed.body.asks.map((ask: { id: string }) => ask.id).sort()).toEqual([old.body.id, fresh.body.id].sort())
     expect(listed.body.asks[0]).toMatchObject({ key: 'ci', rule: 'defaults' })
     expect((await api(service, 'GET', '/v1/asks?key=laptop', { key: SECRETS.laptop })).body.asks).toEqual([])
@@ -159,8 +159,8 @@ describe('the policy file and named keys in the service', () => {
     for (let n = 0; n < 2; n++) expect((await api(service, 'POST', '/v1/asks', { key: SECRETS.ciNew, body: { questions: [pm] } })).status).toBe(201)
     const third = await api(service, 'POST', '/v1/asks', { key: SECRETS.ciOld, body: { questions: [pm] } })
     for (let n = 0; n < 2; n++) expect((await api(service, 'POST', '/v1/asks', { key: SECRETS.laptop, body: { questions: [pm] } })).status).toBe(201)
-    const first = (await api(service, 'GET', '/v1/asks', { key: SECRETS.laptop })).body.asks.at(-1)
-    await api(service, 'DELETE', `/v1/asks/${first.id}`, { key: SECRETS.laptop })
+    const first = (await api(service, 'GET', '/v1/asks', { key: SECRETS.ciOld })).body.asks.at(-1)
+    await api(service, 'DELETE', `/v1/asks/${first.id}`, { key: SECRETS.ciNew })
     const afterWithdrawal = await api(service, 'POST', '/v1/asks', { key: SECRETS.ciNew, body: { questions: [pm] } })
 
     expect(third.status).toBe(429)
