@@ -15,6 +15,9 @@ export interface MetricSources {
   auditEventsWaiting?(): number
 }
 
+/** Why a request or click was refused: the `reason` of `dsh_slack_refused_total`. */
+export type RefusalReason = 'unauthorized' | 'policy-forbidden' | 'too-many-pending' | 'click'
+
 /** A settled ask as the metrics need it. */
 export interface SettledAsk {
   status: string
@@ -40,6 +43,8 @@ export class ServiceMetrics {
   readonly #slackCalls: Counter<'method'>
   readonly #slackErrors: Counter<'method' | 'error'>
   readonly #rateLimited: Counter<'method'>
+  readonly #refused: Counter<'reason'>
+  readonly #reloadsRefused: Counter<'reason'>
   #sources: MetricSources | undefined
 
   constructor() {
@@ -49,6 +54,8 @@ export class ServiceMetrics {
     this.#slackCalls = new Counter({ name: 'dsh_slack_slack_api_calls_total', help: 'Slack Web API calls made, by method.', labelNames: ['method'], registers })
     this.#slackErrors = new Counter({ name: 'dsh_slack_slack_api_errors_total', help: 'Slack Web API calls that failed, by method and Slack error.', labelNames: ['method', 'error'], registers })
     this.#rateLimited = new Counter({ name: 'dsh_slack_slack_rate_limited_total', help: 'Slack Web API calls answered 429 (ratelimited), by method.', labelNames: ['method'], registers })
+    this.#refused = new Counter({ name: 'dsh_slack_refused_total', help: 'Requests and clicks refused, by reason: unauthorized (401), policy-forbidden (403), too-many-pending (429), click (a click by someone the ask does not allow).', labelNames: ['reason'], registers })
+    this.#reloadsRefused = new Counter({ name: 'dsh_slack_policy_reloads_refused_total', help: 'Policy reloads refused, the old policy kept, by reason: invalid (includes a file that defines nothing), drops-every-key, opens-service.', labelNames: ['reason'], registers })
     const sources = () => this.#sources
     let lastOpen = 0
     new Gauge({
@@ -110,6 +117,16 @@ export class ServiceMetrics {
     if (slackError === undefined) return
     this.#slackErrors.inc({ method, error: slackError })
     if (slackError === 'ratelimited') this.#rateLimited.inc({ method })
+  }
+
+  /** A request or click refused (docs/security.md: refusals are counted). */
+  readonly refused = (reason: RefusalReason): void => {
+    this.#refused.inc({ reason })
+  }
+
+  /** A policy reload refused: the old policy stays in force. */
+  readonly policyReloadRefused = (reason: string): void => {
+    this.#reloadsRefused.inc({ reason })
   }
 
   /** An ask settled in this instance. */

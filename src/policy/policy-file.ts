@@ -57,7 +57,12 @@ export function parsePolicy(text: string, file: string, envKeys: ApiKeyEntry[] =
     }
     return undefined
   }
-  const parsed = policyFileSchema.safeParse(document.toJS() ?? {})
+  const content: unknown = document.toJS()
+  // An empty, comment-only, `null` or `---` file (a truncated write, a
+  // template never filled in) would put a policy of nothing in force: every
+  // key and rule gone. Refused, so a mistake never fails open.
+  if (definesNothing(content)) throw new PolicyFileError(file, undefined, undefined, `defines nothing (no defaults, rules, keys or limits): a policy file must say something; an empty file is never read as "no rules"`)
+  const parsed = policyFileSchema.safeParse(content)
   if (!parsed.success) throw errorOf(parsed.error, file, lineAt)
   const policy = policyOf(parsed.data, file, envKeys)
   for (const [index, rule] of policy.rules.entries()) {
@@ -65,6 +70,15 @@ export function parsePolicy(text: string, file: string, envKeys: ApiKeyEntry[] =
     if (unknown !== undefined) throw new PolicyFileError(file, lineAt(['rules', index, 'match', 'key']), `rules[${index}].match.key`, `names no key (${JSON.stringify(unknown)}): list it under keys or in DSH_SLACK_API_KEYS`)
   }
   return policy
+}
+
+/** The parts of a policy file that say something; `version` alone does not. */
+const POLICY_PARTS = ['defaults', 'rules', 'keys', 'limits'] as const
+
+function definesNothing(content: unknown): boolean {
+  if (content === null || content === undefined) return true
+  if (typeof content !== 'object' || Array.isArray(content)) return false
+  return !POLICY_PARTS.some((part) => (content as Record<string, unknown>)[part] !== undefined && (content as Record<string, unknown>)[part] !== null)
 }
 
 function errorOf(error: z.ZodError, file: string, lineAt: (path: readonly PropertyKey[]) => number | undefined): PolicyFileError {

@@ -1,4 +1,4 @@
-import { watch, type FSWatcher } from 'node:fs'
+import { statSync, watch, type FSWatcher } from 'node:fs'
 import { basename, dirname, resolve } from 'node:path'
 import { ConfigError } from '../config/config-error.js'
 import { isLoopbackHost, type Config } from '../config/config.js'
@@ -83,27 +83,74 @@ function checkKeysFor(config: Config, policy: OperatorPolicy): void {
 /** How long a burst of file events (an editor's save) settles before the file is read. */
 const RELOAD_SETTLE_MS = 150
 
+/**
+ * How long the file must have gone unmodified before a change is applied: a
+ * writer that pauses mid-file (a slow copy, `cat a > policy.yml` in steps)
+ * leaves a half-written file that may parse; its modification time is
+ * recent, so it is not read until the writer has been still this long.
+ */
+export const RELOAD_STABLE_MS = 1000
+
+/** Why a reload kept the old policy: the `reason` of `dsh_slack_policy_reloads_refused_total`. */
+export type ReloadRefusal = 'invalid' | 'drops-every-key' | 'opens-service'
+
 export interface PolicyReloader {
   /** Reads the file again: true when it is in force now (changed or not), false when the old policy stays. */
   reload(why: string): boolean
   stop(): void
 }
 
+/** A reload the checks refused: the old policy stays. */
+class RefusedReload extends Error {
+  constructor(
+    readonly reason: ReloadRefusal,
+    message: string,
+  ) {
+    super(message)
+  }
+}
+
+/**
+ * What a reload must not do even when the file is valid: leave a service
+ * that had keys with none (every bearer check gone at once), or leave a
+ * service that is not loopback-only without a key (checkKeysFor).
+ */
+function checkReload(config: Config, current: OperatorPolicy, next: OperatorPolicy): void {
+  try {
+    checkKeysFor(config, next)
+  } catch (error) {
+    throw new RefusedReload('opens-service', error instanceof Error ? error.message : String(error))
+  }
+  if (current.keys.length > 0 && next.keys.length === 0) {
+    throw new RefusedReload('drops-every-key', `the new file names no API key while ${current.keys.length} are in force: the API would take requests without a key. Name at least one key (or restart the service to run without keys)`)
+  }
+}
+
 /**
  * Reloads the policy file on SIGHUP and when it changes. Open asks keep the
- * rules they were opened under; an invalid file keeps the policy in force
- * and logs why. The directory is watched, not the file: editors and config
- * managers replace a file by renaming a new one over it.
+ * rules they were opened under. The policy never fails open: an invalid
+ * file, one that defines nothing, one still being written, and one that
+ * would drop every key or open a non-loopback service all keep the policy
+ * in force, with one error line and `onRefused` (the metric). The
+ * directory is watched, not the file: editors and config managers replace
+ * a file by renaming a new one over it.
  */
-export function watchPolicy(options: { path: string; holder: PolicyHolder; config: Config; logger: Logger; signals?: boolean }): PolicyReloader {
+export function watchPolicy(options: { path: string; holder: PolicyHolder; config: Config; logger: Logger; signals?: boolean; onRefused?: (reason: ReloadRefusal) => void; now?: () => number }): PolicyReloader {
   const { path, holder, config, logger } = options
+  const now = options.now ?? Date.now
   const reload = (why: string): boolean => {
     let next: OperatorPolicy
     try {
-      next = loadPolicyFile(path, environmentKeys(config))
-      checkKeysFor(config, next)
+      try {
+        next = loadPolicyFile(path, environmentKeys(config))
+      } catch (error) {
+        throw new RefusedReload('invalid', error instanceof Error ? error.message : String(error))
+      }
+      checkReload(config, holder.current, next)
     } catch (error) {
+      const reason = error instanceof RefusedReload ? error.reason : 'invalid'
       logger.error(`policy not reloaded (${why}); version ${holder.current.version} stays in force: ${error instanceof Error ? error.message : String(error)}`)
+      options.onRefused?.(reason)
       return false
     }
     if (next.version === holder.current.version) return true
@@ -112,15 +159,34 @@ export function watchPolicy(options: { path: string; holder: PolicyHolder; confi
     logger.info(`policy reloaded (${why}): version ${before} → ${next.version}; open asks keep the rules they were opened under`)
     return true
   }
+  /** Reloads once the file has been still for RELOAD_STABLE_MS, waiting out a writer that is not done. */
+  const reloadWhenStill = (): void => {
+    let modifiedAt: number
+    try {
+      modifiedAt = statSync(path).mtimeMs
+    } catch {
+      // Gone for now (renamed over, or deleted): reading it says so, and keeps the old policy.
+      modifiedAt = 0
+    }
+    const stillFor = now() - modifiedAt
+    if (stillFor < RELOAD_STABLE_MS) {
+      schedule(RELOAD_STABLE_MS - stillFor)
+      return
+    }
+    reload('the file changed')
+  }
+  const schedule = (delayMs: number): void => {
+    clearTimeout(timer)
+    timer = setTimeout(reloadWhenStill, delayMs)
+    timer.unref()
+  }
   let timer: NodeJS.Timeout | undefined
   let watcher: FSWatcher | undefined
   const file = basename(path)
   try {
     watcher = watch(dirname(resolve(path)), { persistent: false }, (_event, name) => {
       if (name !== null && name.toString() !== file) return
-      clearTimeout(timer)
-      timer = setTimeout(() => reload('the file changed'), RELOAD_SETTLE_MS)
-      timer.unref()
+      schedule(RELOAD_SETTLE_MS)
     })
     watcher.on('error', (error) => logger.warn(`stopped watching ${path} for changes (${error.message}); SIGHUP still reloads it`))
   } catch (error) {

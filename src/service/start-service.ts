@@ -90,7 +90,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
     const metrics = new ServiceMetrics()
     const policy = servicePolicy(config, effective.channel, logger)
     if (config.policyPath) {
-      const reloader = watchPolicy({ path: config.policyPath, holder: policy, config, logger })
+      const reloader = watchPolicy({ path: config.policyPath, holder: policy, config, logger, onRefused: metrics.policyReloadRefused })
       stack.push(async () => reloader.stop())
       logger.info(`policy ${config.policyPath} in force (version ${policy.current.version}): ${policy.current.rules.length} rule(s), ${policy.current.keys.length} key(s); SIGHUP or a change to the file reloads it`)
     }

@@ -1,0 +1,105 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
+import { serviceDeps } from '../../src/cli/service-deps.js'
+import { configFromEnv } from '../../src/config/config.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
+import { parsePolicy, PolicyFileError, sha256 } from '../../src/policy/policy-file.js'
+import { startSandbox } from '../../src/sandbox/index.js'
+import { RELOAD_STABLE_MS } from '../../src/service/service-policy.js'
+import { startService, type RunningService } from '../../src/service/start-service.js'
+import { recordingLogger } from '../support/e2e.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
+
+const ALICE = 'U0SANDBOX01'
+const BOB = 'U0SANDBOX02'
+const SECRET = 'team-a-secret-0123456789'
+/** Keys only in the file, and plans that need alice and bob both: what issue 40 saw vanish on an empty reload. */
+const GOOD = `defaults:
+  answerers: [${ALICE}, ${BOB}]
+  approvers: [${ALICE}, ${BOB}]
+  approvals: 2
+keys:
+  - name: teamA
+    sha256: ${sha256(SECRET)}
+`
+const NOTHING = { empty: '', 'comments only': '# the policy\n# (to be written)\n', null: 'null\n', 'a bare document marker': '---\n', 'version alone': 'version: 1\n' }
+
+const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-reload-'))
+afterAll(() => rmSync(dir, { recursive: true, force: true }))
+const cleanups: (() => Promise<void>)[] = []
+afterEach(async () => {
+  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
+})
+
+let files = 0
+async function serve(): Promise<{ path: string; service: RunningService; logger: ReturnType<typeof recordingLogger> }> {
+  const path = join(dir, `policy-${++files}.yml`)
+  writeFileSync(path, GOOD)
+  const slack = await startSandbox()
+  cleanups.push(() => slack.close())
+  const logger = recordingLogger()
+  const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', DSH_SLACK_POLICY: path, PORT: '0' }), await serviceDeps(), logger)
+  cleanups.push(() => service.stop())
+  return { path, service, logger }
+}
+
+const healthVersion = async (service: RunningService) => ((await (await fetch(`${service.url}/healthz`)).json()) as { policy: string }).policy
+const listWithoutKey = async (service: RunningService) => (await fetch(`${service.url}/v1/asks`)).status
+const metricsText = async (service: RunningService) => (await fetch(`${service.url}/metrics`, { headers: { authorization: `Bearer ${SECRET}` } })).text()
+
+describe('a policy file that defines nothing', () => {
+  it.each(Object.entries(NOTHING))('is invalid when it is %s, for policy check as for the service', (_name, text) => {
+    expect(() => parsePolicy(text, 'policy.yml')).toThrow(PolicyFileError)
+    expect(() => parsePolicy(text, 'policy.yml')).toThrow(/^policy\.yml: defines nothing/)
+  })
+})
+
+describe('a reload never fails open', () => {
+  it.each(Object.entries(NOTHING).slice(0, 3))('keeps the old policy, keys and two-person rule when the file becomes %s, and says so once with a metric', async (_name, text) => {
+    const { path, service, logger } = await serve()
+    const before = await healthVersion(service)
+
+    writeFileSync(path, text)
+    await vi.waitFor(() => expect(logger.lines).toContainEqual(expect.stringMatching(/^error policy not reloaded \(the file changed\); version \w+ stays in force: .*defines nothing/)), { timeout: 10_000, interval: 50 })
+
+    expect(await healthVersion(service)).toBe(before)
+    expect(await listWithoutKey(service)).toBe(401)
+    const plan = await fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: JSON.stringify({ questions: [planReviewQuestion('# Plan')], policy: { approvals: 1 } }) })
+    expect(plan.status).toBe(403)
+    expect(await metricsText(service)).toMatch(/^dsh_slack_policy_reloads_refused_total\{reason="invalid"\} 1$/m)
+  })
+
+  it('refuses a valid file that drops every key of a keyed service (the first lines of a half-written file), naming why', async () => {
+    const { path, service, logger } = await serve()
+    const before = await healthVersion(service)
+
+    writeFileSync(path, GOOD.split('keys:')[0]!)
+    await vi.waitFor(() => expect(logger.lines).toContainEqual(expect.stringMatching(/^error policy not reloaded \(the file changed\); version \w+ stays in force: the new file names no API key while 1 are in force/)), { timeout: 10_000, interval: 50 })
+
+    expect(await healthVersion(service)).toBe(before)
+    expect(await listWithoutKey(service)).toBe(401)
+    expect(await metricsText(service)).toMatch(/^dsh_slack_policy_reloads_refused_total\{reason="drops-every-key"\} 1$/m)
+  })
+
+  it('waits for a writer that pauses mid-file: the half written first is never in force, the whole file is', async () => {
+    const { path, service, logger } = await serve()
+    const before = await healthVersion(service)
+    const half = `${GOOD}rules:\n  - name: loose\n    approvals: 1\n`
+    const whole = `${half}    match: { title: "never" }\n`
+    const seen = new Set<string>()
+    const watching = setInterval(() => void healthVersion(service).then((version) => seen.add(version), () => undefined), 25)
+    cleanups.push(async () => clearInterval(watching))
+
+    writeFileSync(path, half)
+    await new Promise((resolve) => setTimeout(resolve, RELOAD_STABLE_MS / 2))
+    writeFileSync(path, whole)
+    await vi.waitFor(async () => expect(await healthVersion(service)).not.toBe(before), { timeout: 10_000, interval: 50 })
+    clearInterval(watching)
+
+    const reloads = logger.lines.filter((line) => line.startsWith('info policy reloaded'))
+    expect(reloads).toHaveLength(1)
+    expect([...seen].filter((version) => version !== before)).toEqual([await healthVersion(service)])
+  })
+})
