@@ -5,7 +5,12 @@ import { TIMING } from '../slack/timing.js'
 interface CachedMembers {
   members: Set<string>
   fetchedAt: number
+  /** The look-up failed: `members` are the last known (or none), trusted only TIMING.userGroupFailureCacheMs. */
+  failed?: true
 }
+
+/** Groups whose members are remembered; past this the oldest are forgotten (a list of made-up groups cannot grow memory). */
+const GROUPS_CACHED = 10_000
 
 /**
  * Who may answer: the allowed users, plus members of the allowed user
@@ -17,6 +22,8 @@ export class AnswerPolicy {
   #groups: string[]
   readonly #cache = new Map<string, CachedMembers>()
   readonly #inflight = new Map<string, Promise<Set<string>>>()
+  /** Groups whose last look-up failed and was logged: one warning each until a look-up works again. */
+  readonly #warned = new Set<string>()
 
   constructor(
     private readonly slack: Pick<SlackPort, 'userGroupMembers'>,
@@ -63,24 +70,39 @@ export class AnswerPolicy {
 
   async #members(group: string): Promise<Set<string>> {
     const cached = this.#cache.get(group)
-    if (cached && this.now() - cached.fetchedAt < TIMING.userGroupCacheMs) return cached.members
+    const trustedFor = cached?.failed ? TIMING.userGroupFailureCacheMs : TIMING.userGroupCacheMs
+    if (cached && this.now() - cached.fetchedAt < trustedFor) return cached.members
     let pending = this.#inflight.get(group)
     if (!pending) {
       pending = this.slack
         .userGroupMembers(group)
         .then((members) => {
           const set = new Set(members)
-          this.#cache.set(group, { members: set, fetchedAt: this.now() })
+          this.#remember(group, { members: set, fetchedAt: this.now() })
+          this.#warned.delete(group)
           return set
         })
         .catch((error: unknown) => {
-          // A failed refresh keeps the last known members rather than locking everyone out.
-          this.logger.warn(`could not look up members of user group ${group}: ${error instanceof Error ? error.message : String(error)}`)
-          return cached?.members ?? new Set<string>()
+          // A failed refresh keeps the last known members rather than locking everyone out,
+          // and is remembered too (briefly): the next click does not look the group up again.
+          const members = cached?.members ?? new Set<string>()
+          this.#remember(group, { members, fetchedAt: this.now(), failed: true })
+          if (!this.#warned.has(group)) {
+            if (this.#warned.size >= GROUPS_CACHED) this.#warned.clear()
+            this.#warned.add(group)
+            this.logger.warn(`could not look up members of user group ${group}: ${error instanceof Error ? error.message : String(error)} (not logged again for this group until a look-up works)`)
+          }
+          return members
         })
         .finally(() => this.#inflight.delete(group))
       this.#inflight.set(group, pending)
     }
     return pending
+  }
+
+  #remember(group: string, entry: CachedMembers): void {
+    this.#cache.delete(group)
+    if (this.#cache.size >= GROUPS_CACHED) this.#cache.delete(this.#cache.keys().next().value!)
+    this.#cache.set(group, entry)
   }
 }

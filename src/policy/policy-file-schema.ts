@@ -1,14 +1,14 @@
 import { z } from 'zod'
 import { parseDuration } from '../config/duration.js'
 import { ASK_KINDS } from './operator-policy.js'
-import { MAX_APPROVALS } from './policy-input.js'
+import { MAX_APPROVALS, MAX_LISTED_IDS } from './policy-input.js'
 
 const CHANNEL = /^[CG][A-Z0-9]{2,}$|^[UW][A-Z0-9]{2,}$/
 const USER_OR_GROUP = /^[UW][A-Z0-9]{2,}$|^S[A-Z0-9]{2,}$/
 const SHA256 = /^[0-9a-f]{64}$/
 
 const id = z.string({ error: 'must be a user id (U…/W…) or a user-group id (S…)' }).regex(USER_OR_GROUP, 'must be a user id (U…/W…) or a user-group id (S…), e.g. U0123ABCDEF or S0123ABCDEF')
-const ids = z.array(id, { error: 'must be a list of user or user-group ids' })
+const ids = z.array(id, { error: 'must be a list of user or user-group ids' }).max(MAX_LISTED_IDS, `may name at most ${MAX_LISTED_IDS} users and user groups (the cap on a list: each group can cost a Slack look-up per click)`)
 const channel = z.string({ error: 'must be a channel id' }).regex(CHANNEL, 'must be a channel id (C…/G…), or a user id (U…/W…) for a DM')
 const duration = z.union([z.number().int().positive(), z.string()], { error: 'must be a duration like 15m or 2h' }).transform((value, context) => {
   const ms = typeof value === 'number' ? value * 1000 : parseDuration(value)

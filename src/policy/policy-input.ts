@@ -3,6 +3,14 @@ import { z } from 'zod'
 /** The most approvals a quorum may ask for. */
 export const MAX_APPROVALS = 10
 
+/**
+ * The most ids one list may hold: a request's `policy.approvers`, and a
+ * policy file's `answerers`, `approvers` and `mention`. Every user-group id
+ * in a list can cost a Slack look-up when someone clicks (Tier 2, about 20 a
+ * minute), so a list of thousands is refused rather than looked up.
+ */
+export const MAX_LISTED_IDS = 100
+
 export const USER_OR_GROUP = /^[UWS][A-Z0-9]{2,}$/
 export const duration = z.union([z.number().int().positive(), z.string()], { error: 'expected milliseconds, or text like 15m or 2h' })
 
@@ -17,6 +25,7 @@ export const policyInputSchema = z.strictObject(
     approvers: z
       .array(z.string().regex(USER_OR_GROUP, 'policy.approvers must list user ids (U…/W…) or user-group ids (S…)'), { error: 'policy.approvers must be a list of user or user-group ids' })
       .min(1, 'policy.approvers must name at least one user or user group')
+      .max(MAX_LISTED_IDS, `policy.approvers may name at most ${MAX_LISTED_IDS} users and user groups (the cap on a list)`)
       .optional()
       .meta({ description: 'Who may approve (and veto): user ids (U…/W…) and user-group ids (S…), each one the operator\'s policy already lets decide (its approvers, else who may answer); anyone else is 403 POLICY_FORBIDDEN. Default for approvals: the policy\'s approvers (DSH_SLACK_APPROVERS).', examples: [['U0123ABCDEF', 'S0123ABCDEF']] }),
     remindAfter: duration.optional().meta({ description: 'With no answer after this long (ms, or text like "15m"), one reply in the question\'s thread mentions DSH_SLACK_MENTION (or the approvers) with a link. No later than the policy\'s (DSH_SLACK_REMIND_AFTER). Default: the policy\'s.', examples: ['15m'] }),

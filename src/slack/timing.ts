@@ -43,6 +43,13 @@ export const TIMING = {
   webApiTimeoutMs: 10_000,
   /** How long a group's member list is trusted before it is looked up again. */
   userGroupCacheMs: 5 * 60 * 1000,
+  /**
+   * Ours: how long a failed group look-up (no such group, a missing scope,
+   * Slack away) stands before the group is looked up again: short, so a
+   * fixed group works soon, but long enough that an ask naming many bad
+   * groups costs one look-up each, not one per click.
+   */
+  userGroupFailureCacheMs: 60 * 1000,
   /** How long a conversation's member list is trusted (who sees an ask on their Home tab) before it is looked up again. */
   conversationMembersCacheMs: 5 * 60 * 1000,
   /**

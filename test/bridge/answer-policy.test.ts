@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { AnswerPolicy } from '../../src/bridge/answer-policy.js'
 import { silentLogger } from '../../src/log/logger.js'
+import { recordingLogger } from '../support/e2e.js'
 import { TIMING } from '../../src/slack/timing.js'
 import { FakeSlackPort } from '../support/fake-slack-port.js'
 
@@ -45,5 +46,38 @@ describe('AnswerPolicy', () => {
     slack.failNext.set('usergroups.users.list', 'ratelimited')
 
     expect(await policy.mayAnswer('U7')).toBe(true)
+  })
+
+  it('looks each failing group up once per failure period, however many clicks, with one warning per group', async () => {
+    const slack = new FakeSlackPort()
+    const failing = Array.from({ length: 100 }, (_, n) => `S0BAD${n}`)
+    const fails = slack.userGroupMembers.bind(slack)
+    slack.userGroupMembers = async (group: string) => {
+      await fails(group)
+      throw new Error('no_such_subteam')
+    }
+    const logger = recordingLogger()
+    let now = 0
+    const policy = new AnswerPolicy(slack, {}, logger, () => now)
+
+    for (let click = 0; click < 3; click++) expect(await policy.mayAnswer('U0ALICE', failing)).toBe(false)
+    const firstPeriod = slack.groupLookups
+    now += TIMING.userGroupFailureCacheMs
+    expect(await policy.mayAnswer('U0ALICE', failing)).toBe(false)
+
+    expect(firstPeriod).toBe(100)
+    expect(slack.groupLookups).toBe(200)
+    expect(logger.lines.filter((line) => line.startsWith('warn could not look up members'))).toHaveLength(100)
+  })
+
+  it('remembers a group that was found missing the person: the next click makes no call', async () => {
+    const slack = new FakeSlackPort()
+    slack.groups.set('S1', ['U7'])
+    const policy = new AnswerPolicy(slack, {}, silentLogger, () => 0)
+
+    expect(await policy.mayAnswer('U8', ['S1'])).toBe(false)
+    expect(await policy.mayAnswer('U8', ['S1', 'S1'])).toBe(false)
+
+    expect(slack.groupLookups).toBe(1)
   })
 })
