@@ -75,6 +75,8 @@ export interface SlackBridgeOptions {
   logger?: Logger
   /** Told of every Web API call once it finished, with Slack's error when it failed (the service's `/metrics`). */
   observeSlackCalls?: SlackCallObserver
+  /** Told of every click refused because the person may not act on the ask (the service's `dsh_slack_refused_total{reason="click"}`). */
+  observeRefusedClicks?: () => void
   /**
    * chat.update's budget: `learned` (default) sends at the documented Tier 3
    * without waiting and beyond it as far as Slack's answers allow (decision

@@ -15,6 +15,7 @@ import { openApiDocument } from './openapi.js'
 import { TIMING } from '../slack/timing.js'
 import { healthOf } from './health.js'
 import { sendJson } from './send-json.js'
+import { refusalLog } from '../log/refusal-log.js'
 import { storeOutage } from './store-outage.js'
 
 export interface ApiServerOptions {
@@ -36,9 +37,17 @@ export interface ApiServerOptions {
   policy?: () => OperatorPolicy
   /** `GET /metrics` (Prometheus text); absent: no such route. Behind `apiKey` like `/v1`. */
   metrics?: { contentType: string; render(): Promise<string> }
+  /** Told of each request refused with 401, 403 POLICY_FORBIDDEN or 429 TOO_MANY_PENDING (`dsh_slack_refused_total`). */
+  onRefused?: (reason: RequestRefusal) => void
   /** How long a POST waits for its message before answering `queued` (default TIMING.postAnswerWithinMs; tests shorten it). */
   postAnswerWithinMs?: number
 }
+
+/** A refusal worth counting: a wrong or missing key, a request looser than the policy, too many pending asks. */
+export type RequestRefusal = 'unauthorized' | 'policy-forbidden' | 'too-many-pending'
+
+/** The refusals counted and logged (rate-limited), by the error they answer with. */
+const COUNTED_REFUSALS: Partial<Record<string, RequestRefusal>> = { UNAUTHORIZED: 'unauthorized', POLICY_FORBIDDEN: 'policy-forbidden', TOO_MANY_PENDING: 'too-many-pending' }
 
 export interface ApiServer {
   readonly server: Server
@@ -91,11 +100,13 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
 
   let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
   const loggedHosts = new Set<string>()
+  const logRefusal = refusalLog(options.logger)
 
   const server = createServer({ requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS }, (req, res) => {
     route(req, res).catch((error: unknown) => {
       if (error instanceof ApiError) {
         if (error.code === 'BAD_HOST') noteRefusedHost(req.headers.host)
+        noteRefusal(req, error)
         // A body refused early was not read to the end: close rather than
         // leave the rest of it in the connection.
         const headers = error.status === 413 ? { ...error.headers, connection: 'close' } : error.headers
@@ -121,6 +132,14 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     options.logger.error(`${req.method} ${pathOf(req)} failed: ${reason}`)
     sendJson(res, 500, { error: { code: 'INTERNAL_ERROR', message: 'the service failed to handle the request; see its log' } })
+  }
+
+  /** Counts and logs (rate-limited) a refusal that may be an attack or a misconfigured agent; never the key itself. */
+  function noteRefusal(req: IncomingMessage, error: ApiError): void {
+    const reason = COUNTED_REFUSALS[error.code]
+    if (reason === undefined) return
+    options.onRefused?.(reason)
+    logRefusal(reason, `${req.method} ${pathOf(req)} from ${req.socket.remoteAddress ?? 'an unknown address'}: ${error.status} ${error.code}: ${error.message.slice(0, 300)}`)
   }
 
   function noteRefusedHost(host: string | undefined): void {

@@ -94,7 +94,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       stack.push(async () => reloader.stop())
       logger.info(`policy ${config.policyPath} in force (version ${policy.current.version}): ${policy.current.rules.length} rule(s), ${policy.current.keys.length} key(s); SIGHUP or a change to the file reloads it`)
     }
-    const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), policy, listen: false, observeSlackCalls: metrics.slackCall })
+    const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), policy, listen: false, observeSlackCalls: metrics.slackCall, observeRefusedClicks: () => metrics.refused('click') })
     metrics.attach({
       // Counted in the store: reading every pending ask in full blocked the event loop with large plans.
       openAsks: async () => (await bridge.store.countPending()).total,
@@ -115,6 +115,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       local: local !== undefined,
       ...(config.allowedHosts ? { allowedHosts: config.allowedHosts } : {}),
       metrics,
+      onRefused: metrics.refused,
       policy: () => policy.current,
     })
     const { url } = await api.listen(config.host, config.port).catch((error: NodeJS.ErrnoException) => {

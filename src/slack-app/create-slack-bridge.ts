@@ -15,6 +15,7 @@ import { adviceFor } from '../slack/slack-error-advice.js'
 import { TIMING } from '../slack/timing.js'
 import { webApiPort } from '../slack/web-api-port.js'
 import { trackInFlight } from '../slack/in-flight-calls.js'
+import { refusalLog } from '../log/refusal-log.js'
 import { AnswerPolicy } from '../bridge/answer-policy.js'
 import type { ViewSettings } from '../bridge/ask-view.js'
 import { AskLifecycle } from '../bridge/ask-lifecycle.js'
@@ -111,7 +112,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   }
   lifecycle.onOpenChanged(refreshHomes)
   lifecycle.onSettled(refreshHomes)
-  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now, home })
+  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now, home, logRefusal: refusalLog(logger, now), ...(options.observeRefusedClicks ? { observeRefusedClick: options.observeRefusedClicks } : {}) })
 
   let health: SlackHealth = 'connected'
   let server: Server | undefined

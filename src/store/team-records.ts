@@ -51,6 +51,8 @@ export type AskEventType =
   | 'settled-elsewhere'
   | 'failed'
   | 'update-failed'
+  /** Someone the ask does not allow clicked it; nothing changed (`by` names them). */
+  | 'refused'
 
 export const ASK_EVENT_TYPES = [
   'posted',
@@ -66,6 +68,7 @@ export const ASK_EVENT_TYPES = [
   'settled-elsewhere',
   'failed',
   'update-failed',
+  'refused',
 ] as const satisfies readonly AskEventType[]
 
 /** An event before the store gives it its place in the log. */

@@ -22,6 +22,10 @@ export interface InteractionDeps {
   now: () => number
   /** The Home tab, when the bridge keeps one. */
   home?: HomePort
+  /** Logs a refusal, rate-limited (refusal-log.ts); absent: every refusal is an info line. */
+  logRefusal?: (kind: string, line: string) => void
+  /** Counts a refused click (the service's metric). */
+  observeRefusedClick?: () => void
 }
 
 /** A click on the Home tab: there is no message, so no channel to be told in. */
@@ -105,11 +109,27 @@ export async function openAskFor(deps: InteractionDeps, askId: string, user: Sla
     return null
   }
   if (!(await deps.policy.mayAnswer(user.id, record.policy?.approvers, record.policy?.answerers))) {
-    deps.logger.info(`ask ${askId}: ${user.id} is not allowed to answer`)
+    await refuseClick(deps, record, user)
     await tell(deps, target, { kind: 'not-allowed' })
     return null
   }
   return record
+}
+
+/**
+ * A click by someone the ask does not allow: nothing changes, but it is
+ * counted, logged (rate-limited) and kept in the ask's audit trail, so an
+ * operator sees who tried. A store that cannot take the event does not stop
+ * the person being told.
+ */
+async function refuseClick(deps: InteractionDeps, record: AskRecord, user: SlackUser): Promise<void> {
+  deps.observeRefusedClick?.()
+  const line = `ask ${record.id}: ${user.id} is not allowed to answer`
+  if (deps.logRefusal) deps.logRefusal('click', line)
+  else deps.logger.info(line)
+  await deps.lifecycle.recordEvent({ askId: record.id, type: 'refused', at: deps.now(), by: personOf(user), detail: { reason: 'not-allowed' } }).catch((error: unknown) => {
+    deps.logger.warn(`ask ${record.id}: could not record ${user.id}'s refused click: ${error instanceof Error ? error.message : String(error)}`)
+  })
 }
 
 /** What a late clicker is told about a settled ask. */
