@@ -1,3 +1,4 @@
+import { illFormedTextAt } from './well-formed-text.js'
 import { z } from 'zod'
 import { UserInteractionError } from './errors.js'
 import { optionSchema, questionSchema, REQUEST_KEYS } from './request-schema.js'
@@ -88,6 +89,9 @@ export function validateRequest(request: unknown): ValidRequest {
   parsed.forEach((question, index) => checkIntent(question, index))
   parsed.forEach((question, index) => checkOwnRules(question, index))
   checkUniqueIds(parsed)
+
+  const illFormed = illFormedTextAt({ questions, ...(agent !== undefined ? { agent } : {}) })
+  if (illFormed !== undefined) fail('BAD_REQUEST', `${illFormed} holds a lone surrogate (text that is not valid Unicode, like "\\ud800" alone): send the whole character or remove it`)
 
   const valid: ValidRequest = { questions: parsed }
   if (agent !== undefined) {

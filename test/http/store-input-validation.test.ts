@@ -72,4 +72,17 @@ describe.each(STORES)('bad input answers the same on %s: checked before any quer
     expect(response.status).toBe(400)
     expect(await response.json()).toEqual({ error: { code: 'BAD_REQUEST', message: expect.stringContaining('questions[0].question') } })
   })
+  it.each([
+    ['the question text', { questions: [{ id: 'q', question: 'Ship\ud800 it?' }] }, 'questions[0].question'],
+    ['the agent\'s title', { questions: [{ id: 'q', question: 'Ship it?' }], agent: { id: 's1', title: 'Pay\udc00ments' } }, 'agent.title'],
+    ['a question id', { questions: [{ id: 'q\ud800', question: 'Ship it?' }] }, 'questions[0].id'],
+    ['an option label', { questions: [{ id: 'q', question: 'Ship it?', options: [{ label: 'yes' }, { label: '\ud800' }] }] }, 'questions[0].options[1].label'],
+  ])('refuses a lone surrogate in %s with 400 BAD_REQUEST naming the field, never 500', async (_what, body, field) => {
+    const base = await serve()
+
+    const response = await fetch(`${base}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
+
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({ error: { code: 'BAD_REQUEST', message: expect.stringContaining(`${field} holds a lone surrogate`) } })
+  })
 })
