@@ -10,7 +10,7 @@ import type { KnownBlock, RichTextBlock } from '@slack/types'
 import { wordsFor, type Words } from './i18n.js'
 import { contextLine, type FileAttachment, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
-import { chunkText, escapeMrkdwn, fitText, wellFormed } from './text.js'
+import { chunkText, escapeMrkdwn, fitText, showInvisibles, wellFormed } from './text.js'
 import type { ApprovalView } from './view.js'
 
 /** One labelled code block of the arguments. */
@@ -23,10 +23,16 @@ export interface ArgumentsSection {
  * The arguments as a person reads them: `{ "command": "…" }` (a shell tool)
  * gives the command itself, then any other keys as JSON; other JSON is
  * indented; text that is not JSON is shown as written. An empty argument
- * string is an empty object, as the harness treats it.
+ * string is an empty object, as the harness treats it. Invisible characters
+ * (controls, bidi, zero-width) are shown by code point: the card, its thread
+ * and the attached file all show what will run.
  */
 export function argumentsSections(text: string): ArgumentsSection[] {
-  const raw = wellFormed(text)
+  return parsedSections(wellFormed(text)).map((section) => ({ ...section, text: showInvisibles(section.text) }))
+}
+
+/** The sections before invisible characters are shown (argumentsSections). */
+function parsedSections(raw: string): ArgumentsSection[] {
   let parsed: unknown
   try {
     parsed = JSON.parse(raw.trim() === '' ? '{}' : raw)

@@ -27,6 +27,24 @@ export function wellFormed(text: string): string {
   return text.replace(LONE_SURROGATE, '\uFFFD')
 }
 
+/**
+ * Characters that change how text looks without showing themselves: C0 and
+ * C1 controls but tab and newline (ESC starts terminal sequences, CR
+ * returns to the line start and hides what came before), bidi controls
+ * (U+202E shows `txt.exe` as `exe.txt`), and zero-width characters (two
+ * commands that look the same but are not).
+ */
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g
+
+/**
+ * Shows every invisible character as its code point (`⟨U+202E⟩`), so what
+ * a person approves is what runs: for the literal text of a tool's
+ * arguments, where nothing is rendered and every character counts.
+ */
+export function showInvisibles(text: string): string {
+  return text.replace(INVISIBLE, (char) => `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`)
+}
+
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
 
 /**

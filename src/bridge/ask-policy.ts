@@ -1,6 +1,7 @@
 import type { ValidQuestion } from '../contract/index.js'
 import type { AskFacts, OperatorPolicy, OperatorRule } from '../policy/operator-policy.js'
 import { matchRule } from '../policy/match-rule.js'
+import { checkKeyRules } from '../policy/key-rules.js'
 import { checkChannel, tightenPolicy, type AskStyle, type EffectivePolicy } from '../policy/tighten.js'
 import type { AgentView } from '../../blocks/view.js'
 
@@ -79,6 +80,7 @@ export interface PolicyDecision {
 export function decidePolicy(operator: OperatorPolicy, facts: AskFacts, request: { policy?: unknown; channel?: string }, style: AskStyle): PolicyDecision {
   const key = facts.key === undefined ? undefined : operator.keys.find((entry) => entry.name === facts.key)
   const rule = matchRule(operator, facts)
+  checkKeyRules(operator, facts, rule)
   const own = rule.channel ?? operator.defaults.channel
   if (request.channel !== undefined) checkChannel(rule, request.channel, own, key?.channels, key?.name)
   let policy = tightenPolicy(rule, request.policy, style, operator.defaults.answerers)

@@ -1,4 +1,10 @@
-/** A high surrogate not followed by a low one, or a low one not preceded by a high one (no `u` flag: it must see the halves). */
+/**
+ * A high surrogate not followed by a low one, or a low one not preceded by a
+ * high one (no `u` flag: it must see the halves). The same pattern as
+ * blocks/text.ts's, copied: the contract imports nothing from another folder
+ * (test/contract/boundary.test.ts), and blocks/ repairs such text where the
+ * contract refuses it.
+ */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 export function isWellFormedText(text: string): boolean {

@@ -1,3 +1,4 @@
+import { checkKeyRules } from './key-rules.js'
 import { formatDuration } from '../config/duration.js'
 import { isUserInteractionError } from '../contract/index.js'
 import { mismatchOf } from './match-rule.js'
@@ -38,10 +39,6 @@ export function explain(policy: OperatorPolicy, facts: AskFacts, request: { poli
       lines.push(`  - ${rule.name}: not tried (an earlier rule matched)`)
       continue
     }
-    if (key?.rules && !key.rules.includes(rule.name)) {
-      lines.push(`  - ${rule.name}: skipped: key ${key.name} may not fall under it`)
-      continue
-    }
     const why = mismatchOf(rule.match, facts)
     if (why === undefined) {
       matched = rule
@@ -53,6 +50,7 @@ export function explain(policy: OperatorPolicy, facts: AskFacts, request: { poli
   const channel = request.channel ?? rule.channel ?? policy.defaults.channel ?? fallbackChannel
   let effective: EffectivePolicy | undefined
   try {
+    checkKeyRules(policy, facts, rule)
     if (request.channel !== undefined) checkChannel(rule, request.channel, rule.channel ?? policy.defaults.channel ?? fallbackChannel, key?.channels, key?.name)
     effective = tightenPolicy(rule, request.policy, style, policy.defaults.answerers)
   } catch (error) {

@@ -39,8 +39,7 @@ export function mismatchOf(match: RuleMatch, facts: AskFacts): string | undefine
   return undefined
 }
 
-/** The rule an ask falls under: the first that matches (and its key may use), else the defaults. */
+/** The rule an ask falls under: the first that matches, else the defaults (a key's `rules:` list refuses, never skips: key-rules.ts). */
 export function matchRule(policy: OperatorPolicy, facts: AskFacts): OperatorRule {
-  const allowed = facts.key === undefined ? undefined : policy.keys.find((key) => key.name === facts.key)?.rules
-  return policy.rules.find((rule) => (allowed === undefined || allowed.includes(rule.name)) && mismatchOf(rule.match, facts) === undefined) ?? policy.defaults
+  return policy.rules.find((rule) => mismatchOf(rule.match, facts) === undefined) ?? policy.defaults
 }

@@ -49,13 +49,24 @@ const settingsShape = {
 
 export const ruleSchema = z.strictObject({ name: z.string({ error: 'must be a name' }).min(1, 'must not be empty'), match: matchSchema.optional(), ...settingsShape }, { error: 'must be an object with a name' })
 
+/**
+ * A digest as written. One of all digits, unquoted, is read by YAML as a
+ * number (and rounded: the digits are lost), so it gets a message that
+ * says so rather than "must be a digest".
+ */
+const digestText = z.union([z.string(), z.number()], { error: 'must be the hex SHA-256 of the secret' }).transform((value, context) => {
+  if (typeof value === 'string') return value
+  context.addIssue({ code: 'custom', message: 'is a number: YAML reads an unquoted all-digit digest as a number and loses its digits; put the digest in quotes (sha256: "0123…")' })
+  return z.NEVER
+})
+
 /** How far a key reaches (docs/security.md): its own asks (the default), or every ask. */
 const reach = z.enum(['own', 'all'], { error: 'must be "own" (the key\'s own asks, the default) or "all" (every key\'s asks)' })
 
 export const keySchema = z.strictObject(
   {
     name: z.string({ error: 'must be a name' }).regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be letters, digits, ".", "_" or "-" (at most 64)'),
-    sha256: z.union([z.string(), z.array(z.string()).min(1)], { error: 'must be the hex SHA-256 of the secret, or a list of them' })
+    sha256: z.union([digestText, z.array(digestText).min(1)], { error: 'must be the hex SHA-256 of the secret, or a list of them' })
       .transform((value) => (typeof value === 'string' ? [value] : value).map((hash) => hash.toLowerCase()))
       .refine((hashes) => hashes.every((hash) => SHA256.test(hash)), 'must be a 64-character hex SHA-256 digest (printf %s "$SECRET" | sha256sum); never the secret itself'),
     channels: z.array(channel).optional(),
@@ -89,9 +100,16 @@ export const policyFileSchema = z
       names.add(rule.name)
     })
     const keys = new Set<string>()
+    const digests = new Map<string, string>()
     file.keys?.forEach((key, index) => {
       if (keys.has(key.name)) context.addIssue({ code: 'custom', path: ['keys', index, 'name'], message: `is used twice: list both secrets of a rotation under one key (sha256: [old, new])` })
       keys.add(key.name)
+      for (const hash of key.sha256) {
+        // One secret, two keys: which name a request gets would depend on the order, and ownership with it.
+        const first = digests.get(hash)
+        if (first !== undefined && first !== key.name) context.addIssue({ code: 'custom', path: ['keys', index, 'sha256'], message: `is also the digest of key ${JSON.stringify(first)}: each secret belongs to one key` })
+        digests.set(hash, key.name)
+      }
       key.rules?.forEach((name, at) => {
         if (!names.has(name)) context.addIssue({ code: 'custom', path: ['keys', index, 'rules', at], message: `names no rule (${JSON.stringify(name)})` })
       })

@@ -138,6 +138,8 @@ function policyOf(file: PolicyFile, source: string, envKeys: ApiKeyEntry[]): Ope
   }))
   for (const key of envKeys) {
     if (keys.some((entry) => entry.name === key.name)) throw new PolicyFileError(source, undefined, 'keys', `and DSH_SLACK_API_KEYS both name a key ${JSON.stringify(key.name)}: keep each key in one place`)
+    const twin = keys.find((entry) => entry.secretSha256.some((hash) => key.secretSha256.includes(hash)))
+    if (twin) throw new PolicyFileError(source, undefined, 'keys', `hold the digest of the environment's key ${JSON.stringify(key.name)} under ${JSON.stringify(twin.name)}: each secret belongs to one key`)
     keys.push(key)
   }
   const body = { defaults, rules, keys, limits: { ...DEFAULT_LIMITS, ...file.limits } }

@@ -32,6 +32,19 @@ describe('argumentsSections', () => {
     expect(argumentsSections('not { json')).toEqual([{ label: 'arguments', text: 'not { json' }])
     expect(argumentsSections('')).toEqual([{ label: 'arguments', text: '{}' }])
   })
+
+  it('shows U+202E, a zero-width space, ESC and CR by code point, so the command approved is the command that runs', () => {
+    const command = 'echo safe\u202e\u200b\u001b[2K\rrm -rf ~\tdone\nls'
+
+    const [section] = argumentsSections(JSON.stringify({ command }))
+
+    expect(section).toEqual({ label: 'command', text: 'echo safe⟨U+202E⟩⟨U+200B⟩⟨U+001B⟩[2K⟨U+000D⟩rm -rf ~\tdone\nls' })
+  })
+
+  it('shows invisible characters in other arguments and in text that is not JSON too', () => {
+    expect(argumentsSections(JSON.stringify({ path: 'a\u2066b' }))[0]!.text).toContain('a⟨U+2066⟩b')
+    expect(argumentsSections('x\u007fy')).toEqual([{ label: 'arguments', text: 'x⟨U+007F⟩y' }])
+  })
 })
 
 describe('approval card: the command', () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest'
+import { checkKeyRules } from '../../src/policy/key-rules.js'
 import { matchRule, mismatchOf } from '../../src/policy/match-rule.js'
 import { keyEntry, parsePolicy, PolicyFileError } from '../../src/policy/policy-file.js'
 import { TEAM_POLICY_YAML } from './team-policy.js'
@@ -104,10 +105,13 @@ describe('matching rules', () => {
     expect(mismatchOf({ cwd: ['/srv/payments*'] }, { kind: 'question' })).toBe('cwd is not known for this ask')
   })
 
-  it('skips rules a key may not fall under', () => {
-    const policy = parsePolicy('rules:\n  - name: lax\n    approvals: 1\n  - name: strict\n    approvals: 3\nkeys:\n  - name: ci\n    sha256: ' + 'a'.repeat(64) + '\n    rules: [strict]\n', 'p')
+  it('never lets a key\'s rules: list skip an earlier rule: the ask falls under the first match, and a rule outside the key\'s list is refused', () => {
+    const policy = parsePolicy('rules:\n  - name: strict-plans\n    match: { kind: plan-review }\n    approvals: 2\n  - name: team-a\n    approvals: 1\nkeys:\n  - name: teamA\n    sha256: ' + 'a'.repeat(64) + '\n    rules: [team-a]\n', 'p')
+    const plan = { kind: 'plan-review', key: 'teamA' } as const
 
-    expect(matchRule(policy, { kind: 'tool-approval', key: 'ci' }).name).toBe('strict')
-    expect(matchRule(policy, { kind: 'tool-approval' }).name).toBe('lax')
+    expect(matchRule(policy, plan).name).toBe('strict-plans')
+    expect(() => checkKeyRules(policy, plan, matchRule(policy, plan))).toThrow(expect.objectContaining({ name: 'UserInteractionError', code: 'POLICY_FORBIDDEN' }))
+    expect(matchRule(policy, { kind: 'question', key: 'teamA' }).name).toBe('team-a')
+    expect(() => checkKeyRules(policy, { kind: 'question', key: 'teamA' }, matchRule(policy, { kind: 'question', key: 'teamA' }))).not.toThrow()
   })
 })
