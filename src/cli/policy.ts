@@ -1,3 +1,4 @@
+import { policyWarnings } from '../policy/policy-warnings.js'
 import { approvalFacts, questionFacts, styleOfQuestions } from '../bridge/ask-policy.js'
 import { configFromEnv } from '../config/config.js'
 import { isUserInteractionError, validateRequest, type AgentLike } from '../contract/index.js'
@@ -59,6 +60,7 @@ function check(file: string, io: CliIo): number {
     const policy = loadPolicyFile(file, environmentKeys(config))
     const rules = policy.rules.map((rule) => rule.name)
     io.stdout.write(`✓ ${file}: valid (version ${policy.version}): ${rules.length} rule(s)${rules.length > 0 ? ` (${rules.join(', ')})` : ''}, ${policy.keys.length} key(s), at most ${policy.limits.pending} pending asks (${policy.limits.pendingPerKey} per key)\n`)
+    for (const warning of policyWarnings(policy)) io.stdout.write(`! warning: ${warning}\n`)
     return EXIT.ok
   } catch (error) {
     if (!(error instanceof PolicyFileError)) throw error

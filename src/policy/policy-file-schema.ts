@@ -49,25 +49,20 @@ const settingsShape = {
 
 export const ruleSchema = z.strictObject({ name: z.string({ error: 'must be a name' }).min(1, 'must not be empty'), match: matchSchema.optional(), ...settingsShape }, { error: 'must be an object with a name' })
 
-/**
- * A digest as written. One of all digits, unquoted, is read by YAML as a
- * number (and rounded: the digits are lost), so it gets a message that
- * says so rather than "must be a digest".
- */
-const digestText = z.union([z.string(), z.number()], { error: 'must be the hex SHA-256 of the secret' }).transform((value, context) => {
-  if (typeof value === 'string') return value
-  context.addIssue({ code: 'custom', message: 'is a number: YAML reads an unquoted all-digit digest as a number and loses its digits; put the digest in quotes (sha256: "0123…")' })
-  return z.NEVER
-})
-
 /** How far a key reaches (docs/security.md): its own asks (the default), or every ask. */
 const reach = z.enum(['own', 'all'], { error: 'must be "own" (the key\'s own asks, the default) or "all" (every key\'s asks)' })
 
 export const keySchema = z.strictObject(
   {
     name: z.string({ error: 'must be a name' }).regex(/^[A-Za-z0-9_.-]{1,64}$/, 'must be letters, digits, ".", "_" or "-" (at most 64)'),
-    sha256: z.union([digestText, z.array(digestText).min(1)], { error: 'must be the hex SHA-256 of the secret, or a list of them' })
-      .transform((value) => (typeof value === 'string' ? [value] : value).map((hash) => hash.toLowerCase()))
+    // A number is taken here only to say what went wrong: YAML reads an unquoted all-digit digest as one (and rounds it).
+    sha256: z.union([z.string(), z.number(), z.array(z.union([z.string(), z.number()])).min(1)], { error: 'must be the hex SHA-256 of the secret, or a list of them' })
+      .transform((value, context) => {
+        const hashes = Array.isArray(value) ? value : [value]
+        if (hashes.every((hash) => typeof hash === 'string')) return hashes.map((hash) => hash.toLowerCase())
+        context.addIssue({ code: 'custom', message: 'is a number: YAML reads an unquoted all-digit digest as a number and loses its digits; put the digest in quotes (sha256: "0123…")' })
+        return z.NEVER
+      })
       .refine((hashes) => hashes.every((hash) => SHA256.test(hash)), 'must be a 64-character hex SHA-256 digest (printf %s "$SECRET" | sha256sum); never the secret itself'),
     channels: z.array(channel).optional(),
     rules: z.array(z.string()).optional(),

@@ -7,6 +7,7 @@ import { policyFromEnvironment } from '../policy/environment-policy.js'
 import { EVERY_ASK, type ApiKeyEntry, type OperatorPolicy } from '../policy/operator-policy.js'
 import { keyEntry, loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
+import { policyWarnings } from '../policy/policy-warnings.js'
 
 /** The short-form variables a policy file replaces: named at start when both are set. */
 const SHORT_FORM: [string, (config: Config) => boolean][] = [
@@ -42,6 +43,7 @@ function readPolicyFile(path: string, keys: ApiKeyEntry[]): OperatorPolicy {
 export function servicePolicy(config: Config, channel: string | undefined, logger: Logger): PolicyHolder {
   const policy = operatorPolicyOf(config, channel, logger)
   checkKeysFor(config, policy)
+  logWarnings(policy, logger)
   return new PolicyHolder(policy)
 }
 
@@ -67,6 +69,11 @@ export function operatorPolicyOf(config: Config, channel: string | undefined, lo
     })
   }
   return policy
+}
+
+/** What `policy check` warns about, in the service's log too. */
+function logWarnings(policy: OperatorPolicy, logger: Logger): void {
+  for (const warning of policyWarnings(policy)) logger.warn(`policy ${policy.source}: ${warning}`)
 }
 
 /** The rules about keys that need the policy file's keys too (config.ts checks the variables alone). */
@@ -157,6 +164,7 @@ export function watchPolicy(options: { path: string; holder: PolicyHolder; confi
     const before = holder.current.version
     holder.replace(next)
     logger.info(`policy reloaded (${why}): version ${before} → ${next.version}; open asks keep the rules they were opened under`)
+    logWarnings(next, logger)
     return true
   }
   /** Reloads once the file has been still for RELOAD_STABLE_MS, waiting out a writer that is not done. */

@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { checkKeyRules } from '../../src/policy/key-rules.js'
 import { matchRule, mismatchOf } from '../../src/policy/match-rule.js'
-import { keyEntry, parsePolicy, PolicyFileError } from '../../src/policy/policy-file.js'
+import { keyEntry, parsePolicy, PolicyFileError, sha256 } from '../../src/policy/policy-file.js'
+import { MAX_LISTED_IDS } from '../../src/policy/policy-input.js'
+import { policyWarnings } from '../../src/policy/policy-warnings.js'
 import { TEAM_POLICY_YAML } from './team-policy.js'
 
 const team = () => parsePolicy(TEAM_POLICY_YAML, 'policy.yml')
@@ -113,5 +115,48 @@ describe('matching rules', () => {
     expect(() => checkKeyRules(policy, plan, matchRule(policy, plan))).toThrow(expect.objectContaining({ name: 'UserInteractionError', code: 'POLICY_FORBIDDEN' }))
     expect(matchRule(policy, { kind: 'question', key: 'teamA' }).name).toBe('team-a')
     expect(() => checkKeyRules(policy, { kind: 'question', key: 'teamA' }, matchRule(policy, { kind: 'question', key: 'teamA' }))).not.toThrow()
+  })
+
+  it('refuses one digest under two keys, in the file or shared with DSH_SLACK_API_KEYS: which key a request is would depend on the order', () => {
+    const twice = problemOf(`keys:\n  - name: teamA\n    sha256: ${'b'.repeat(64)}\n  - name: teamB\n    sha256: [${'c'.repeat(64)}, ${'b'.repeat(64)}]\n`)
+    const shared = () => parsePolicy(`keys:\n  - name: teamA\n    sha256: ${sha256('x'.repeat(24))}\n`, 'policy.yml', [keyEntry('ops', 'x'.repeat(24))])
+
+    expect(twice).toMatchObject({ field: 'keys[1].sha256', line: 5 })
+    expect(twice.message).toMatch(/is also the digest of key "teamA"/)
+    expect(shared).toThrow(/each secret belongs to one key/)
+  })
+
+  it('says an unquoted all-digit digest was read as a number, and how to fix it', () => {
+    const error = problemOf(`keys:\n  - name: ci\n    sha256: ${'1'.repeat(64)}\n`)
+
+    expect(error).toMatchObject({ field: 'keys[0].sha256', line: 3 })
+    expect(error.problem).toMatch(/^is a number: YAML reads an unquoted all-digit digest as a number .* put the digest in quotes/)
+    expect(() => parsePolicy(`keys:\n  - name: ci\n    sha256: "${'1'.repeat(64)}"\n`, 'p')).not.toThrow()
+  })
+
+  it('caps the ids of a list, naming the cap', () => {
+    const many = Array.from({ length: MAX_LISTED_IDS + 1 }, (_, n) => `U0${String(n).padStart(5, '0')}`)
+
+    expect(problemOf(`defaults:\n  approvers: [${many.join(', ')}]\n`).message).toMatch(`defaults.approvers may name at most ${MAX_LISTED_IDS}`)
+    expect(() => parsePolicy(`defaults:\n  approvers: [${many.slice(1).join(', ')}]\n`, 'p')).not.toThrow()
+  })
+
+  it('reads read: all and withdraw: all on a key, and nothing on a key that says neither', () => {
+    const policy = parsePolicy(`keys:\n  - name: audit\n    sha256: ${'d'.repeat(64)}\n    read: all\n  - name: teamA\n    sha256: ${'e'.repeat(64)}\n`, 'p')
+
+    expect(policy.keys.map((key) => key.access)).toEqual([{ read: 'all', withdraw: 'own' }, undefined])
+    expect(problemOf(`keys:\n  - name: a\n    sha256: ${'d'.repeat(64)}\n    read: everything\n`).field).toBe('keys[0].read')
+  })
+})
+
+describe('policy warnings', () => {
+  it('warns when a rule looser than the defaults is reached by the agent\'s title alone, not when it tightens or is also matched on a key', () => {
+    const loose = parsePolicy(`defaults:\n  approvers: [U0ALICE, U0BOB]\n  approvals: 2\nrules:\n  - name: docs\n    match: { kind: plan-review, title: "Docs*" }\n    approvals: 1\n`, 'p')
+    const strict = parsePolicy(`defaults:\n  approvals: 1\nrules:\n  - name: payments\n    match: { title: "Payments*" }\n    approvals: 2\n`, 'p')
+    const keyed = parsePolicy(`defaults:\n  approvals: 2\nrules:\n  - name: docs\n    match: { title: "Docs*", key: ci }\n    approvals: 1\nkeys:\n  - name: ci\n    sha256: ${'f'.repeat(64)}\n`, 'p')
+
+    expect(policyWarnings(loose)).toEqual([expect.stringMatching(/^rule "docs" is matched by the agent's title alone, and it needs 1 approval\(s\) where the defaults need 2: any agent can reach it/)])
+    expect(policyWarnings(strict)).toEqual([])
+    expect(policyWarnings(keyed)).toEqual([])
   })
 })
