@@ -27,22 +27,33 @@ export function checkBearer(req: IncomingMessage, apiKey: string | undefined): v
   }
 }
 
+/** Each policy's keys by digest, built once per policy (a reload brings a new array). */
+const byDigest = new WeakMap<readonly ApiKeyEntry[], Map<string, ApiKeyEntry>>()
+
+function keysByDigest(keys: readonly ApiKeyEntry[]): Map<string, ApiKeyEntry> {
+  let index = byDigest.get(keys)
+  if (!index) {
+    index = new Map()
+    // The first key to name a digest keeps it (the policy file refuses a digest under two keys).
+    for (const key of keys) for (const hash of key.secretSha256) if (!index.has(hash)) index.set(hash, key)
+    byDigest.set(keys, index)
+  }
+  return index
+}
+
 /**
- * The key a request carries, checked against the operator's
- * named keys (kept as SHA-256 digests; any of a key's digests is valid, so
- * two secrets work side by side during a rotation). Every digest is
- * compared, so the time taken does not say which key came close.
+ * The key a request carries, checked against the operator's named keys
+ * (kept as SHA-256 digests; any of a key's digests is valid, so two
+ * secrets work side by side during a rotation). The presented secret is
+ * hashed and the digest looked up: the time a look-up takes can at most
+ * tell something about a digest, and a digest does not give the secret
+ * back. One look-up, not a comparison per key: a policy of 20,000 keys
+ * cost every request about 20 ms when each digest was compared.
  */
 export function keyOf(req: IncomingMessage, keys: readonly ApiKeyEntry[]): ApiKeyEntry {
   const given = bearerOf(req)
   if (given === '') throw unauthorized('this service needs an API key: send "Authorization: Bearer <key>" (DSH_SLACK_API_KEY, or one of the keys of DSH_SLACK_API_KEYS or the policy file)')
-  const presented = digest(given)
-  let found: ApiKeyEntry | undefined
-  for (const key of keys) {
-    for (const hash of key.secretSha256) {
-      if (timingSafeEqual(presented, Buffer.from(hash, 'hex')) && found === undefined) found = key
-    }
-  }
+  const found = keysByDigest(keys).get(digest(given).toString('hex'))
   if (found === undefined) throw unauthorized('the API key is not one this service knows (DSH_SLACK_API_KEY, DSH_SLACK_API_KEYS or the policy file\'s keys)')
   return found
 }

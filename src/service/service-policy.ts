@@ -7,6 +7,7 @@ import { policyFromEnvironment } from '../policy/environment-policy.js'
 import { EVERY_ASK, type ApiKeyEntry, type OperatorPolicy } from '../policy/operator-policy.js'
 import { keyEntry, loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
+import { loadPolicyOffLoop } from '../policy/load-policy-off-loop.js'
 import { policyWarnings } from '../policy/policy-warnings.js'
 
 /** The short-form variables a policy file replaces: named at start when both are set. */
@@ -102,8 +103,8 @@ export const RELOAD_STABLE_MS = 1000
 export type ReloadRefusal = 'invalid' | 'drops-every-key' | 'opens-service'
 
 export interface PolicyReloader {
-  /** Reads the file again: true when it is in force now (changed or not), false when the old policy stays. */
-  reload(why: string): boolean
+  /** Reads the file again (off the event loop): true when it is in force now (changed or not), false when the old policy stays. */
+  reload(why: string): Promise<boolean>
   stop(): void
 }
 
@@ -145,11 +146,14 @@ function checkReload(config: Config, current: OperatorPolicy, next: OperatorPoli
 export function watchPolicy(options: { path: string; holder: PolicyHolder; config: Config; logger: Logger; signals?: boolean; onRefused?: (reason: ReloadRefusal) => void; now?: () => number }): PolicyReloader {
   const { path, holder, config, logger } = options
   const now = options.now ?? Date.now
-  const reload = (why: string): boolean => {
+  // One read at a time, in order: a slow parse of an old version never lands after a newer one.
+  let reading: Promise<boolean> = Promise.resolve(true)
+  const reload = (why: string): Promise<boolean> => (reading = reading.then(() => readAndApply(why)))
+  const readAndApply = async (why: string): Promise<boolean> => {
     let next: OperatorPolicy
     try {
       try {
-        next = loadPolicyFile(path, environmentKeys(config))
+        next = await loadPolicyOffLoop(path, environmentKeys(config))
       } catch (error) {
         throw new RefusedReload('invalid', error instanceof Error ? error.message : String(error))
       }
@@ -181,7 +185,7 @@ export function watchPolicy(options: { path: string; holder: PolicyHolder; confi
       schedule(RELOAD_STABLE_MS - stillFor)
       return
     }
-    reload('the file changed')
+    void reload('the file changed')
   }
   const schedule = (delayMs: number): void => {
     clearTimeout(timer)
