@@ -84,6 +84,7 @@ export function openApiDocument(): Record<string, unknown> {
         get: {
           operationId: 'listAsks',
           summary: 'List asks, newest first',
+          description: 'A key lists its own asks; one whose policy entry says read: all lists every key\'s (and may narrow with key=). Another key named in key= gives an empty page.',
           security: [{ bearer: [] }, {}],
           parameters: [
             { name: 'status', in: 'query', description: 'Only asks with this status.', schema: askStatus },
@@ -125,19 +126,19 @@ export function openApiDocument(): Record<string, unknown> {
             '200': json(askState, 'The ask as it stands.'),
             '400': refusal('`wait` is not a number of seconds (BAD_REQUEST).'),
             ...common,
-            '404': refusal('No ask has this id (NOT_FOUND).'),
+            '404': refusal('No ask has this id, or it belongs to another API key this key may not read (NOT_FOUND: the same answer either way).'),
           },
         },
         delete: {
           operationId: 'withdrawAsk',
           summary: 'Withdraw the ask: the message says so and loses its controls',
-          description: 'Idempotent: an ask already settled keeps its status.',
+          description: 'Idempotent: an ask already settled keeps its status. A key withdraws its own asks; another key\'s ask is 404, or 403 POLICY_FORBIDDEN to a key whose policy entry lets it read every ask but not withdraw them.',
           security: [{ bearer: [] }, {}],
           parameters: [askId],
           responses: {
             '200': json(askWithdrawn, 'Withdrawn, or already settled.'),
             ...common,
-            '404': refusal('No ask has this id (NOT_FOUND).'),
+            '404': refusal('No ask has this id, or it belongs to another API key this key may not read (NOT_FOUND: the same answer either way).'),
           },
         },
       },
@@ -150,7 +151,7 @@ export function openApiDocument(): Record<string, unknown> {
           responses: {
             '200': json({ type: 'object', properties: { events: { type: 'array', items: { type: 'object', properties: { type: { type: 'string' }, at: {} }, required: ['type'] } } }, required: ['events'] }, 'The events, oldest first.'),
             ...common,
-            '404': refusal('No ask has this id (NOT_FOUND).'),
+            '404': refusal('No ask has this id, or it belongs to another API key this key may not read (NOT_FOUND: the same answer either way).'),
           },
         },
       },
