@@ -136,6 +136,21 @@ describe.each(['sqlite', 'postgres'] as const)('on %s, an ask belongs to the key
   })
 })
 
+describe('an Idempotency-Key', () => {
+  it('belongs to the API key that sent it: another key reusing it makes its own ask and learns nothing of the first', async () => {
+    const service = await serve('sqlite')
+    const post = (key: string) => fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json', 'idempotency-key': 'deploy-42' }, body: JSON.stringify({ questions: [pm], ...(key === SECRETS.teamB ? { channel: TEAM_B_CHANNEL } : {}) }) }).then(async (response) => (await response.json()) as { id: string; channel: string })
+
+    const first = await post(SECRETS.teamA)
+    const other = await post(SECRETS.teamB)
+    const repeat = await post(SECRETS.teamA)
+
+    expect(other.id).not.toBe(first.id)
+    expect(other.channel).toBe(TEAM_B_CHANNEL)
+    expect(repeat.id).toBe(first.id)
+  })
+})
+
 describe('the one-key form', () => {
   it('keeps DSH_SLACK_API_KEY\'s access to every ask, named keys\' asks included', async () => {
     const slack = await startSandbox()
