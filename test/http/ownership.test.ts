@@ -1,15 +1,7 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
-import { serviceDeps } from '../../src/cli/service-deps.js'
-import { configFromEnv } from '../../src/config/config.js'
+import { describe, expect, it } from 'vitest'
 import { sha256 } from '../../src/policy/policy-file.js'
-import { startSandbox } from '../../src/sandbox/index.js'
-import { startService, type RunningService } from '../../src/service/start-service.js'
-import { recordingLogger } from '../support/e2e.js'
-import { freshDatabase } from '../support/postgres.js'
-import { sandboxEnv } from '../support/sandbox-env.js'
+import type { RunningService } from '../../src/service/start-service.js'
+import { policyServices } from '../support/policy-services.js'
 
 const TEAM_A_CHANNEL = 'C0SANDBOX01'
 const TEAM_B_CHANNEL = 'C0SANDBOX02'
@@ -38,29 +30,8 @@ keys:
 `
 const pm = { id: 'pm', question: 'Which package manager?', options: [{ label: 'npm' }, { label: 'pnpm' }] }
 
-const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-ownership-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
-})
-
-let services = 0
-async function serve(store: 'sqlite' | 'postgres'): Promise<RunningService> {
-  const policy = join(dir, `policy-${++services}.yml`)
-  writeFileSync(policy, POLICY)
-  let state = join(dir, `state-${services}.db`)
-  if (store === 'postgres') {
-    const database = await freshDatabase()
-    cleanups.push(() => database.drop())
-    state = database.url
-  }
-  const slack = await startSandbox()
-  cleanups.push(() => slack.close())
-  const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: state, DSH_SLACK_POLICY: policy, PORT: '0' }), await serviceDeps(), recordingLogger())
-  cleanups.push(() => service.stop())
-  return service
-}
+const services = policyServices('ownership')
+const serve = async (store: 'sqlite' | 'postgres') => (await services.serve(POLICY, { store })).service
 
 async function api(service: RunningService, method: string, path: string, key: string, body?: unknown) {
   const response = await fetch(service.url + path, { method, headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
@@ -153,12 +124,7 @@ describe('an Idempotency-Key', () => {
 
 describe('the one-key form', () => {
   it('keeps DSH_SLACK_API_KEY\'s access to every ask, named keys\' asks included', async () => {
-    const slack = await startSandbox()
-    cleanups.push(() => slack.close())
-    const policy = join(dir, 'policy-one-key.yml')
-    writeFileSync(policy, POLICY)
-    const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', DSH_SLACK_POLICY: policy, DSH_SLACK_API_KEY: 'the-one-key-0123456789', PORT: '0' }), await serviceDeps(), recordingLogger())
-    cleanups.push(() => service.stop())
+    const { service } = await services.serve(POLICY, { env: { DSH_SLACK_API_KEY: 'the-one-key-0123456789' } })
     const a = await api(service, 'POST', '/v1/asks', SECRETS.teamA, { questions: [pm] })
 
     const listed = await api(service, 'GET', '/v1/asks', 'the-one-key-0123456789')

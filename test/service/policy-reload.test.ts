@@ -1,16 +1,10 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { serviceDeps } from '../../src/cli/service-deps.js'
-import { configFromEnv } from '../../src/config/config.js'
+import { writeFileSync } from 'node:fs'
+import { describe, expect, it, onTestFinished, vi } from 'vitest'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { parsePolicy, PolicyFileError, sha256 } from '../../src/policy/policy-file.js'
-import { startSandbox } from '../../src/sandbox/index.js'
 import { RELOAD_STABLE_MS } from '../../src/service/service-policy.js'
-import { startService, type RunningService } from '../../src/service/start-service.js'
-import { recordingLogger } from '../support/e2e.js'
-import { sandboxEnv } from '../support/sandbox-env.js'
+import type { RunningService } from '../../src/service/start-service.js'
+import { policyServices } from '../support/policy-services.js'
 
 const ALICE = 'U0SANDBOX01'
 const BOB = 'U0SANDBOX02'
@@ -26,24 +20,8 @@ keys:
 `
 const NOTHING = { empty: '', 'comments only': '# the policy\n# (to be written)\n', null: 'null\n', 'a bare document marker': '---\n', 'version alone': 'version: 1\n' }
 
-const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-reload-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
-})
-
-let files = 0
-async function serve(): Promise<{ path: string; service: RunningService; logger: ReturnType<typeof recordingLogger> }> {
-  const path = join(dir, `policy-${++files}.yml`)
-  writeFileSync(path, GOOD)
-  const slack = await startSandbox()
-  cleanups.push(() => slack.close())
-  const logger = recordingLogger()
-  const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', DSH_SLACK_POLICY: path, PORT: '0' }), await serviceDeps(), logger)
-  cleanups.push(() => service.stop())
-  return { path, service, logger }
-}
+const services = policyServices('reload')
+const serve = () => services.serve(GOOD)
 
 const healthVersion = async (service: RunningService) => ((await (await fetch(`${service.url}/healthz`)).json()) as { policy: string }).policy
 const listWithoutKey = async (service: RunningService) => (await fetch(`${service.url}/v1/asks`)).status
@@ -90,7 +68,7 @@ describe('a reload never fails open', () => {
     const whole = `${half}    match: { title: "never" }\n`
     const seen = new Set<string>()
     const watching = setInterval(() => void healthVersion(service).then((version) => seen.add(version), () => undefined), 25)
-    cleanups.push(async () => clearInterval(watching))
+    onTestFinished(() => clearInterval(watching))
 
     writeFileSync(path, half)
     await new Promise((resolve) => setTimeout(resolve, RELOAD_STABLE_MS / 2))

@@ -1,17 +1,11 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
-import { serviceDeps } from '../../src/cli/service-deps.js'
-import { configFromEnv } from '../../src/config/config.js'
+import { describe, expect, it, vi } from 'vitest'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { refusalLog } from '../../src/log/refusal-log.js'
 import { sha256 } from '../../src/policy/policy-file.js'
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
-import { startService, type RunningService } from '../../src/service/start-service.js'
+import type { RunningService } from '../../src/service/start-service.js'
 import { recordingLogger } from '../support/e2e.js'
 import { postedMessage } from '../support/messages.js'
-import { sandboxEnv } from '../support/sandbox-env.js'
+import { policyServices } from '../support/policy-services.js'
 
 const ALICE = 'U0SANDBOX01'
 const CAROL = 'U0SANDBOX03'
@@ -26,23 +20,8 @@ limits:
   pendingPerKey: 1
 `
 
-const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-refusals-'))
-afterAll(() => rmSync(dir, { recursive: true, force: true }))
-const cleanups: (() => Promise<void>)[] = []
-afterEach(async () => {
-  while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
-})
-
-async function serve(): Promise<{ slack: Sandbox; service: RunningService; logger: ReturnType<typeof recordingLogger> }> {
-  const path = join(dir, 'policy.yml')
-  writeFileSync(path, POLICY)
-  const slack = await startSandbox()
-  cleanups.push(() => slack.close())
-  const logger = recordingLogger()
-  const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', DSH_SLACK_POLICY: path, PORT: '0' }), await serviceDeps(), logger)
-  cleanups.push(() => service.stop())
-  return { slack, service, logger }
-}
+const services = policyServices('refusals')
+const serve = () => services.serve(POLICY)
 
 const post = (service: RunningService, key: string, body: unknown) => fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
 const refusedCount = async (service: RunningService, reason: string) => {
