@@ -61,6 +61,16 @@ describe('a reload never fails open', () => {
     expect(await metricsText(service)).toMatch(/^dsh_slack_policy_reloads_refused_total\{reason="drops-every-key"\} 1$/m)
   })
 
+  it('refuses a reload that would leave a service answering any Host name (DSH_SLACK_ALLOWED_HOSTS=*) without a key', async () => {
+    const { path, service, logger } = await services.serve(GOOD, { env: { DSH_SLACK_ALLOWED_HOSTS: '*' } })
+
+    writeFileSync(path, GOOD.split('keys:')[0]!)
+    await vi.waitFor(() => expect(logger.lines).toContainEqual(expect.stringMatching(/^error policy not reloaded \(the file changed\); version \w+ stays in force: .*DSH_SLACK_ALLOWED_HOSTS/)), { timeout: 10_000, interval: 50 })
+
+    expect(await listWithoutKey(service)).toBe(401)
+    expect(await metricsText(service)).toMatch(/^dsh_slack_policy_reloads_refused_total\{reason="opens-service"\} 1$/m)
+  })
+
   it('waits for a writer that pauses mid-file: the half written first is never in force, the whole file is', async () => {
     const { path, service, logger } = await serve()
     const before = await healthVersion(service)
