@@ -152,13 +152,10 @@ export function watchPolicy(options: { path: string; holder: PolicyHolder; confi
   const readAndApply = async (why: string): Promise<boolean> => {
     let next: OperatorPolicy
     try {
-      try {
-        next = await loadPolicyOffLoop(path, environmentKeys(config))
-      } catch (error) {
-        throw new RefusedReload('invalid', error instanceof Error ? error.message : String(error))
-      }
+      next = await loadPolicyOffLoop(path, environmentKeys(config))
       checkReload(config, holder.current, next)
     } catch (error) {
+      // A file that cannot be read or used at all is `invalid`; checkReload names its own reasons.
       const reason = error instanceof RefusedReload ? error.reason : 'invalid'
       logger.error(`policy not reloaded (${why}); version ${holder.current.version} stays in force: ${error instanceof Error ? error.message : String(error)}`)
       options.onRefused?.(reason)
