@@ -128,7 +128,10 @@ function shellScript(name: string, words: (string | undefined)[]): { script?: st
   let at = 0
   while (at < words.length) {
     const word = words[at]
-    if (word === undefined) return { runsScript: false, unknown: `an option of ${name} is only known when it runs` }
+    if (word === undefined) {
+      if (command) break
+      return { runsScript: false, unknown: `an option of ${name} is only known when it runs` }
+    }
     if (word === '--' || word === '-') {
       at += 1
       break
