@@ -82,6 +82,7 @@ function ruleLine(policy: OperatorPolicy, resolution: Resolution): string {
   const none = `no rule matches${policy.rules.length === 0 ? ': the policy has none' : ''}`
   if (!parts) return rule === policy.defaults ? `rule: ${rule.name} (${none})` : `rule: ${rule.name} (the first that matches)`
   if (parts.length === 1 && parts[0]!.candidates.length === 1) return rule === policy.defaults ? `rule: ${rule.name} (${none})` : `rule: ${rule.name} (the first that matches)`
+  if (parts.length === 1) return `rule: ${rule.name} (the strictest of the rules it might fall under: ${parts[0]!.candidates.map((one) => one.name).join(', ')})`
   const each = parts.map((one, index) => `${index + 1} → ${one.rule.name}`).join(', ')
   return `rule: ${rule.name} (the strictest of the rules its simple commands may fall under: ${each})`
 }
