@@ -72,3 +72,24 @@ describe('command rules', () => {
     expect(matchRule(policy, facts).name).toBe('force-push')
   })
 })
+
+describe('command rules in the policy file', () => {
+  const withCommand = (command: unknown) => JSON.stringify({ rules: [{ name: 'r', match: { kind: 'tool-approval', command }, approvers: [ALICE] }] })
+
+  it('takes globs, commands in command terms, and lists of both', () => {
+    const parsed = parsePolicy(withCommand(['git status*', { program: 'git', subcommand: 'push', flags: ['-f', '--force'] }]), 'p.json')
+
+    expect(parsed.rules[0]!.match.command).toEqual(['git status*', { program: ['git'], subcommand: ['push'], flags: ['-f', '--force'] }])
+    expect(parsePolicy(withCommand({ program: 'rm' }), 'p.json').rules[0]!.match.command).toEqual([{ program: ['rm'] }])
+  })
+
+  it.each([
+    [{ program: '/usr/bin/git' }, /rules\[0\]\.match\.command.*must be a program name, not a path/],
+    [{ programme: 'git' }, /rules\[0\]\.match\.command/],
+    [{}, /must say something: program, subcommand, flags or args/],
+    [{ program: 'git', flags: ['force'] }, /must be options such as -f or --force/],
+    [[], /must list at least one pattern/],
+  ])('refuses %j naming the field', (command, message) => {
+    expect(() => parsePolicy(withCommand(command), 'p.json')).toThrow(message)
+  })
+})
