@@ -65,6 +65,14 @@ describe('command rules', () => {
     expect(matchRule(policy, facts).name).toBe('force-push')
   })
 
+  it('reads a tool call whose command and cmd both hold different commands as unknown: the tool may run either', () => {
+    const facts = approvalFacts('bash', JSON.stringify({ command: 'ls', cmd: 'git push --force origin main' }), undefined)
+
+    expect(facts.command).toBeUndefined()
+    expect(matchRule(policy, facts).name).toBe('force-push')
+    expect(approvalFacts('bash', JSON.stringify({ command: 'ls', cmd: 'ls' }), undefined).command).toBe('ls')
+  })
+
   it('reads an argv list as the words it runs', () => {
     const facts = approvalFacts('bash', JSON.stringify({ command: ['bash', '-c', 'git push --force origin main'] }), undefined)
 
