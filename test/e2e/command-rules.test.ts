@@ -60,42 +60,31 @@ async function refused(who: string, card: { channel: string; ts: string }, askId
   return told !== undefined && (await rig.bridge.get(askId))?.status === 'pending'
 }
 
+/** The call falls under `rule`; `outsider` is refused, and `approver`'s click lets it run. */
+async function expectHeld(command: string, rule: string, people: { outsider?: string; approver: string }): Promise<void> {
+  await start()
+  const { record, card, outcome } = await approvalFor(command)
+
+  expect(record.rule).toBe(rule)
+  if (people.outsider !== undefined) expect(await refused(people.outsider, card, record.id)).toBe(true)
+  await rig.slack.user(people.approver).click(card, 'Allow once')
+  expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'allowed-once' })
+}
+
 describe('command rules hold live, through the relay and the stand-in', () => {
   it.each(EVASIONS)('holds $name ($command) to the force-push rule: bob cannot approve it, alice can', async ({ command }) => {
-    await start()
-    const { record, card, outcome } = await approvalFor(command)
-
-    expect(record.rule).toBe('force-push')
-    expect(await refused(BOB, card, record.id)).toBe(true)
-    await rig.slack.user(ALICE).click(card, 'Allow once')
-    expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'allowed-once' })
+    await expectHeld(command, 'force-push', { outsider: BOB, approver: ALICE })
   })
 
   it.each(OVER_MATCHES)('keeps the allow rule $allowRule off $command: carol, allowed only by it, cannot approve', async ({ command, expected }) => {
-    await start()
-    const { record, card, outcome } = await approvalFor(command)
-
-    expect(record.rule).toBe(expected)
-    expect(await refused(CAROL, card, record.id)).toBe(true)
-    await rig.slack.user(ALICE).click(card, 'Allow once')
-    expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'allowed-once' })
+    await expectHeld(command, expected, { outsider: CAROL, approver: ALICE })
   })
 
   it('lets bob approve a plain push under the defaults: the evasions above would have let him too', async () => {
-    await start()
-    const { record, card, outcome } = await approvalFor('git push origin main')
-
-    expect(record.rule).toBe('defaults')
-    await rig.slack.user(BOB).click(card, 'Allow once')
-    expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'allowed-once' })
+    await expectHeld('git push origin main', 'defaults', { approver: BOB })
   })
 
   it('still lets carol approve what every part of falls under an allow rule', async () => {
-    await start()
-    const { record, card, outcome } = await approvalFor('git status && ls *')
-
-    expect(record.rule).toBe('git-status')
-    await rig.slack.user(CAROL).click(card, 'Allow once')
-    expect(await outcome).toMatchObject({ kind: 'decided', outcome: 'allowed-once' })
+    await expectHeld('git status && ls *', 'git-status', { approver: CAROL })
   })
 })

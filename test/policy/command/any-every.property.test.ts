@@ -55,7 +55,7 @@ const atom = fc.record({
   flags: fc.subarray(['-f', '--force', '-u', '-r', '--mirror', '-v']),
   args: fc.subarray(['origin', 'main', '+main', ':old', '*', 'x']),
 })
-type Atom = { head: string[]; flags: string[]; args: string[] }
+type Atom = { head: readonly string[]; flags: string[]; args: string[] }
 const plain = ({ head, flags, args }: Atom) => [...head, ...flags, ...args].join(' ')
 
 /** The same words, quoted one way or another; `*` stays bare so it keeps meaning a glob word. */
