@@ -20,22 +20,43 @@ export interface AskOrigin {
   host?: string
 }
 
+/** The arguments a shell tool may read its command line from. */
+const COMMAND_FIELDS = ['command', 'cmd'] as const
+
+/** A shell word as `sh` reads it back: quoted only when it must be. */
+function shellQuote(word: string): string {
+  return /^[A-Za-z0-9_@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`
+}
+
 /**
  * The command of a tool call, when its arguments (JSON text from the model)
- * hold one, as a shell tool's do: what `match.command` globs are matched on.
+ * hold one, as a shell tool's do: what `match.command` patterns are matched
+ * on. `undefined` (the command is unknown, so it falls to the strictest
+ * rule that could apply) when the arguments are not JSON, when the command
+ * is empty, or when `command` and `cmd` both hold one and they differ: the
+ * tool may run either, so neither can stand for the call.
  */
 export function commandOf(argumentsText: string | undefined): string | undefined {
   if (argumentsText === undefined) return undefined
+  let parsed: unknown
   try {
-    const parsed: unknown = JSON.parse(argumentsText)
-    if (typeof parsed !== 'object' || parsed === null) return undefined
-    const command = (parsed as Record<string, unknown>).command ?? (parsed as Record<string, unknown>).cmd
-    if (typeof command === 'string') return command
-    if (Array.isArray(command) && command.every((part) => typeof part === 'string')) return command.join(' ')
+    parsed = JSON.parse(argumentsText)
   } catch {
-    // Not JSON: the call's command is unknown, so command rules do not match it.
+    return undefined
   }
-  return undefined
+  if (typeof parsed !== 'object' || parsed === null) return undefined
+  const found = new Set<string | undefined>()
+  for (const field of COMMAND_FIELDS) {
+    if (!Object.hasOwn(parsed, field)) continue
+    const value = (parsed as Record<string, unknown>)[field]
+    if (typeof value === 'string') found.add(value)
+    // An argv list runs those words exactly: quote them so the parser reads the same words back.
+    else if (Array.isArray(value) && value.length > 0 && value.every((part) => typeof part === 'string')) found.add(value.map(shellQuote).join(' '))
+    else found.add(undefined)
+  }
+  const [command, ...others] = [...found]
+  if (others.length > 0 || command === undefined || command.trim() === '') return undefined
+  return command
 }
 
 /** The facts of a question ask. */

@@ -4,6 +4,7 @@ import { configFromEnv } from '../config/config.js'
 import { isUserInteractionError, validateRequest, type AgentLike } from '../contract/index.js'
 import { ApiError } from '../http/api-error.js'
 import { parseCreateAskBody } from '../http/create-ask-body.js'
+import { loadShellParser } from '../policy/command/shell-parser.js'
 import { explain } from '../policy/explain.js'
 import type { AskFacts } from '../policy/operator-policy.js'
 import { loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
@@ -88,6 +89,7 @@ async function explainRequest(file: string, key: string | undefined, io: CliIo):
   const config = configFromEnv(io.env, { checkCombination: false })
   const policy = operatorPolicyOf(config, config.channel)
   const request = await readRequest(file, io.stdin)
+  await loadShellParser()
   let asked: ReturnType<typeof factsOf>
   try {
     asked = factsOf(request, key)

@@ -1,7 +1,9 @@
 import { checkKeyRules } from './key-rules.js'
 import { formatDuration } from '../config/duration.js'
 import { isUserInteractionError } from '../contract/index.js'
-import { mismatchOf } from './match-rule.js'
+import type { CommandPart } from './command/normalise-command.js'
+import { partText } from './command/parse-command.js'
+import { fitOf, mismatchOf, resolveRule, type PartResolution, type Resolution } from './match-rule.js'
 import type { AskFacts, OperatorPolicy, OperatorRule } from './operator-policy.js'
 import { checkChannel, tightenPolicy, type AskStyle, type EffectivePolicy } from './tighten.js'
 
@@ -24,6 +26,64 @@ function describeFacts(facts: AskFacts): string {
 
 const list = (ids: string[]) => (ids.length > 0 ? ids.join(', ') : 'anyone who can see the message')
 
+/** A part as `policy explain` shows it: its normalised words, or why it is unknown. */
+function describePart(part: CommandPart): string {
+  const via = part.via.length > 0 ? ` (through ${part.via.join(', ')})` : ''
+  if (part.unknown !== undefined) return `unknown: ${part.unknown}${part.source !== '' ? ` in ${JSON.stringify(part.source)}` : ''}`
+  return `${partText(part)}${part.openEnded ? ' …' : ''}${via}`
+}
+
+function describeParts(parts: PartResolution[]): string[] {
+  const count = parts.length === 1 ? '1 simple command' : `${parts.length} simple commands`
+  return [`command: parsed into ${count}`, ...parts.map((one, index) => `  ${index + 1}. ${describePart(one.part)}`)]
+}
+
+const numbers = (indexes: number[]) => indexes.map((index) => index + 1).join(', ')
+
+/** Each rule, and why it does or does not match (for a command: which parts it matches). */
+function describeRules(policy: OperatorPolicy, facts: AskFacts, resolution: Resolution): string[] {
+  const lines: string[] = []
+  const parts = resolution.parts
+  // A part stops at the first rule it surely falls under; later rules are not tried for it.
+  const stops = parts?.map((one) => policy.rules.indexOf(one.candidates.at(-1)!))
+  let firstMatch: number | undefined
+  for (const [index, rule] of policy.rules.entries()) {
+    const settled = parts ? stops!.every((stop) => stop !== -1 && stop < index) : firstMatch !== undefined
+    if (settled) {
+      lines.push(`  - ${rule.name}: not tried (an earlier rule matched)`)
+      continue
+    }
+    const why = mismatchOf(rule.match, facts)
+    if (why !== undefined) lines.push(`  - ${rule.name}: ${why}`)
+    else if (!parts || !rule.match.command) {
+      firstMatch ??= index
+      lines.push(`  ✓ ${rule.name}: matches`)
+    } else lines.push(commandLine(rule, parts))
+  }
+  return lines
+}
+
+function commandLine(rule: OperatorRule, parts: PartResolution[]): string {
+  const fits = parts.map((one) => fitOf(rule, one.part))
+  const yes = fits.flatMap((fit, index) => (fit === 'yes' ? [index] : []))
+  const maybe = fits.flatMap((fit, index) => (fit === 'maybe' ? [index] : []))
+  const single = parts.length === 1
+  if (yes.length === 0 && maybe.length === 0) return `  - ${rule.name}: ${single ? `${JSON.stringify(partText(parts[0]!.part))} matches none of its command patterns` : 'no simple command matches its command patterns'}`
+  const sure = yes.length > 0 ? (single ? 'matches' : `matches simple command ${numbers(yes)}`) : undefined
+  const might = maybe.length > 0 ? `${single ? 'might match' : `might match simple command ${numbers(maybe)}`} (what it runs is only known when it runs)` : undefined
+  return `  ${yes.length > 0 ? '✓' : '?'} ${rule.name}: ${[sure, might].filter(Boolean).join('; ')}`
+}
+
+function ruleLine(policy: OperatorPolicy, resolution: Resolution): string {
+  const { rule, parts } = resolution
+  const none = `no rule matches${policy.rules.length === 0 ? ': the policy has none' : ''}`
+  if (!parts) return rule === policy.defaults ? `rule: ${rule.name} (${none})` : `rule: ${rule.name} (the first that matches)`
+  if (parts.length === 1 && parts[0]!.candidates.length === 1) return rule === policy.defaults ? `rule: ${rule.name} (${none})` : `rule: ${rule.name} (the first that matches)`
+  if (parts.length === 1) return `rule: ${rule.name} (the strictest of the rules it might fall under: ${parts[0]!.candidates.map((one) => one.name).join(', ')})`
+  const each = parts.map((one, index) => `${index + 1} → ${one.rule.name}`).join(', ')
+  return `rule: ${rule.name} (the strictest of the rules its simple commands may fall under: ${each})`
+}
+
 /**
  * Says which rule an ask falls under and why, and what it then needs:
  * channel, who answers and approves, quorum, reminder, escalation, and
@@ -33,20 +93,11 @@ export function explain(policy: OperatorPolicy, facts: AskFacts, request: { poli
   const lines = [`policy: ${policy.source} (version ${policy.version})`, `ask: ${describeFacts(facts)}`]
   const key = facts.key === undefined ? undefined : policy.keys.find((entry) => entry.name === facts.key)
   if (facts.key !== undefined && !key) lines.push(`  note: no key named ${facts.key}; the service would answer 401`)
-  let matched: OperatorRule | undefined
-  for (const rule of policy.rules) {
-    if (matched) {
-      lines.push(`  - ${rule.name}: not tried (an earlier rule matched)`)
-      continue
-    }
-    const why = mismatchOf(rule.match, facts)
-    if (why === undefined) {
-      matched = rule
-      lines.push(`  ✓ ${rule.name}: matches`)
-    } else lines.push(`  - ${rule.name}: ${why}`)
-  }
-  const rule = matched ?? policy.defaults
-  lines.push(matched ? `rule: ${rule.name} (the first that matches)` : `rule: ${rule.name} (no rule matches${policy.rules.length === 0 ? ': the policy has none' : ''})`)
+  const resolution = resolveRule(policy, facts)
+  if (resolution.parts) lines.push(...describeParts(resolution.parts))
+  lines.push(...describeRules(policy, facts, resolution))
+  const rule = resolution.rule
+  lines.push(ruleLine(policy, resolution))
   const channel = request.channel ?? rule.channel ?? policy.defaults.channel ?? fallbackChannel
   let effective: EffectivePolicy | undefined
   try {

@@ -4,6 +4,7 @@
  * in its short form, from the environment variables. Requests may only
  * tighten what the matching rule gives (tighten.ts).
  */
+import type { CommandPattern } from './command/command-pattern.js'
 
 /** What an ask is, for matching: the kinds a rule's `match.kind` names. */
 export type AskKind = 'question' | 'plan-review' | 'tool-approval'
@@ -15,8 +16,12 @@ export interface RuleMatch {
   kind?: AskKind[]
   /** Tool-name globs (tool approvals only). */
   tool?: string[]
-  /** Command globs: the `command` argument of a tool call (e.g. bash), when the call's arguments are known. */
-  command?: string[]
+  /**
+   * Command patterns, matched against each simple command of a tool call's
+   * `command` argument (e.g. bash's) once parsed and normalised: a glob, or
+   * a command in terms of program, subcommand, flags and arguments.
+   */
+  command?: CommandPattern[]
   /** Agent-title globs, when the agent gave a title. */
   title?: string[]
   /** Working-directory globs, when the agent's cwd is known. */

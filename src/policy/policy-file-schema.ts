@@ -21,13 +21,34 @@ const duration = z.union([z.number().int().positive(), z.string()], { error: 'mu
 /** One glob or several. */
 const globs = z.union([z.string(), z.array(z.string()).min(1, 'must list at least one pattern')], { error: 'must be a pattern (glob) or a list of them' }).transform((value) => (typeof value === 'string' ? [value] : value))
 
+/** One string or several. */
+const oneOrMore = (what: string) => z.union([z.string(), z.array(z.string()).min(1, `must list at least one ${what}`)], { error: `must be a ${what} or a list of them` }).transform((value) => (typeof value === 'string' ? [value] : value))
+
+/** A command in command terms (src/policy/command/command-pattern.ts): every field given must hold. */
+const commandShape = z
+  .strictObject(
+    {
+      program: oneOrMore('program name (glob)').refine((names) => names.every((name) => !name.includes('/')), 'must be a program name, not a path: /usr/bin/git is matched as git').optional(),
+      subcommand: oneOrMore('subcommand (glob)').optional(),
+      flags: oneOrMore('option').refine((flags) => flags.every((flag) => /^--?[^-\s]/.test(flag)), 'must be options such as -f or --force').optional(),
+      args: oneOrMore('argument glob').optional(),
+    },
+    { error: 'must be a pattern (glob) or an object with program, subcommand, flags or args' },
+  )
+  .refine((shape) => Object.values(shape).some((value) => value !== undefined), 'must say something: program, subcommand, flags or args')
+
+/** Command patterns: globs over each normalised simple command (the short form), or commands in command terms. */
+const commands = z
+  .union([z.string(), commandShape, z.array(z.union([z.string(), commandShape], { error: 'must be a pattern (glob) or an object with program, subcommand, flags or args' })).min(1, 'must list at least one pattern')], { error: 'must be a pattern (glob), a command like {program: git, subcommand: push, flags: [--force]}, or a list of them' })
+  .transform((value) => (Array.isArray(value) ? value : [value]))
+
 const kind = z.enum(ASK_KINDS, { error: `must be one of ${ASK_KINDS.join(', ')}` })
 
 const matchSchema = z.strictObject(
   {
     kind: z.union([kind, z.array(kind).min(1)]).transform((value) => (typeof value === 'string' ? [value] : value)).optional(),
     tool: globs.optional(),
-    command: globs.optional(),
+    command: commands.optional(),
     title: globs.optional(),
     cwd: globs.optional(),
     host: globs.optional(),

@@ -24,6 +24,7 @@ import { Reminders } from '../bridge/reminders.js'
 import { resolveOptions } from '../bridge/bridge-options.js'
 import type { SlackBridge, SlackBridgeOptions, SlackHealth } from '../bridge/types.js'
 import { createProvider, waitForSettlement } from '../bridge/waiting.js'
+import { loadShellParser } from '../policy/command/shell-parser.js'
 
 /**
  * Web API calls: a few quick retries for 5xx and network blips, a timeout
@@ -47,6 +48,8 @@ function webClientOptions(slackApiUrl: string | undefined, logger: ReturnType<ty
  */
 export async function createSlackBridge(options: SlackBridgeOptions): Promise<SlackBridge> {
   const resolved = resolveOptions(options)
+  // Command rules need the shell parser; until it is loaded a command is unknown and falls to the strictest rule.
+  await loadShellParser()
   const logger = options.logger ?? consoleLogger()
   const slackLogger = boltLogger(logger)
   const clientOptions = webClientOptions(resolved.slackApiUrl, slackLogger)

@@ -1,0 +1,110 @@
+import fc from 'fast-check'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadShellParser } from '../../../src/policy/command/shell-parser.js'
+import type { CommandPattern } from '../../../src/policy/command/command-pattern.js'
+import { matchRule } from '../../../src/policy/match-rule.js'
+import type { OperatorPolicy, OperatorRule } from '../../../src/policy/operator-policy.js'
+import { atLeastAsStrict } from '../../../src/policy/strictness.js'
+import { checkProperty } from '../../support/property-runs.js'
+
+// Random rules × random shell commands (compound, wrapped, quoted): the
+// extension of tighten.test.ts's random rules × requests to command rules.
+
+beforeAll(() => loadShellParser())
+
+const POOL = ['U0A1', 'U0B2', 'U0C3', 'S0LEADS'] as const
+
+const PATTERNS: CommandPattern[] = [
+  'git push*',
+  'git status*',
+  'ls *',
+  'rm -rf *',
+  'git push * -f*',
+  { program: ['git'], subcommand: ['push'], flags: ['-f', '--force'] },
+  { program: ['git'], subcommand: ['push'], args: ['+*', ':*'] },
+  { program: ['rm'], flags: ['-r'] },
+  { program: ['ls'] },
+  { program: ['echo', 'cat'] },
+]
+
+const operatorRule = (name: string) =>
+  fc.record({
+    command: fc.uniqueArray(fc.constantFrom(...PATTERNS), { minLength: 1, maxLength: 3 }),
+    approvers: fc.uniqueArray(fc.constantFrom(...POOL), { maxLength: POOL.length }),
+    approvals: fc.integer({ min: 1, max: 3 }),
+  }).map(({ command, approvers, approvals }): OperatorRule => ({ name, match: { kind: ['tool-approval'], command }, channels: [], answerers: [], approvers, approvals, mention: [] }))
+
+const policy = fc
+  .tuple(fc.array(fc.constant(null), { minLength: 1, maxLength: 4 }), fc.uniqueArray(fc.constantFrom(...POOL), { maxLength: POOL.length }), fc.integer({ min: 1, max: 3 }))
+  .chain(([slots, answerers, approvals]) =>
+    fc.tuple(...slots.map((_, index) => operatorRule(`rule-${index}`))).map(
+      (rules): OperatorPolicy => ({
+        source: 'property',
+        version: 'random',
+        defaults: { name: 'defaults', match: {}, channels: [], answerers, approvers: [], approvals, mention: [] },
+        rules,
+        keys: [],
+        limits: { pending: 1, pendingPerKey: 1 },
+      }),
+    ),
+  )
+
+/** One simple command as plain words: the oracle matches it alone. */
+const atom = fc.record({
+  head: fc.constantFrom(['git', 'push'], ['git', 'status'], ['git', 'log'], ['ls'], ['rm'], ['echo'], ['cat'], ['make']),
+  flags: fc.subarray(['-f', '--force', '-u', '-r', '--mirror', '-v']),
+  args: fc.subarray(['origin', 'main', '+main', ':old', '*', 'x']),
+})
+type Atom = { head: readonly string[]; flags: string[]; args: string[] }
+const plain = ({ head, flags, args }: Atom) => [...head, ...flags, ...args].join(' ')
+
+/** The same words, quoted one way or another; `*` stays bare so it keeps meaning a glob word. */
+const quoted = (word: string, how: number) => (word === '*' || how === 0 ? word : how === 1 ? `'${word}'` : `"${word}"`)
+
+/** How one simple command may be written: wrapped, quoted, spaced, nested in a shell. */
+const written = fc.record({
+  atom,
+  wrapper: fc.constantFrom('', 'command ', 'sudo -u root ', 'env A=1 ', 'FOO=1 BAR=2 ', 'nice -n 5 ', 'nohup ', 'time ', 'timeout 5 '),
+  path: fc.boolean(),
+  quoting: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 12, maxLength: 12 }),
+  space: fc.constantFrom(' ', '  ', '\t'),
+  shape: fc.constantFrom('bare', 'bash -c', 'subshell', 'braces'),
+})
+type Written = { atom: Atom; wrapper: string; path: boolean; quoting: number[]; space: string; shape: string }
+
+function render({ atom: parts, wrapper, path, quoting, space, shape }: Written): string {
+  const words = [...parts.head, ...parts.flags, ...parts.args].map((word, index) => quoted(word, index === 0 ? 0 : quoting[index] ?? 0))
+  if (path && parts.head[0] === 'git') words[0] = '/usr/bin/git'
+  const text = `${wrapper}${words.join(space)}`
+  if (shape === 'bash -c') return `bash -c "${text.replace(/"/g, '\\"')}"`
+  if (shape === 'subshell') return `( ${text} )`
+  if (shape === 'braces') return `{ ${text}; }`
+  return text
+}
+
+const compound = fc.array(fc.tuple(written, fc.constantFrom(' ; ', ' && ', ' || ', ' | ', '\n')), { minLength: 1, maxLength: 4 })
+
+const bash = (command: string) => ({ kind: 'tool-approval' as const, tool: 'bash', command })
+
+describe('command rules over random rules × random shell commands', () => {
+  it('a stricter rule applies when any part matches it, a looser one only when every part does, however the parts are written', () => {
+    checkProperty(
+      fc.property(policy, compound, (operator, pieces) => {
+        const command = pieces.map(([piece, join], index) => `${render(piece)}${index < pieces.length - 1 ? join : ''}`).join('')
+        const alone = pieces.map(([piece]) => matchRule(operator, bash(plain(piece.atom))))
+
+        const rule = matchRule(operator, bash(command))
+
+        // Only a rule some part falls under alone, never one none of them does.
+        expect(alone).toContain(rule)
+        // Any: never provably looser than the rule of one of its parts.
+        for (const part of alone) expect(atLeastAsStrict(part, rule) && !atLeastAsStrict(rule, part)).toBe(false)
+        // Every: a rule that every part falls under is the rule.
+        if (alone.every((part) => part === alone[0])) expect(rule).toBe(alone[0])
+        // Writing it differently changes nothing: plain atoms joined by `;` fall under the same rule.
+        expect(rule).toBe(matchRule(operator, bash(pieces.map(([piece]) => plain(piece.atom)).join('; '))))
+      }),
+      { runs: 300, timeLimitMs: 8000 },
+    )
+  })
+})
