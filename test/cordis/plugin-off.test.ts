@@ -55,18 +55,17 @@ describe('the plugin turns off instead of failing the run', () => {
     expect(lines).toEqual([expect.stringMatching(/^dsh-slack: off: could not start: fetch failed/)])
   })
 
-  it('turns off when a question fails with something other than the seam’s own errors (the store gone): NO_PROVIDER now and after', async () => {
+  it('turns off when a question fails with something other than the seam’s own errors (the store gone): NO_PROVIDER now and after, said once', async () => {
     const ctx = await harnessContext()
     const lines = stderrLines()
     const bridge = new FakeBridge()
     vi.spyOn(bridge.store, 'insert').mockRejectedValue(new Error('SQLITE_IOERR: disk I/O error'))
     await load(ctx, pluginStarting(async () => bridge), config)
 
-    const first = await seamOf(ctx).ask(oneQuestion).catch((caught: unknown) => caught)
-    const second = await seamOf(ctx).ask(oneQuestion).catch((caught: unknown) => caught)
+    const together = await Promise.all([seamOf(ctx).ask(oneQuestion), seamOf(ctx).ask(oneQuestion)].map((asking) => asking.catch((caught: unknown) => caught)))
+    const after = await seamOf(ctx).ask(oneQuestion).catch((caught: unknown) => caught)
 
-    expect(first).toMatchObject({ name: 'UserQuestionError', code: 'NO_PROVIDER' })
-    expect(second).toMatchObject({ name: 'UserQuestionError', code: 'NO_PROVIDER' })
+    expect([...together, after]).toEqual([0, 1, 2].map(() => expect.objectContaining({ name: 'UserQuestionError', code: 'NO_PROVIDER' })))
     expect(seamOf(ctx).provider).toBeUndefined()
     expect(lines).toEqual([expect.stringMatching(/^dsh-slack: off: a question failed: SQLITE_IOERR: disk I\/O error/)])
   })
