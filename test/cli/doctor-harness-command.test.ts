@@ -1,11 +1,11 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { DoctorSlack } from '../../src/cli/doctor/doctor-port.js'
 import { MANIFEST_BOT_SCOPES } from '../../src/cli/doctor/manifest-scopes.js'
 import { doctorCommand } from '../../src/cli/doctor.js'
+import { memoryIo } from '../support/memory-io.js'
 
 const dirs: string[] = []
 
@@ -34,7 +34,6 @@ ${config}- insert:
 
 /** `dsh-slack doctor --harness <profile>` in-process, with Slack answering as a healthy workspace; returns what it printed, the exit code, and the calls it made. */
 async function doctorHarness(profile: string, env: Record<string, string> = {}) {
-  let stdout = ''
   const calls: string[] = []
   const slack: DoctorSlack = {
     authTest: async () => (calls.push('auth.test'), { team: 'Acme', user: 'dsh-slack', scopes: [...MANIFEST_BOT_SCOPES] }),
@@ -42,8 +41,9 @@ async function doctorHarness(profile: string, env: Record<string, string> = {}) 
     openDm: async () => 'D0DM',
     openSocketConnection: async () => void calls.push('apps.connections.open'),
   }
-  const io = { env, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: () => true }, stdin: new PassThrough(), onSignal: () => () => undefined }
-  const code = await doctorCommand(['--harness', profile], io, () => slack)
+  const doctor = memoryIo(env)
+  const code = await doctorCommand(['--harness', profile], doctor.io, () => slack)
+  const stdout = doctor.output()
   return { stdout, code, calls, names: stdout.split('\n').filter((line) => /^[✓✗]/.test(line)).map((line) => line.slice(2).split(':')[0]) }
 }
 
