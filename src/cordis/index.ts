@@ -17,7 +17,7 @@ export type { PluginContext, PluginSettings, SlackPluginConfig, ServicePluginCon
 /**
  * `userQuestions` is the seam. `loader` with `await` holds `apply` until
  * every other entry of the profile has loaded: a host with its own question
- * UI (`dsh web`, the terminal) has registered its provider by then, so
+ * UI (`dsh web`) has registered its provider by then, so
  * dsh-slack finds the slot taken and steps aside, instead of taking it first
  * and making the host fail to boot with DUPLICATE_PROVIDER.
  */
@@ -139,7 +139,7 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
 }
 
 const HOST_HAS_ITS_OWN_UI =
-  'this host shows questions in its own UI (dsh web or the terminal), so dsh-slack is not its question provider. To answer this host from Slack, run `dsh-slack relay` with DSH_HOST_URL set to it (docs/host-relay.md), and remove dsh-slack from this profile.'
+  'this host shows questions in its own UI (dsh web), so dsh-slack is not its question provider. To answer this host from Slack, run `dsh-slack relay` with DSH_HOST_URL set to it (docs/host-relay.md), and remove dsh-slack from this profile.'
 
 /**
  * Info and debug go to the harness's logger. Warnings and errors go to
