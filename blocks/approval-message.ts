@@ -59,7 +59,7 @@ export function approvalMessage(view: ApprovalView): MessagePayload {
 
 /** A decided (or withdrawn, expired, settled elsewhere…) tool approval. */
 export function settledApprovalMessage(view: ApprovalView, outcome: Outcome): MessagePayload {
-  const status = statusLine(view.locale, outcome)
+  const status = statusLine(view.locale, outcome, undefined, 'approval')
   // Settled: the status line says who and when; the expiry no longer matters.
   return { text: fitEscaped(status, LIMIT.notificationText), blocks: [...approvalHead({ ...view, expiresAt: undefined }), contextLine(status)] }
 }

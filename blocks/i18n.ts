@@ -9,6 +9,9 @@ import type { Locale, SettledElsewhereHow } from './view.js'
 /** What a person gave that is on its way to the host. */
 export type DeliveringWhat = 'answer' | 'approval' | 'changes' | 'dismissal' | 'allowed' | 'rejected'
 
+/** What a status line is about: a question (plan reviews included) or a tool approval. */
+export type AskSubject = 'question' | 'approval'
+
 export interface Words {
   /** Context line: who asks. */
   agent: string
@@ -44,6 +47,8 @@ export interface Words {
   restInFile(filename: string): string
   fileTitle: string
   batchIntro(count: number): string
+  /** A settled batch's first line: the form is gone, so nothing about how to fill it in. */
+  batchSettledIntro(count: number): string
   moreQuestions(count: number): string
   otherTitle: string
   formTitle(page: number, pages: number): string
@@ -84,8 +89,9 @@ export interface Words {
   approvedBy(who: string, when: string): string
   changesRequestedBy(who: string, when: string): string
   dismissedBy(who: string, when: string): string
-  aborted(when: string): string
-  expired(when: string): string
+  /** `what`: a tool approval is no question, and its card must not call it one. */
+  aborted(when: string, what: AskSubject): string
+  expired(when: string, what: AskSubject): string
   stopped(when: string): string
   /** `who` (mrkdwn) is set for `undelivered`: whose answer never reached the host. */
   settledElsewhere(how: SettledElsewhereHow, when: string, who?: string): string
@@ -172,6 +178,7 @@ const en: Words = {
   restInFile: (filename) => `The rest is in the attached file ${filename}.`,
   fileTitle: 'Full text',
   batchIntro: (count) => `${count} questions. Tap Answer… to fill in the form; leave a question empty to skip it.`,
+  batchSettledIntro: (count) => `${count} questions.`,
   moreQuestions: (count) => `…and ${count} more ${count === 1 ? 'question' : 'questions'}: all of them are in the form (Answer…) and in the thread.`,
   otherTitle: 'Your answer',
   formTitle: (page, pages) => (pages > 1 ? `Answer (${page}/${pages})` : 'Answer'),
@@ -207,8 +214,8 @@ const en: Words = {
   approvedBy: (who, when) => `:white_check_mark: Approved by ${who} · ${when}`,
   changesRequestedBy: (who, when) => `:pencil2: Changes requested by ${who} · ${when}`,
   dismissedBy: (who, when) => `Dismissed by ${who} · ${when}`,
-  aborted: (when) => `The agent withdrew this question · ${when}`,
-  expired: (when) => `This question expired unanswered · ${when}`,
+  aborted: (when, what) => (what === 'approval' ? `The agent withdrew this tool approval request · ${when}` : `The agent withdrew this question · ${when}`),
+  expired: (when, what) => (what === 'approval' ? `This tool approval expired undecided · ${when}` : `This question expired unanswered · ${when}`),
   stopped: (when) => `Closed: the service stopped before an answer · ${when}`,
   settledElsewhere: (how, when, who) => {
     switch (how) {
@@ -297,6 +304,7 @@ const zhCN: Words = {
   restInFile: (filename) => `其余内容见附件 ${filename}。`,
   fileTitle: '全文',
   batchIntro: (count) => `共 ${count} 个问题。点“回答…”填写表单；留空即跳过该问题。`,
+  batchSettledIntro: (count) => `共 ${count} 个问题。`,
   moreQuestions: (count) => `……另有 ${count} 个问题：全部问题都在表单（回答…）和消息串中。`,
   otherTitle: '你的回答',
   formTitle: (page, pages) => (pages > 1 ? `回答（${page}/${pages}）` : '回答'),
@@ -331,8 +339,8 @@ const zhCN: Words = {
   approvedBy: (who, when) => `:white_check_mark: ${who} 已批准 · ${when}`,
   changesRequestedBy: (who, when) => `:pencil2: ${who} 要求修改 · ${when}`,
   dismissedBy: (who, when) => `${who} 已忽略 · ${when}`,
-  aborted: (when) => `智能体已撤回这个问题 · ${when}`,
-  expired: (when) => `这个问题已过期，无人回答 · ${when}`,
+  aborted: (when, what) => (what === 'approval' ? `智能体已撤回这个工具审批请求 · ${when}` : `智能体已撤回这个问题 · ${when}`),
+  expired: (when, what) => (what === 'approval' ? `这个工具审批已过期，无人决定 · ${when}` : `这个问题已过期，无人回答 · ${when}`),
   stopped: (when) => `已关闭：服务在回答前停止 · ${when}`,
   settledElsewhere: (how, when, who) => {
     switch (how) {

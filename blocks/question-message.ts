@@ -312,17 +312,23 @@ export function askBody(view: AskView): AskBody {
 /**
  * Everything a card is made of, before layout. The reserve keeps room for the
  * larger of the controls and a settled status, so both split alike. `body`
- * is askBody(view), passed in when the caller kept it from an earlier render.
+ * is askBody(view), passed in when the caller kept it from an earlier render;
+ * `settled` drops the batch's how-to line, whose form is gone.
  */
-export function askCard(view: AskView, body: AskBody = askBody(view)): CardParts {
+export function askCard(view: AskView, body: AskBody = askBody(view), state: { settled?: boolean } = {}): CardParts {
   const words = wordsFor(view.locale)
   const shape = askShape(view)
   const context = askContext(view.locale, view.agent, view.mention, view.expiresAt)
   let head: KnownBlock[]
   let tail: KnownBlock[]
   let moreQuestions: CardParts['moreQuestions']
+  let headSaved = 0
   if (shape === 'batch') {
-    const intro: SectionBlock = { type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(words.batchIntro(view.questions.length))}*` } }
+    const introOf = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(text)}*` } })
+    const open = introOf(words.batchIntro(view.questions.length))
+    const intro = state.settled ? introOf(words.batchSettledIntro(view.questions.length)) : open
+    // The room the how-to line leaves stays reserved, so the settled card splits as the open one did.
+    headSaved = textSize([open]) - textSize([intro])
     head = [context, intro]
     tail = batchControls(view)
     moreQuestions = (count) => escapeMrkdwn(words.moreQuestions(count))
@@ -336,7 +342,7 @@ export function askCard(view: AskView, body: AskBody = askBody(view)): CardParts
     head,
     body: body.blocks,
     tail,
-    reserve: { text: Math.max(textSize(tail), LIMIT.statusText), blocks: Math.max(tail.length, STATUS_BLOCKS) },
+    reserve: { text: Math.max(textSize(tail), LIMIT.statusText) + headSaved, blocks: Math.max(tail.length, STATUS_BLOCKS) },
     text: fallbackText(view),
     threadText: fitMrkdwn(view.questions[0]?.header ?? view.questions[0]?.question ?? '', LIMIT.notificationText),
     file: { filename: askFileName(view), make: () => askFile(view) },

@@ -5,7 +5,7 @@
  */
 import type { KnownBlock, RichTextBlock } from '@slack/types'
 import { dateMrkdwn, personMrkdwn } from './context.js'
-import { wordsFor, type Words } from './i18n.js'
+import { wordsFor, type AskSubject, type Words } from './i18n.js'
 import { contextLine, layoutCard, textSize, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
 import { approveIndex, askCard, askShape, type AskBody } from './question-message.js'
@@ -13,7 +13,7 @@ import { fitEscaped, fitMrkdwn, fitText, wellFormed } from './text.js'
 import type { AnswerView, AskView, Locale, Outcome, Person, QuestionView } from './view.js'
 
 /** The status line (mrkdwn) of an outcome, for asks and approvals alike. */
-export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: boolean; feedback: boolean }): string {
+export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: boolean; feedback: boolean }, subject: AskSubject = 'question'): string {
   const words = wordsFor(locale)
   const when = dateMrkdwn(locale, outcome.at)
   switch (outcome.kind) {
@@ -28,9 +28,9 @@ export function statusLine(locale: Locale, outcome: Outcome, plan?: { approved: 
       if (outcome.delivering) return words.delivering('dismissal', personMrkdwn(outcome.by), when)
       return words.dismissedBy(personMrkdwn(outcome.by), when)
     case 'aborted':
-      return words.aborted(when)
+      return words.aborted(when, subject)
     case 'expired':
-      return words.expired(when)
+      return words.expired(when, subject)
     case 'stopped':
       return words.stopped(when)
     case 'settled-elsewhere':
@@ -113,7 +113,7 @@ export function askStatus(view: AskView, outcome: Outcome): KnownBlock[] {
 export function settledMessage(view: AskView, outcome: Outcome, body?: AskBody): MessagePayload {
   // The status line says who settled it and when; an expiry in the context
   // line ("expires tomorrow") would read as if the question were still open.
-  const parts = askCard({ ...view, expiresAt: undefined }, body)
+  const parts = askCard({ ...view, expiresAt: undefined }, body, { settled: true })
   const tail = askStatus(view, outcome)
   const rendered = layoutCard({ ...parts, tail })
   const status = (tail[0] as { elements: { text: string }[] }).elements[0]!.text

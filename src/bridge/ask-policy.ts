@@ -1,5 +1,5 @@
 import type { ValidQuestion } from '../contract/index.js'
-import type { AskFacts, OperatorPolicy, OperatorRule } from '../policy/operator-policy.js'
+import type { AskFacts, AskKind, OperatorPolicy, OperatorRule } from '../policy/operator-policy.js'
 import { matchRule } from '../policy/match-rule.js'
 import { checkKeyRules } from '../policy/key-rules.js'
 import { checkChannel, tightenPolicy, type AskStyle, type EffectivePolicy } from '../policy/tighten.js'
@@ -12,6 +12,12 @@ export type { AskStyle } from '../policy/tighten.js'
 export function styleOfQuestions(questions: ValidQuestion[]): AskStyle {
   const only = questions.length === 1 ? questions[0]! : undefined
   return only?.intent?.kind === 'plan-review' && only.options.some((option) => option.label === only.intent!.approve) ? 'approval' : 'question'
+}
+
+/** What kind of ask a record is, in the policy's words (its rules' `kind`, `policy explain`, the list of asks). */
+export function askKindOf(record: { kind: 'question' | 'approval'; questions: ValidQuestion[] }): AskKind {
+  if (record.kind === 'approval') return 'tool-approval'
+  return styleOfQuestions(record.questions) === 'approval' ? 'plan-review' : 'question'
 }
 
 /** Who sent an ask, as far as the bridge knows: the API key (HTTP API) and the harness host (relay). */

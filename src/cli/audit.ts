@@ -1,4 +1,5 @@
-import { existsSync } from 'node:fs'
+import { existsSync, readdirSync } from 'node:fs'
+import { dirname } from 'node:path'
 
 import { configFromEnv } from '../config/config.js'
 import { servedStatePath } from '../service/stand-in-files.js'
@@ -41,6 +42,19 @@ function csvLine(event: AskEvent): string {
   return cells.map(csvCell).join(',')
 }
 
+/**
+ * Where the stand-in's trail may be instead: it keeps one file per port, so
+ * a service run with another DSH_SLACK_SANDBOX_PORT (ports moved off 4100)
+ * left its asks in a file this run did not look at.
+ */
+function standInHint(looked: string, port: number): string {
+  const others = existsSync(dirname(looked))
+    ? readdirSync(dirname(looked)).flatMap((file) => /^sandbox-(\d+)\.sqlite$/.exec(file)?.[1] ?? []).filter((found) => Number(found) !== port)
+    : []
+  const found = others.length > 0 ? ` (beside it: the stand-in's asks of port${others.length === 1 ? '' : 's'} ${others.join(', ')})` : ''
+  return `The stand-in keeps one file per port: run it with the DSH_SLACK_SANDBOX_PORT (this looked for ${port}) and DSH_SLACK_STATE the service ran with${found}; for the asks kept while connected to Slack, with its SLACK_BOT_TOKEN`
+}
+
 /** `dsh-slack audit`: every event since `--since`, oldest first, in pages so a long trail streams. */
 export async function auditCommand(argv: string[], io: CliIo, now: () => number = Date.now): Promise<number> {
   const { values } = parseCommandArgs({
@@ -63,7 +77,7 @@ export async function auditCommand(argv: string[], io: CliIo, now: () => number 
     return EXIT.ok
   }
   if (!isPostgresUrl(path) && !existsSync(path)) {
-    io.stderr.write(`dsh-slack audit: no state at ${where}, so nothing to export. Run it where the service runs, with its DSH_SLACK_STATE${standIn ? ', and SLACK_BOT_TOKEN for the state kept while connected to Slack' : ''}\n`)
+    io.stderr.write(`dsh-slack audit: no state at ${where}, so nothing to export. ${standIn ? standInHint(path, config.sandboxPort) : 'Run it where the service runs, with its DSH_SLACK_STATE'}\n`)
     return EXIT.ok
   }
   io.stderr.write(`dsh-slack audit: reading ${where}\n`)

@@ -23,7 +23,7 @@ $DSH_HOME/profiles/headless, or its cordis.patch.yml): the patch is a list
 of loader patches, dsh-slack's settings there (or in the environment) are
 valid, a headless profile has the ask tool, and this Node can run dsh-slack
 as the harness will (run it with the harness's Node). The Slack checks then
-use the plugin's settings.
+use the plugin's settings, and only what concerns the plugin is checked.
 Exit code 0 when every check passes, 1 otherwise, 2 for a malformed setting.
 
 Options:
@@ -42,17 +42,22 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
     io.stdout.write(`${DOCTOR_HELP}\n`)
     return EXIT.ok
   }
-  // The rules across variables become failed checks below, so one missing setting does not hide the rest.
-  const config = configFromEnv(io.env, { checkCombination: false })
   const harness = values.harness === undefined ? undefined : checkHarnessProfile(values.harness, io.env)
+  // With --harness the Slack checks follow the plugin's own settings only, as
+  // the harness will use them (they came from the environment already when its entry has none).
+  // The rules across variables become failed checks below, so one missing setting does not hide the rest.
+  const config = configFromEnv(harness ? {} : io.env, { checkCombination: false })
   if (harness) {
     for (const result of harness.results) io.stdout.write(`${scrubSecrets(formatCheck(result))}\n`)
-    // The Slack checks follow the plugin's own settings, as the harness will use them.
-    if (harness.slack) Object.assign(config, harness.slack)
     if (harness.viaService) {
       io.stdout.write(`Slack is checked where the service runs: dsh-slack doctor there (the plugin asks through ${harness.viaService}).\n`)
       return reportTotal(harness.results, io)
     }
+    if (!harness.slack) {
+      io.stdout.write('The Slack checks run once the plugin config is fixed.\n')
+      return reportTotal(harness.results, io)
+    }
+    Object.assign(config, harness.slack)
   }
   const slack = config.botToken
     ? (port ?? webApiDoctorPort)({
@@ -61,7 +66,8 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
         ...(config.slackApiUrl ? { slackApiUrl: config.slackApiUrl } : {}),
       })
     : undefined
-  const slackResults = await runDoctorChecks(config, slack)
+  // The HTTP API is the service's: the plugin listens on none of it.
+  const slackResults = await runDoctorChecks(config, slack, { httpApi: !harness })
   // A URL in a check (SLACK_API_URL, DSH_SLACK_STATE) is shown without its password.
   for (const result of slackResults) io.stdout.write(`${scrubSecrets(formatCheck(result))}\n`)
   return reportTotal([...(harness?.results ?? []), ...slackResults], io)

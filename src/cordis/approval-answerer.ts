@@ -1,10 +1,11 @@
 import { agentView } from '../bridge/agent-view.js'
 import type { OpenApprovalInput, SlackBridge } from '../bridge/types.js'
-import type { AgentLike } from '../contract/index.js'
+import { isUserInteractionError, type AgentLike } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
 import { toolCallsOf } from '../relay/frames.js'
 import type { AskRecord } from '../store/ask-record.js'
 import type { ApprovalAnswerer, ApprovalOutcome, HarnessApprovalRequest } from './harness-context.js'
+import { describeError, type OffSwitch } from './off-switch.js'
 
 /** How long one wait for a decision lasts before it is renewed (the wait itself has no end: an approval waits for a person). */
 const DECISION_WAIT_MS = 60_000
@@ -21,20 +22,28 @@ const DECISION_WAIT_MS = 60_000
  * answers first. Where the host has its own UI, dsh-slack does not answer
  * at all (see `index.ts`).
  */
-export function slackApprovalAnswerer(bridge: () => Promise<SlackBridge>, logger: Logger): ApprovalAnswerer {
+export function slackApprovalAnswerer(bridge: () => Promise<SlackBridge>, off: OffSwitch, logger: Logger): ApprovalAnswerer {
   return async (request) => {
     if (request.signal?.aborted) return 'cancelled'
-    let slack: SlackBridge
-    let record: AskRecord
+    // Off (a failed start says so itself): fail closed, as the harness does with no answerer.
+    const slack = off.isOff ? undefined : await bridge().catch(() => undefined)
+    if (!slack || off.isOff) return 'unavailable'
     try {
-      slack = await bridge()
-      record = await slack.openApproval(approvalInput(request))
+      let record: AskRecord
+      try {
+        record = await slack.openApproval(approvalInput(request))
+      } catch (error) {
+        // One card Slack refused (channel, rate limit): this approval fails closed, the plugin stays on.
+        if (!isUserInteractionError(error)) throw error
+        logger.warn(`tool approval for ${request.toolName} could not be posted to Slack: ${describeError(error)}`)
+        return 'unavailable'
+      }
+      return await decisionOf(slack, record, request.signal)
     } catch (error) {
-      // Fail closed, as the harness does with no answerer: the tool does not run.
-      logger.warn(`tool approval for ${request.toolName} could not be posted to Slack: ${error instanceof Error ? error.message : String(error)}`)
+      // Anything else is a broken plugin: a throw here would reach the harness's run.
+      off.turnOff(`a tool approval failed: ${describeError(error)}`)
       return 'unavailable'
     }
-    return decisionOf(slack, record, request.signal)
   }
 }
 

@@ -1,6 +1,6 @@
 import type { SlackBridge } from '../bridge/types.js'
 import { connectToService } from '../client/connect-to-service.js'
-import type { AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
+import { isUserInteractionError, type AskUserQuestionRequest, type UserInteractionProvider } from '../contract/index.js'
 import { knownFieldsOnly } from '../contract/validate-request.js'
 import type { Logger } from '../log/logger.js'
 import { scrubSecrets } from '../log/scrub.js'
@@ -9,6 +9,7 @@ import { loadCreateSlackBridge } from '../service/bridge-factory.js'
 import { slackApprovalAnswerer } from './approval-answerer.js'
 import type { PluginContext } from './harness-context.js'
 import { harnessErrorClassOf, inHarnessTerms } from './harness-errors.js'
+import { describeError, OffSwitch } from './off-switch.js'
 import { bridgeOptionsFromPluginConfig, isServiceConfig, PluginConfigSchema, type PluginSettings, type ServicePluginConfig, type SlackPluginConfig } from './plugin-config.js'
 
 export type { PluginContext, PluginSettings, SlackPluginConfig, ServicePluginConfig }
@@ -16,7 +17,7 @@ export type { PluginContext, PluginSettings, SlackPluginConfig, ServicePluginCon
 /**
  * `userQuestions` is the seam. `loader` with `await` holds `apply` until
  * every other entry of the profile has loaded: a host with its own question
- * UI (`dsh web`, the terminal) has registered its provider by then, so
+ * UI (`dsh web`) has registered its provider by then, so
  * dsh-slack finds the slot taken and steps aside, instead of taking it first
  * and making the host fail to boot with DUPLICATE_PROVIDER.
  */
@@ -37,9 +38,9 @@ export interface SlackPlugin {
  * dsh-slack is the question provider and the tool-approval answerer. Where
  * the host shows questions itself, it does nothing but say so: the host
  * relay (`dsh-slack relay`) brings that host's questions to Slack. Nothing
- * it meets at start (a bad config, Slack unreachable, a native module built
- * for another Node) stops the host: it says what is wrong on stderr, once,
- * and stays off.
+ * it meets, at start or later (a bad config, a revoked token, Slack
+ * unreachable, the store unavailable, a failing approval), stops the host:
+ * it says what is wrong on stderr, once, and stays off (`OffSwitch`).
  */
 export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = loadCreateSlackBridge): SlackPlugin {
   return {
@@ -58,22 +59,38 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
       // The provider is registered before anything connects: a host that
       // already has one refuses at once, and no socket is opened for nothing.
       let ready!: Promise<UserInteractionProvider>
+      let unregister: () => void = () => undefined
+      const off = new OffSwitch(logger.warn, () => unregister())
       const provider: UserInteractionProvider = {
         // The harness hands over its own objects and ignores keys it does not
         // know (SEAM.md); so does the plugin, unlike the library's strict ask().
         ask: async (request: AskUserQuestionRequest) => {
           try {
-            return await (await ready).ask(knownFieldsOnly(request))
+            return await askOrOff(request)
           } catch (error) {
             throw inHarnessTerms(error, await errorClass)
           }
         },
       }
-      let unregister: () => void
+      const askOrOff = async (request: AskUserQuestionRequest) => {
+        if (off.isOff) throw off.noProvider()
+        // A failed start has turned the plugin off already (the handler below).
+        const started = await ready.catch(() => undefined)
+        if (!started || off.isOff) throw off.noProvider()
+        try {
+          return await started.ask(knownFieldsOnly(request))
+        } catch (error) {
+          // The seam's own outcomes (answered, dismissed, expired, one post
+          // refused by Slack) are the agent's; anything else is a broken plugin.
+          if (isUserInteractionError(error)) throw error
+          off.turnOff(`a question failed: ${describeError(error)}`)
+          throw off.noProvider()
+        }
+      }
       try {
         unregister = ctx.userQuestions.registerProvider(provider)
       } catch (error) {
-        logger.warn(`off: ${(error as { code?: unknown }).code === 'DUPLICATE_PROVIDER' ? HOST_HAS_ITS_OWN_UI : describe(error)}`)
+        logger.warn(`off: ${(error as { code?: unknown }).code === 'DUPLICATE_PROVIDER' ? HOST_HAS_ITS_OWN_UI : describeError(error)}`)
         return
       }
 
@@ -83,44 +100,46 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         connection = connectToService({ url: config.serviceUrl, logger, ...(config.apiKey ? { apiKey: config.apiKey } : {}), ...(config.channel ? { channel: config.channel } : {}), ...(config.timeout !== undefined ? { timeout: config.timeout } : {}) })
         ready = Promise.resolve(connection.provider)
       } else {
-        bridge = createBridge().then((create) => create({ ...bridgeOptionsFromPluginConfig(config), logger }))
+        // Until it is connected, what Slack's SDK warns about (six retries of an
+        // unreachable URL) stays in the harness's log: a failed start is the one "off" line.
+        const starting = quietUntilConnected(logger)
+        bridge = createBridge().then((create) => create({ ...bridgeOptionsFromPluginConfig(config), logger: starting.logger }))
         ready = bridge.then((started) => started.provider)
+        // Handled where it is awaited; unhandled, a failed start would be fatal to the harness.
         ready.catch(() => undefined)
-      }
-
-      if (bridge) {
-        const started = bridge
-        ctx.inject(['approval'], (scope) => scope.on('approval/request', slackApprovalAnswerer(() => started, logger)))
-        started.then(
-          () => logger.info('connected to Slack: questions and tool approvals of this profile are asked there'),
-          (error: unknown) => {
-            // Off, not half-on: the harness then says NO_PROVIDER to the agent, as with no plugin.
-            unregister()
-            logger.warn(`off: could not start: ${describe(error)}`)
+        bridge.then(
+          () => {
+            starting.connected()
+            logger.info('connected to Slack: questions and tool approvals of this profile are asked there')
           },
+          // Off, not half-on: the harness then says NO_PROVIDER to the agent, as with no plugin.
+          (error: unknown) => off.turnOff(`could not start: ${describeError(error)}`),
         )
+        const started = bridge
+        ctx.inject(['approval'], (scope) => scope.on('approval/request', slackApprovalAnswerer(() => started, off, logger)))
       }
 
       // cordis 4 has no `dispose` event: the plugin's lifetime is an effect.
       // Unloading (a headless run ending, Ctrl-C, the entry disabled)
       // withdraws open questions, updates their cards, and closes the
-      // socket, so the process can exit.
+      // socket, so the process can exit. A failure here is said, not thrown:
+      // the run is over, and its exit code is the harness's.
       ctx.effect(() => async () => {
-        unregister()
-        await connection?.stop()
-        const running = await bridge?.catch(() => undefined)
-        await running?.stop({ withdrawOpen: true })
+        try {
+          unregister()
+          await connection?.stop()
+          const running = await bridge?.catch(() => undefined)
+          await running?.stop({ withdrawOpen: true })
+        } catch (error) {
+          logger.warn(`could not stop cleanly: ${describeError(error)}`)
+        }
       }, 'dsh-slack: Slack connection')
     },
   }
 }
 
 const HOST_HAS_ITS_OWN_UI =
-  'this host shows questions in its own UI (dsh web or the terminal), so dsh-slack is not its question provider. To answer this host from Slack, run `dsh-slack relay` with DSH_HOST_URL set to it (docs/host-relay.md), and remove dsh-slack from this profile.'
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}
+  'this host shows questions in its own UI (dsh web), so dsh-slack is not its question provider. To answer this host from Slack, run `dsh-slack relay` with DSH_HOST_URL set to it (docs/host-relay.md), and remove dsh-slack from this profile.'
 
 /**
  * Info and debug go to the harness's logger. Warnings and errors go to
@@ -140,6 +159,22 @@ function pluginLogger(ctx: PluginContext): Logger {
     debug: (message) => harness?.debug('%s', message),
     warn: (message) => stderr('', message),
     error: (message) => stderr('error: ', message),
+  }
+}
+
+/** A logger whose warnings and errors go to the harness's log only, until `connected()`. */
+function quietUntilConnected(logger: Logger): { logger: Logger; connected(): void } {
+  let connected = false
+  return {
+    logger: {
+      info: (message) => logger.info(message),
+      debug: (message) => logger.debug(message),
+      warn: (message) => (connected ? logger.warn : logger.info)(message),
+      error: (message) => (connected ? logger.error : logger.info)(message),
+    },
+    connected: () => {
+      connected = true
+    },
   }
 }
 

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { parseDuration } from '../config/duration.js'
+import { askKindOf } from '../bridge/ask-policy.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { AskRecord, AskStatus } from '../store/ask-record.js'
 import { decodeAskCursor, MAX_EPOCH_MS } from '../store/team-records.js'
@@ -30,7 +31,7 @@ export function parseSince(value: string, now: number): number | null {
 function listed(record: AskRecord): Record<string, unknown> {
   return {
     ...askStateResponse(record),
-    kind: record.kind,
+    kind: askKindOf(record),
     createdAt: new Date(record.createdAt).toISOString(),
     ...(record.message ? { channel: record.message.channel, ts: record.message.ts, ...(record.message.permalink ? { permalink: record.message.permalink } : {}) } : {}),
     ...(record.agent ? { agent: record.agent } : {}),

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { ASK_KINDS } from '../policy/operator-policy.js'
 import { TIMING } from '../slack/timing.js'
 import { askCreatedSchema, askStateSchema, askStatusSchema, askWithdrawnSchema, errorBodySchema, healthSchema } from './api-schemas.js'
 import { createAskBodySchema } from './create-ask-body.js'
@@ -98,7 +99,7 @@ export function openApiDocument(): Record<string, unknown> {
             '200': json(
               {
                 type: 'object',
-                properties: { asks: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, status: askStatus }, required: ['id', 'status'] } }, nextCursor: { type: 'string', description: 'Pass as `cursor` for the next page; absent on the last page.' } },
+                properties: { asks: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, status: askStatus, kind: { type: 'string', enum: [...ASK_KINDS], description: 'What was asked, in the words of the policy\'s rules and `policy explain`: a question, a plan review (intent plan-review), or a tool approval.' } }, required: ['id', 'status', 'kind'] } }, nextCursor: { type: 'string', description: 'Pass as `cursor` for the next page; absent on the last page.' } },
                 required: ['asks'],
               },
               'A page of asks.',

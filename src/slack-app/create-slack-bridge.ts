@@ -64,7 +64,10 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
         installerOptions: { clientOptions: { ...clientOptions, retryConfig: { retries: 20, factor: 1.5, maxTimeout: 30_000 } } },
       })
     : new HTTPReceiver({ signingSecret: resolved.signingSecret!, endpoints: '/slack/events', logger: slackLogger })
-  const app = new App({ token: resolved.botToken, receiver, socketMode, clientOptions, logger: slackLogger })
+  // Initialised below, after our own auth.test: constructed plainly, Bolt calls
+  // auth.test at once and leaves its rejection unhandled, which a host (the
+  // harness) treats as fatal, so a revoked token would stop the whole run.
+  const app = new App({ token: resolved.botToken, receiver, socketMode, clientOptions, logger: slackLogger, deferInitialization: true })
 
   const calls = trackInFlight(webApiPort(app.client, options.observeSlackCalls))
   const slack = calls.port
@@ -76,6 +79,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     const slackError = error instanceof SlackCallError ? error.slackError : 'request_failed'
     throw new UserInteractionError('SLACK_API_ERROR', `auth.test failed with Slack error "${slackError}": ${adviceFor(slackError)}`, { cause: error })
   }
+  await app.init()
 
   const ownsStore = typeof options.state !== 'object'
   const store: AskStore = await openStore(options.state, { logger })
@@ -119,17 +123,26 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
 
   let health: SlackHealth = 'connected'
   let server: Server | undefined
-  if (receiver instanceof SocketModeReceiver) {
-    receiver.client.on('connected', () => (health = 'connected'))
-    receiver.client.on('reconnecting', () => (health = 'disconnected'))
-    receiver.client.on('disconnected', () => (health = 'disconnected'))
-    await app.start()
-  } else if (options.listen !== false) {
-    const { host = '127.0.0.1', port } = options.listen ?? { port: 3000 }
-    server = createServer(guardSlackEvents(receiver.requestListener, { logger }))
-    await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, host, resolve))
+  try {
+    if (receiver instanceof SocketModeReceiver) {
+      receiver.client.on('connected', () => (health = 'connected'))
+      receiver.client.on('reconnecting', () => (health = 'disconnected'))
+      receiver.client.on('disconnected', () => (health = 'disconnected'))
+      await app.start()
+    } else if (options.listen !== false) {
+      const { host = '127.0.0.1', port } = options.listen ?? { port: 3000 }
+      server = createServer(guardSlackEvents(receiver.requestListener, { logger }))
+      await new Promise<void>((resolve, reject) => server!.once('error', reject).listen(port, host, resolve))
+    }
+    await lifecycle.recover()
+  } catch (error) {
+    // Half started: close what is open, or a socket left reconnecting keeps a
+    // host that carries on without us (a headless run) from ever exiting.
+    if (socketMode) await app.stop().catch(() => undefined)
+    server?.close()
+    if (ownsStore) await store.close().catch(() => undefined)
+    throw error
   }
-  await lifecycle.recover()
   const reminders = new Reminders({ lifecycle, slack, pacer, settings, logger, now: options.now ?? Date.now })
   reminders.start(options.schedulerIntervalMs ?? TIMING.schedulerPollMs)
 

@@ -21,6 +21,16 @@ describe('approvalMessage', () => {
     expect(checkMessagePayload(message)).toEqual([])
   })
 
+  it('calls a withdrawn or expired tool approval what it is, not a question', () => {
+    const withdrawn = mrkdwnTexts(settledApprovalMessage(approval, { kind: 'aborted', at: NOW })).at(-1)
+    const expired = mrkdwnTexts(settledApprovalMessage(approval, { kind: 'expired', at: NOW })).at(-1)
+    const zh = mrkdwnTexts(settledApprovalMessage({ ...approval, locale: 'zh-CN' }, { kind: 'aborted', at: NOW })).at(-1)
+
+    expect(withdrawn).toMatch(/^The agent withdrew this tool approval request · /)
+    expect(expired).toMatch(/^This tool approval expired undecided · /)
+    expect(zh).toMatch(/^智能体已撤回这个工具审批请求 · /)
+  })
+
   it('says who decided once settled, or that it was settled elsewhere', () => {
     const allowed = settledApprovalMessage(approval, { kind: 'decided', decision: 'allowed-once', by: { id: 'U0BOB' }, at: NOW })
     const elsewhere = settledApprovalMessage(approval, { kind: 'settled-elsewhere', how: 'answered', at: NOW })

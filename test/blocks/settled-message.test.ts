@@ -97,4 +97,30 @@ describe('settledMessage', () => {
 
     expect(settled.blocks.slice(0, -1)).toEqual(open.blocks.slice(0, open.blocks.length - 2))
   })
+
+  it('drops the form’s how-to from a settled batch (the form is gone) and still splits as the open card did', () => {
+    const view = ask({ questions: Array.from({ length: 12 }, (_, i) => question({ id: `q${i}`, question: `Q${i}`, detail: `Detail ${i} ${'lorem '.repeat(300)}` })) })
+    const open = questionMessage(view)
+    const settled = settledMessage(view, { kind: 'expired', at: NOW })
+
+    expect(open.thread.length).toBeGreaterThan(0)
+    expect(mrkdwnTexts(open.message)[1]).toContain('Tap Answer…')
+    expect(mrkdwnTexts(settled)[1]).toBe('*12 questions.*')
+    expect(JSON.stringify(settled)).not.toContain('Tap Answer')
+    const bodyOf = (blocks: unknown[]) => blocks.slice(2, -1)
+    expect(bodyOf(settled.blocks)).toEqual(bodyOf(open.message.blocks))
+  })
+
+  it('splits a settled batch as the open card at every size of the piece on the edge (the shorter intro frees no room)', () => {
+    // Four full pieces, then one that grows word by word past the card's last room.
+    const words = Array.from({ length: 200 }, (_, i) => 10 + i)
+    const differing = words.filter((count) => {
+      const view = ask({ questions: Array.from({ length: 6 }, (_, i) => question({ id: `q${i}`, question: `Q${i}`, detail: 'lorem '.repeat(i === 4 ? count : 300) })) })
+      const open = questionMessage(view).message.blocks
+      const settled = settledMessage(view, { kind: 'expired', at: NOW }).blocks
+      return JSON.stringify(settled.slice(2, -1)) !== JSON.stringify(open.slice(2, -1))
+    })
+
+    expect(differing).toEqual([])
+  })
 })

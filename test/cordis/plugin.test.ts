@@ -1,6 +1,5 @@
-import { Context, Service } from '@deepseek-ai/cordis'
-import { ApprovalService } from '@deepseek-ai/dsh-user-approval'
-import UserQuestionService, { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
+import type { Context } from '@deepseek-ai/cordis'
+import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest'
 import type { SlackBridgeOptions } from '../../src/bridge/types.js'
 import { serviceDeps } from '../../src/cli/service-deps.js'
@@ -11,26 +10,11 @@ import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { startService } from '../../src/service/start-service.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
+import { agentInTurn, approvalOf, harnessContext, load, seamOf, stderrLines } from '../support/cordis-context.js'
 import { sandboxEnv } from '../support/sandbox-env.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
 
-/**
- * The plugin in a real cordis 4 context with the harness's own seam
- * services from the registry (`@deepseek-ai/dsh-user-questions`,
- * `@deepseek-ai/dsh-user-approval`). The harness's loader is the one piece
- * stood in: a `loader` service that exists, as it does once every entry of
- * a profile has loaded. test/harness runs the plugin in the real harness.
- */
-class LoaderStandIn extends Service {
-  constructor(ctx: Context) {
-    super(ctx, 'loader')
-  }
-}
-
 const config = { botToken: 'xoxb-test', appToken: 'xapp-test', channel: 'C0123ABCDEF', state: ':memory:' }
-
-type Seam = { ask(request: unknown): Promise<unknown>; provider: unknown }
-const seamOf = (ctx: Context) => (ctx as unknown as { userQuestions: Seam }).userQuestions
 
 /** A plugin whose bridges are fakes, and the record of what it started. */
 function fakePlugin() {
@@ -43,33 +27,6 @@ function fakePlugin() {
     return bridge
   })
   return { plugin, bridges, options }
-}
-
-async function harnessContext(services: 'questions' | 'questions+approvals' = 'questions') {
-  const ctx = new Context()
-  await ctx.plugin(UserQuestionService)
-  if (services === 'questions+approvals') await ctx.plugin(ApprovalService, {})
-  await ctx.plugin(LoaderStandIn)
-  return ctx
-}
-
-/**
- * Loads the plugin with a raw config, as the harness's loader does: cordis
- * types `ctx.plugin`'s config as what `apply` receives (the parsed settings),
- * while the loader hands over what the profile says.
- */
-function load(ctx: Context, plugin: unknown, raw?: unknown) {
-  return ctx.plugin(plugin as never, raw as never)
-}
-
-/** What the plugin said on stderr (its warnings go there: a headless run prints no plugin log). */
-function stderrLines() {
-  const lines: string[] = []
-  vi.spyOn(process.stderr, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    lines.push(String(chunk))
-    return true
-  })
-  return lines
 }
 
 /** Waits until the fake bridge has an open ask, then answers it like a person in Slack. */
@@ -248,12 +205,6 @@ describe('the dsh-slack cordis 4 plugin', () => {
   })
 })
 
-/** A harness agent in an open turn, as the approval service wants one (it writes the audit pair to the session). */
-function agentInTurn(events: { type: string; data?: unknown }[] = []) {
-  const log = [{ type: 'turn/start' }, ...events]
-  return { id: 'session-1', session: { id: 'session-1', header: { cwd: '/work/app' }, events: log, append: (type: string, data: unknown) => void log.push({ type, data }) } }
-}
-
 const cardIn = (slack: Awaited<ReturnType<typeof startSandbox>>, after?: string) =>
   slack.waitFor(() => {
     const latest = slack.latestMessage(slack.defaultChannel)
@@ -279,7 +230,6 @@ describe('the plugin with the real bridge on the local stand-in', () => {
   })
 
   const onStandIn = () => ({ botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:' })
-  const approvalOf = (ctx: Context) => (ctx as unknown as { approval: ApprovalService }).approval
 
   it('answers the seam’s ask() from a tap in Slack, and withdraws an open question when unloaded', async () => {
     const ctx = await harnessContext()

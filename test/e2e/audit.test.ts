@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { PassThrough } from 'node:stream'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { auditCommand } from '../../src/cli/audit.js'
 import { serviceDeps } from '../../src/cli/service-deps.js'
@@ -12,6 +11,7 @@ import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { eventually, startRig } from '../support/e2e.js'
 import { postedMessage } from '../support/messages.js'
+import { memoryIo } from '../support/memory-io.js'
 
 const ALICE = 'U0SANDBOX01'
 const BOB = 'U0SANDBOX02'
@@ -21,16 +21,6 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((server) => server.close()))
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
-
-function cliIo(env: Record<string, string>) {
-  let out = ''
-  let err = ''
-  return {
-    io: { env, stdout: { write: (text: string) => (out += text) }, stderr: { write: (text: string) => (err += text) }, stdin: new PassThrough(), onSignal: () => () => undefined },
-    output: () => out,
-    errors: () => err,
-  }
-}
 
 describe('the audit trail', () => {
   it('lists asks and gives each ask’s events over the HTTP API, and exports them with dsh-slack audit', async () => {
@@ -74,8 +64,8 @@ describe('the audit trail', () => {
     expect(unknown.status).toBe(404)
 
     // With a bot token, audit reads DSH_SLACK_STATE itself, as serve would.
-    const jsonl = cliIo({ DSH_SLACK_STATE: state, SLACK_BOT_TOKEN: slack.botToken })
-    const csv = cliIo({ DSH_SLACK_STATE: state, SLACK_BOT_TOKEN: slack.botToken })
+    const jsonl = memoryIo({ DSH_SLACK_STATE: state, SLACK_BOT_TOKEN: slack.botToken })
+    const csv = memoryIo({ DSH_SLACK_STATE: state, SLACK_BOT_TOKEN: slack.botToken })
     expect(await auditCommand(['--since', '7d'], jsonl.io)).toBe(0)
     expect(await auditCommand(['--format', 'csv'], csv.io)).toBe(0)
 
@@ -94,7 +84,7 @@ describe('the audit trail', () => {
     const service = await startService(configFromEnv(env), await serviceDeps(), silentLogger)
     const created = await fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ questions: [{ id: 'go', question: 'Deploy now?' }] }) })
     await service.stop()
-    const audit = cliIo(env)
+    const audit = memoryIo(env)
 
     expect(await auditCommand([], audit.io)).toBe(0)
 
@@ -105,7 +95,7 @@ describe('the audit trail', () => {
 
   it('says where it looked when there is no state, and creates none', async () => {
     const folder = mkdtempSync(join(dir, 'empty-'))
-    const audit = cliIo({ DSH_SLACK_STATE: join(folder, 'state.sqlite') })
+    const audit = memoryIo({ DSH_SLACK_STATE: join(folder, 'state.sqlite') })
 
     expect(await auditCommand([], audit.io)).toBe(0)
 

@@ -1,21 +1,21 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import Database from 'better-sqlite3'
 import { execFile } from 'node:child_process'
-import { tmpdir } from 'node:os'
 import { promisify } from 'node:util'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, type TestContext } from 'vitest'
 import { serviceDeps } from '../../src/cli/service-deps.js'
 import { configFromEnv } from '../../src/config/config.js'
 import { silentLogger } from '../../src/log/logger.js'
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import type { Sandbox } from '../../src/sandbox/index.js'
 import { startService } from '../../src/service/start-service.js'
 import type { StoredMessage } from '../../src/sandbox/model.js'
 import { sandboxEnv } from '../support/sandbox-env.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
-import { addPlugin, startHeadless, writeProfilePatch, type DshRun } from '../support/harness/dsh-process.js'
-import { findRealHarness, freshDshHome, HARNESS_BUILD_TIMEOUT_MS, pluginPackageFor, removeQuietly, type RealHarness } from '../support/harness/real-harness.js'
-import { startScriptedModel, type ScriptedModel } from '../support/harness/scripted-model.js'
+import { startHeadless, type DshRun } from '../support/harness/dsh-process.js'
+import { configureHeadlessPlugin, harnessOrSkip, setUpHeadlessSuite, stopRuns, tearDownHeadlessSuite } from '../support/harness/headless-suite.js'
+import { HARNESS_BUILD_TIMEOUT_MS, type RealHarness } from '../support/harness/real-harness.js'
+import type { ScriptedModel } from '../support/harness/scripted-model.js'
 
 const ALICE = 'U0SANDBOX01'
 const PLAN_MODE_ON = new URL('../support/harness/plan-mode-on.mjs', import.meta.url).pathname
@@ -32,63 +32,33 @@ let pluginDir: string
 let installed: string
 
 beforeAll(async () => {
-  const found = await findRealHarness()
-  if (found.skip !== undefined) {
-    skipReason = found.skip
-    console.warn(`real-harness plugin suite skipped: ${found.skip}`)
+  const suite = await setUpHeadlessSuite('real-harness plugin suite')
+  if ('skip' in suite) {
+    skipReason = suite.skip
     return
   }
-  harness = found.harness
-  pluginDir = await pluginPackageFor(harness)
-  slack = await startSandbox()
-  model = await startScriptedModel()
-  home = freshDshHome()
-  work = mkdtempSync(join(tmpdir(), 'dsh-slack-harness-'))
-  installed = await addPlugin(harness, home, 'headless', pluginDir)
+  ;({ harness, pluginDir, slack, model, home, work, installed } = suite)
 }, HARNESS_BUILD_TIMEOUT_MS)
 
 /** Runs a test started, so a failed test leaves no harness behind to answer the next one's cards. */
 const runs: DshRun[] = []
 
 afterEach(async () => {
-  for (const run of runs.splice(0)) {
-    if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGKILL')
-    await run.exited
-  }
+  await stopRuns(runs)
   model?.reset()
 })
 
 afterAll(async () => {
-  await model?.close()
-  await slack?.close()
-  if (home) removeQuietly(home)
-  if (work) removeQuietly(work)
+  await tearDownHeadlessSuite({ model, slack, home, work })
 })
 
 function requireHarness(context: TestContext): RealHarness {
-  if (!harness) context.skip(skipReason)
-  return harness!
+  return harnessOrSkip(context, harness, skipReason)
 }
 
-/**
- * The plugin's settings as the docs show them: `dsh plugin add` made
- * dsh-slack a layer of the profile (its cordis.patch.yml inserts the entry),
- * and the profile's own patch layer gives that entry its config and inserts
- * the ask tool a headless profile lacks.
- */
+/** The profile's patch layer with this config on dsh-slack's entry (none: the environment's). */
 function configurePlugin(config: Record<string, unknown> | undefined): void {
-  const entry = config === undefined ? '' : `- id: dsh-slack
-  config:
-${Object.entries(config).map(([key, value]) => `    ${key}: ${JSON.stringify(value)}`).join('\n')}
-`
-  writeProfilePatch(
-    home,
-    'headless',
-    `- insert:
-  - id: tool-ask-user
-    name: '@deepseek-ai/dsh-tool-ask-user'
-${entry}`,
-  )
+  configureHeadlessPlugin(home, config)
 }
 
 function slackConfig(state = join(work, `state-${Math.random().toString(36).slice(2)}.sqlite`)): Record<string, unknown> {
@@ -405,7 +375,7 @@ describe('dsh-slack inside the real harness (headless)', { timeout: 180_000 }, (
 
     const { stdout } = await promisify(execFile)(dsh.node, [join(pluginDir, 'dist/src/cli/main.js'), 'doctor', '--harness', join(home, 'profiles/headless')], { env: { PATH: process.env.PATH ?? '' }, cwd: work })
 
-    expect(stdout.split('\n').filter((line) => /^[✓✗]/.test(line)).map((line) => line.split(':')[0])).toEqual(['✓ harness patch', '✓ plugin config', '✓ Node', '✓ token', '✓ scopes', '✓ channel', '✓ Socket Mode', '✓ HTTP API'])
+    expect(stdout.split('\n').filter((line) => /^[✓✗]/.test(line)).map((line) => line.split(':')[0])).toEqual(['✓ harness patch', '✓ plugin config', '✓ Node', '✓ token', '✓ scopes', '✓ channel', '✓ Socket Mode'])
     expect(stdout).toContain('loads better-sqlite3')
   })
 })

@@ -2,6 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterEach, describe, expect, it } from 'vitest'
 import { serviceDeps } from '../../src/cli/service-deps.js'
 import { configFromEnv } from '../../src/config/config.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { openApiDocument } from '../../src/http/openapi.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
@@ -142,6 +143,17 @@ describe('real requests and responses, checked against the document', () => {
 
     expect(listed.body.asks.map((ask: { id: string }) => ask.id)).toContain(created.body.id)
     expect(events.body.events.map((event: { type: string }) => event.type)).toContain('posted')
+  })
+
+  it('lists each ask with its kind in the policy\'s words: a plan review is `plan-review`, as `policy explain` and the rules say', async () => {
+    const { api } = await serviceOnSandbox()
+    const question = await api.call('POST', '/v1/asks', { body: { questions: [pm] } })
+    const plan = await api.call('POST', '/v1/asks', { body: { questions: [planReviewQuestion('# Plan\n\nDrop the table.')] } })
+
+    const listed = await api.call('GET', '/v1/asks', { query: 'limit=10' })
+
+    const kinds = Object.fromEntries(listed.body.asks.map((ask: { id: string; kind: string }) => [ask.id, ask.kind]))
+    expect(kinds).toEqual({ [question.body.id]: 'question', [plan.body.id]: 'plan-review' })
   })
 
   it('describes /healthz', async () => {

@@ -61,7 +61,7 @@ export function checkHarnessProfile(path: string, env: NodeJS.ProcessEnv): Harne
     const source = configured ? `the dsh-slack entry's config in ${basename(file)}` : ours.length > 0 ? 'the environment (its entry has no config)' : 'the environment (no dsh-slack entry here: from `dsh plugin add dsh-slack`, its own layer inserts it)'
     results.push(pass('plugin config', `${isServiceConfig(plugin) ? `asks through ${plugin.serviceUrl}` : 'connects to Slack itself'}; settings from ${source}`))
   } catch (error) {
-    results.push(fail('plugin config', error instanceof Error ? error.message : String(error), 'fix that setting (docs/harness-plugin.md lists them); the harness still runs, with dsh-slack off'))
+    results.push(fail('plugin config', error instanceof Error ? error.message : String(error), 'fix that setting (docs/harness-plugin.md lists the settings); until then runs of this profile go on without dsh-slack: questions get NO_PROVIDER and tool approvals are refused'))
   }
 
   if (profile === 'headless' && !entries.some((entry) => entry.name === '@deepseek-ai/dsh-tool-ask-user')) {

@@ -24,9 +24,24 @@ function visibleTo(channel: SandboxChannel, user: string): boolean {
   return channel.isIm ? channel.imUser === user : channel.members.has(user)
 }
 
+/**
+ * A DM is listed under the other side's name, as Slack's sidebar does: every
+ * DM the stand-in has is one with the app (`imUser` is the person), so it is
+ * the app's name, never the person's own.
+ */
 function channelName(core: SandboxCore, channel: SandboxChannel): string {
   if (!channel.isIm) return channel.name
-  return core.workspace.users.get(channel.imUser ?? '')?.name ?? channel.imUser ?? 'direct message'
+  return core.workspace.app.botName
+}
+
+/**
+ * Slack marks "(edited)" on a message whose text was changed, but not on an
+ * app's Block Kit message updated with chat.update (its docs are silent; we
+ * follow what Slack shows): our cards are all blocks, so none carries it.
+ * A plain-text message updated still does.
+ */
+function showsEdited(message: { edited?: unknown; blocks?: unknown[] }): boolean {
+  return message.edited !== undefined && (message.blocks === undefined || message.blocks.length === 0)
 }
 
 function modalOf(core: SandboxCore, user: string, stack: SandboxView[]): PageModal | null {
@@ -64,7 +79,7 @@ export function pageSnapshot(core: SandboxCore, user: string, wanted: string | u
         text: m.text,
         ...(m.blocks ? { blocks: m.blocks } : {}),
         ...(m.files ? { files: m.files } : {}),
-        edited: m.edited !== undefined,
+        edited: showsEdited(m),
         ...(m.reply_count !== undefined ? { replyCount: m.reply_count } : {}),
         ephemeral: false,
         state: core.clientState.values(user, messageContainer(m.channel, m.ts), m.blocks),
