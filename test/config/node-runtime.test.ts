@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process'
 import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -28,6 +29,22 @@ describe('the Node dsh-slack runs on', () => {
   it('admits 22.19 and later 22s and every Node from 24, and nothing older or in between', () => {
     expect(['22.19.0', '22.23.5', '24.0.0', '25.1.0', 'v26.0.0'].filter(isSupportedNode)).toHaveLength(5)
     expect(['20.20.2', '22.18.9', '22.5.1', '23.11.0', '18.0.0'].filter(isSupportedNode)).toEqual([])
+  })
+})
+
+describe('CI\'s Node (.ci/node.sh)', () => {
+  const versions = ['v20.20.2', 'v22.5.1', 'v22.18.9', 'v22.19.0', 'v22.23.5', 'v23.11.0', 'v24.0.0', 'v26.1.0', 'v18.0.0', 'garbage']
+  const ciNode = (script: string) => execFileSync('bash', ['-c', `source .ci/node.sh; ${script}`], { cwd: root, encoding: 'utf8' })
+
+  it('takes the machine\'s Node exactly when package.json\'s range does', () => {
+    const inRange = ciNode(`for v in ${versions.join(' ')}; do node_in_range "$v" && echo "$v"; done; true`).trim().split('\n')
+
+    expect(inRange).toEqual(versions.filter(isSupportedNode))
+    expect(ciNode('echo "$CI_NODE_RANGE"').trim()).toBe(SUPPORTED_NODE)
+  })
+
+  it('fetches a Node in the range when the machine\'s is not', () => {
+    expect(isSupportedNode(ciNode('echo "$CI_NODE_VERSION"').trim())).toBe(true)
   })
 })
 
