@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import yaml from 'js-yaml'
+import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { isSupportedNode, SUPPORTED_NODE } from '../../config/node-range.js'
 import { isServiceConfig, parsePluginConfig, pluginConfigFromEnv, type SlackPluginConfig } from '../../cordis/plugin-config.js'
@@ -43,13 +43,14 @@ export function checkHarnessProfile(path: string, env: NodeJS.ProcessEnv): Harne
   const profile = basename(dirname(file))
   let patches: z.infer<typeof patchSchema>[]
   try {
-    const parsed = z.array(patchSchema).safeParse(yaml.load(readFileSync(file, 'utf8')))
+    // logLevel error: a tag the harness defines for itself keeps its plain value here, without a warning printed over doctor's lines.
+    const parsed = z.array(patchSchema).safeParse(parseYaml(readFileSync(file, 'utf8'), { logLevel: 'error' }))
     if (!parsed.success) {
       return { results: [fail('harness patch', `${file} is not a list of loader patches`, 'the harness wants a top-level YAML list, e.g. "- id: dsh-slack" followed by "  config: {…}" (docs/harness-plugin.md); a map such as "dsh-slack/cordis:" is refused')] }
     }
     patches = parsed.data
   } catch (error) {
-    return { results: [fail('harness patch', `cannot read ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, 'give the profile folder ($DSH_HOME/profiles/<name>) or its cordis.patch.yml')] }
+    return { results: [fail('harness patch', `cannot read ${file}: ${error instanceof Error ? error.message.split('\n')[0]!.replace(/:$/, '') : String(error)}`, 'give the profile folder ($DSH_HOME/profiles/<name>) or its cordis.patch.yml')] }
   }
 
   const results: CheckResult[] = [pass('harness patch', `${file}: ${patches.length} loader patch${patches.length === 1 ? '' : 'es'}`)]
