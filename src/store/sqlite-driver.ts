@@ -184,7 +184,7 @@ export class SqliteDatabase {
     // SQLite creates a missing file unless asked not to: `mode=rw` in the file's URI does that.
     const location = onDisk && options.fileMustExist ? mustExist(path) : path
     this.#db = sqliteCall(() => new DatabaseSync(location, { readOnly: options.readOnly ?? false }))
-    if (!options.readOnly) this.pragma(`cache_size = -${CACHE_SIZE_KIB}`)
+    this.pragma(`cache_size = -${CACHE_SIZE_KIB}`)
   }
 
   get open(): boolean {

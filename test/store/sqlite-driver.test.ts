@@ -20,6 +20,16 @@ function database(path = ':memory:'): SqliteDatabase {
 
 const count = (db: SqliteDatabase) => db.prepare('SELECT count(*) FROM t').pluck().get()
 
+/** What `act` threw (undefined if it returned). */
+function thrown(act: () => unknown): unknown {
+  try {
+    act()
+  } catch (error) {
+    return error
+  }
+  return undefined
+}
+
 afterEach(() => {
   for (const db of open.splice(0)) if (db.open) db.close()
 })
@@ -90,12 +100,7 @@ describe('SqliteDatabase errors', () => {
     const insert = db.prepare('INSERT INTO t VALUES (?, ?)')
     insert.run('a', 1)
 
-    let error: unknown
-    try {
-      insert.run('a', 2)
-    } catch (caught) {
-      error = caught
-    }
+    const error = thrown(() => insert.run('a', 2))
 
     expect(error).toBeInstanceOf(SqliteError)
     expect(error).toMatchObject({ name: 'SqliteError', code: 'SQLITE_CONSTRAINT', extendedCode: 1555, message: 'UNIQUE constraint failed: t.id' })
@@ -109,12 +114,7 @@ describe('SqliteDatabase errors', () => {
     waiter.exec('PRAGMA busy_timeout = 0')
     holder.exec('BEGIN IMMEDIATE')
 
-    let error: unknown
-    try {
-      waiter.prepare('INSERT INTO t VALUES (?, ?)').run('a', 1)
-    } catch (caught) {
-      error = caught
-    }
+    const error = thrown(() => waiter.prepare('INSERT INTO t VALUES (?, ?)').run('a', 1))
     holder.exec('ROLLBACK')
 
     expect(error).toMatchObject({ code: 'SQLITE_BUSY' })
@@ -181,11 +181,7 @@ describe('SqliteDatabase transactions', () => {
     let otherWrite: unknown
 
     db.transaction(() => {
-      try {
-        other.prepare('INSERT INTO t VALUES (?, ?)').run('x', 1)
-      } catch (error) {
-        otherWrite = error
-      }
+      otherWrite = thrown(() => other.prepare('INSERT INTO t VALUES (?, ?)').run('x', 1))
     }).immediate()
 
     expect(otherWrite).toMatchObject({ code: 'SQLITE_BUSY' })
