@@ -181,8 +181,9 @@ export class SqliteDatabase {
   constructor(path: string, options: SqliteOpenOptions = {}) {
     const { DatabaseSync } = loadNodeSqlite()
     const onDisk = path !== ':memory:' && path !== ''
-    // SQLite creates a missing file unless asked not to: `mode=rw` in the file's URI does that.
-    const location = onDisk && options.fileMustExist ? mustExist(path) : path
+    // SQLite creates a missing file unless asked not to: `mode=rw` in the file's URI does that. A read-only
+    // open never creates one (and SQLite refuses `mode=rw` with its read-only flag).
+    const location = onDisk && options.fileMustExist && !options.readOnly ? mustExist(path) : path
     this.#db = sqliteCall(() => new DatabaseSync(location, { readOnly: options.readOnly ?? false }))
     this.pragma(`cache_size = -${CACHE_SIZE_KIB}`)
   }

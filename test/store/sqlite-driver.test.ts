@@ -121,11 +121,23 @@ describe('SqliteDatabase errors', () => {
     expect(isStoreUnavailable(error)).toBe(true)
   })
 
-  it('creates no file when told the file must exist', () => {
+  it('creates no file when told the file must exist, read-only or not', () => {
     const path = join(dir, `absent-${++files}.sqlite`)
 
     expect(() => new SqliteDatabase(path, { fileMustExist: true })).toThrow(expect.objectContaining({ code: 'SQLITE_CANTOPEN' }))
+    expect(() => new SqliteDatabase(path, { fileMustExist: true, readOnly: true })).toThrow(expect.objectContaining({ code: 'SQLITE_CANTOPEN' }))
     expect(existsSync(path)).toBe(false)
+  })
+
+  it('opens a file that must exist for reading alone, and refuses writes to it', () => {
+    const path = join(dir, `present-${++files}.sqlite`)
+    database(path).prepare('INSERT INTO t VALUES (?, ?)').run('a', 1)
+
+    const reader = new SqliteDatabase(path, { fileMustExist: true, readOnly: true })
+    open.push(reader)
+
+    expect(reader.prepare('SELECT id FROM t').pluck().all()).toEqual(['a'])
+    expect(() => reader.prepare('DELETE FROM t').run()).toThrow(expect.objectContaining({ code: 'SQLITE_READONLY' }))
   })
 })
 
