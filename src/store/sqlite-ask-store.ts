@@ -1,6 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
 import { silentLogger, type Logger } from '../log/logger.js'
-import Database from 'better-sqlite3'
 import type { PendingCount } from './team-records.js'
 import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
@@ -8,6 +7,7 @@ import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
 import { SettleWatchers } from './settle-watchers.js'
+import { SqliteDatabase } from './sqlite-driver.js'
 import { SqliteTeamTables } from './sqlite-team-tables.js'
 import { sharedWalCheckpointer, type CheckpointMode, type CheckpointTicket, type WalCheckpointer } from './wal-checkpoints.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, ScheduledJob } from './team-records.js'
@@ -44,7 +44,7 @@ export interface SqliteAskStoreOptions {
 }
 
 /**
- * Asks in a SQLite file (better-sqlite3), so a service restart loses
+ * Asks in a SQLite file (node:sqlite, through sqlite-driver.ts), so a service restart loses
  * nothing and several processes on one machine can share one file.
  *
  * Each record is stored whole as JSON, beside the columns that are queried
@@ -52,14 +52,14 @@ export interface SqliteAskStoreOptions {
  * field use `json_set` in a single statement, so no read-modify-write spans
  * two statements and no other process can slip in between.
  *
- * better-sqlite3 is synchronous: a statement runs to completion before any
+ * node:sqlite is synchronous: a statement runs to completion before any
  * other JavaScript in this process, so within one process every method is
  * atomic; across processes `settle` is a conditional `UPDATE … WHERE
  * status = 'pending'`, and SQLite's write lock lets exactly one succeed.
  */
 export class SqliteAskStore implements AskStore {
   readonly watchers = new SettleWatchers()
-  readonly #db: Database.Database
+  readonly #db: SqliteDatabase
   readonly #pollIntervalMs: number
   readonly #now: () => number
   #pollTimer: NodeJS.Timeout | undefined
@@ -78,7 +78,7 @@ export class SqliteAskStore implements AskStore {
     this.#now = options.now ?? Date.now
     const onDisk = path !== ':memory:' && path !== ''
     if (onDisk) preparePrivateStateFile(path)
-    this.#db = new Database(path)
+    this.#db = new SqliteDatabase(path)
     try {
       this.#db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`)
       if (onDisk) {

@@ -1,5 +1,5 @@
-import type Database from 'better-sqlite3'
 import type { AskRecord } from './ask-record.js'
+import type { SqliteDatabase } from './sqlite-driver.js'
 import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type PendingCount, type ScheduledJob } from './team-records.js'
 
 /**
@@ -11,7 +11,7 @@ import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, t
 export class SqliteTeamTables {
   readonly #statements
 
-  constructor(db: Database.Database) {
+  constructor(db: SqliteDatabase) {
     this.#statements = {
       addApproval: db.prepare(
         `INSERT OR IGNORE INTO approvals (ask_id, user_id, approval, seq)

@@ -5,12 +5,12 @@
  * a commit on the event loop, stalling every click and request behind it for
  * several milliseconds (the copy and two syncs). See WalCheckpointer.
  */
-import Database from 'better-sqlite3'
 import { parentPort, workerData } from 'node:worker_threads'
+import { SqliteDatabase } from './sqlite-driver.js'
 import type { CheckpointReply, CheckpointRequest } from './wal-checkpoints.js'
 
 const intervalMs = (workerData as { intervalMs: number }).intervalMs
-const files = new Map<number, Database.Database>()
+const files = new Map<number, SqliteDatabase>()
 let timer: NodeJS.Timeout | undefined
 
 function reply(message: CheckpointReply): void {
@@ -19,7 +19,7 @@ function reply(message: CheckpointReply): void {
 
 function open(id: number, path: string): void {
   try {
-    const db = new Database(path, { fileMustExist: true })
+    const db = new SqliteDatabase(path, { fileMustExist: true })
     files.set(id, db)
     timer ??= setInterval(checkpointAll, intervalMs)
     reply({ kind: 'adopted', id })

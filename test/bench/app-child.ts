@@ -25,7 +25,6 @@ import { Session } from 'node:inspector/promises'
 import type { AddressInfo } from 'node:net'
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
 import { App } from '@slack/bolt'
-import Database from 'better-sqlite3'
 import { SocketModeClient } from '@slack/socket-mode'
 import { WebClient } from '@slack/web-api'
 import { questionMessage, settledMessage } from '../../blocks/index.js'
@@ -33,6 +32,7 @@ import type { AskView } from '../../blocks/view.js'
 import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import { createApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
+import { SqliteDatabase } from '../../src/store/sqlite-driver.js'
 import { loggerFor } from '../../src/log/logger-for.js'
 import { configFromEnv } from '../../src/config/config.js'
 import { serviceDeps } from '../../src/cli/service-deps.js'
@@ -127,7 +127,7 @@ interface Journal {
 
 /**
  * The least a Bolt app pays to make the promises dsh-slack makes about an
- * ask: one row in a SQLite file (WAL, synchronous NORMAL, as dsh-slack's),
+ * ask: one row in a SQLite file (node:sqlite, WAL, synchronous NORMAL, as dsh-slack's),
  * written before the post (a restart finds the ask), after it (a click on
  * another process finds the card), at the first answer (one wins, durably,
  * before the agent hears it) and once the card shows it (a restart does not
@@ -135,7 +135,7 @@ interface Journal {
  * policy, audit trail, caps, claims, log or metrics.
  */
 function durableJournal(path: string): Journal {
-  const db = new Database(path)
+  const db = new SqliteDatabase(path)
   db.pragma('journal_mode = WAL')
   db.pragma('synchronous = NORMAL')
   db.exec('CREATE TABLE IF NOT EXISTS asks (id TEXT PRIMARY KEY, channel TEXT NOT NULL, ts TEXT, answer TEXT, shown INTEGER NOT NULL DEFAULT 0)')

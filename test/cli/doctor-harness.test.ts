@@ -39,6 +39,12 @@ describe('doctor --harness', () => {
     expect(results['harness patch']).toMatchObject({ ok: false, fix: expect.stringContaining('top-level YAML list') })
   })
 
+  it('says where a patch file stops being YAML, with the line, so it can be fixed', () => {
+    const results = byName(profile('headless', '- id: dsh-slack\n  config: {\n    botToken: xoxb-1\n'))
+
+    expect(results['harness patch']).toMatchObject({ ok: false, detail: expect.stringMatching(/^cannot read .*cordis\.patch\.yml: .* at line 4, column 1$/) })
+  })
+
   it('reads the dsh-slack entry\'s config from the profile and hands its Slack settings to the Slack checks', () => {
     const findings = checkHarnessProfile(profile('headless', GOOD), {})
 

@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises'
-import yaml from 'js-yaml'
+import { parse } from 'yaml'
 import { describe, expect, it } from 'vitest'
 
 interface Manifest {
@@ -14,7 +14,7 @@ interface Manifest {
 }
 
 const text = await readFile(new URL('../../manifest.yml', import.meta.url), 'utf8')
-const manifest = yaml.load(text) as Manifest
+const manifest = parse(text) as Manifest
 
 describe('manifest.yml', () => {
   it('names the app and its bot dsh-slack', () => {

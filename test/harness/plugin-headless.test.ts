@@ -1,5 +1,4 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import Database from 'better-sqlite3'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
 import { join } from 'node:path'
@@ -10,6 +9,7 @@ import { silentLogger } from '../../src/log/logger.js'
 import type { Sandbox } from '../../src/sandbox/index.js'
 import { startService } from '../../src/service/start-service.js'
 import type { StoredMessage } from '../../src/sandbox/model.js'
+import { SqliteDatabase } from '../../src/store/sqlite-driver.js'
 import { sandboxEnv } from '../support/sandbox-env.js'
 import { interactiveElements, visibleText } from '../support/messages.js'
 import { startHeadless, type DshRun } from '../support/harness/dsh-process.js'
@@ -26,7 +26,7 @@ let slack: Sandbox
 let model: ScriptedModel
 let home: string
 let work: string
-/** dsh-slack as the harness installed it (its better-sqlite3 built for the harness's Node). */
+/** dsh-slack as the harness installed it (a checkout installed with the harness's Node). */
 let pluginDir: string
 /** What `dsh plugin add` printed. */
 let installed: string
@@ -78,7 +78,7 @@ function nextCard(after: string | undefined, run: DshRun): Promise<StoredMessage
 
 /** The message timestamps the plugin has recorded on its asks (its SQLite state, read as the next run will). */
 function recordedMessages(state: string): string[] {
-  const db = new Database(state, { readonly: true, fileMustExist: true })
+  const db = new SqliteDatabase(state, { readOnly: true, fileMustExist: true })
   try {
     return (db.prepare('SELECT record FROM asks').all() as { record: string }[]).map((row) => (JSON.parse(row.record) as { message?: { ts: string } }).message?.ts ?? '')
   } finally {
@@ -376,6 +376,6 @@ describe('dsh-slack inside the real harness (headless)', { timeout: 180_000 }, (
     const { stdout } = await promisify(execFile)(dsh.node, [join(pluginDir, 'dist/src/cli/main.js'), 'doctor', '--harness', join(home, 'profiles/headless')], { env: { PATH: process.env.PATH ?? '' }, cwd: work })
 
     expect(stdout.split('\n').filter((line) => /^[✓✗]/.test(line)).map((line) => line.split(':')[0])).toEqual(['✓ harness patch', '✓ plugin config', '✓ Node', '✓ token', '✓ scopes', '✓ channel', '✓ Socket Mode'])
-    expect(stdout).toContain('loads better-sqlite3')
+    expect(stdout).toContain('opens SQLite (node:sqlite)')
   })
 })

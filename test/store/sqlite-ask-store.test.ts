@@ -1,13 +1,13 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
-import Database from 'better-sqlite3'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { AskRecord } from '../../src/store/ask-record.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { loadMigrations } from '../../src/store/migrations/load-migrations.js'
 import { openStore } from '../../src/store/open-store.js'
 import { SETTLED_RETENTION_MS, SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
+import { SqliteDatabase } from '../../src/store/sqlite-driver.js'
 import { aborted, answered, askStoreConformance, pendingRecord } from './ask-store-conformance.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-store-'))
@@ -96,7 +96,7 @@ describe('SqliteAskStore housekeeping', () => {
     const store = new SqliteAskStore(path)
     await store.close()
 
-    const db = new Database(path, { readonly: true })
+    const db = new SqliteDatabase(path, { readOnly: true })
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal')
     db.close()
   })
@@ -106,7 +106,7 @@ describe('SqliteAskStore housekeeping', () => {
     const store = new SqliteAskStore(path)
     await store.close()
 
-    const db = new Database(path, { readonly: true })
+    const db = new SqliteDatabase(path, { readOnly: true })
     const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'asks' AND sql LIKE '%status%'`).pluck().all()
     const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join('; ')
     expect(indexes).toEqual(['asks_by_status_key'])
@@ -165,7 +165,7 @@ describe('SqliteAskStore housekeeping', () => {
     const path = freshPath()
     const record = pendingRecord()
     mkdirSync(dirname(path), { recursive: true })
-    const old = new Database(path)
+    const old = new SqliteDatabase(path)
     old.exec(loadMigrations('sqlite')[0]!.sql)
     old.prepare(`INSERT INTO asks (id, status, owner, created_at, record) VALUES (?, 'pending', '{}', 1, ?)`).run(record.id, JSON.stringify(record))
     old.pragma('user_version = 1')
@@ -177,7 +177,7 @@ describe('SqliteAskStore housekeeping', () => {
     expect(await store.get(record.id)).toEqual(record)
     expect(await store.leaseUntil('instance-a')).toBe(10)
     await store.close()
-    const db = new Database(path, { readonly: true })
+    const db = new SqliteDatabase(path, { readOnly: true })
     expect(db.pragma('user_version', { simple: true })).toBe(loadMigrations('sqlite').length)
     db.close()
   })
@@ -185,7 +185,7 @@ describe('SqliteAskStore housekeeping', () => {
   it('refuses a file written by a newer schema', async () => {
     const path = freshPath()
     await new SqliteAskStore(path).close()
-    const db = new Database(path)
+    const db = new SqliteDatabase(path)
     db.pragma('user_version = 99')
     db.close()
 

@@ -1,6 +1,8 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import type { WalCheckpointer } from '../../src/store/wal-checkpoints.js'
@@ -116,4 +118,32 @@ describe('WAL checkpoints off the event loop', () => {
     expect(checkpointer.running).toBe(false)
     expect(store.checkpointMode).toBe('commit')
   })
+})
+
+describe('node:sqlite in a process of its own', () => {
+  it('prints no ExperimentalWarning, from the main thread or the checkpoint thread, and lets every other warning through', async () => {
+    const compiled = join(dirname(dirname(built.main)), 'store')
+    const script = `
+      const { SqliteAskStore } = await import(${JSON.stringify(join(compiled, 'sqlite-ask-store.js'))})
+      const { WalCheckpointer } = await import(${JSON.stringify(join(compiled, 'wal-checkpoints.js'))})
+      const checkpointer = new WalCheckpointer({ intervalMs: 20, startAfterMs: 0 })
+      const store = new SqliteAskStore(${JSON.stringify(join(dir, 'own-process.sqlite'))}, { checkpointer })
+      for (let waited = 0; store.checkpointMode !== 'thread'; waited += 10) {
+        if (waited > 10_000) throw new Error('the checkpoint thread never took the file')
+        await new Promise((resolve) => setTimeout(resolve, 10))
+      }
+      await store.close()
+      await checkpointer.stop()
+      process.emitWarning('another experiment', 'ExperimentalWarning')
+    `
+
+    // A file, not --eval: the checkpoint thread inherits the process's flags, and --input-type would stop it starting.
+    const file = join(dir, 'own-process.mjs')
+    writeFileSync(file, script)
+
+    const { stderr } = await promisify(execFile)(process.execPath, [file], { timeout: 20_000 })
+
+    expect(stderr).not.toContain('SQLite')
+    expect(stderr).toContain('ExperimentalWarning: another experiment')
+  }, 30_000)
 })

@@ -1,13 +1,14 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
-import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
-import yaml from 'js-yaml'
+import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
+import { isSupportedNode, SUPPORTED_NODE } from '../../config/node-range.js'
 import { isServiceConfig, parsePluginConfig, pluginConfigFromEnv, type SlackPluginConfig } from '../../cordis/plugin-config.js'
+import { SqliteDatabase } from '../../store/sqlite-driver.js'
 import type { CheckResult } from './run-checks.js'
 
-/** The harness's own `engines` (SEAM.md): what the Node running it must satisfy. */
-const HARNESS_NODE = '^22.19.0 || >=24'
+/** The harness's own `engines` (SEAM.md), which dsh-slack's are: what the Node running it must satisfy. */
+const HARNESS_NODE = SUPPORTED_NODE
 
 /** One loader patch as the harness reads them: an `insert` of entries, or an `id` with overrides. */
 const patchSchema = z.looseObject({
@@ -42,13 +43,14 @@ export function checkHarnessProfile(path: string, env: NodeJS.ProcessEnv): Harne
   const profile = basename(dirname(file))
   let patches: z.infer<typeof patchSchema>[]
   try {
-    const parsed = z.array(patchSchema).safeParse(yaml.load(readFileSync(file, 'utf8')))
+    // logLevel error: a tag the harness defines for itself keeps its plain value here, without a warning printed over doctor's lines.
+    const parsed = z.array(patchSchema).safeParse(parseYaml(readFileSync(file, 'utf8'), { logLevel: 'error' }))
     if (!parsed.success) {
       return { results: [fail('harness patch', `${file} is not a list of loader patches`, 'the harness wants a top-level YAML list, e.g. "- id: dsh-slack" followed by "  config: {…}" (docs/harness-plugin.md); a map such as "dsh-slack/cordis:" is refused')] }
     }
     patches = parsed.data
   } catch (error) {
-    return { results: [fail('harness patch', `cannot read ${file}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, 'give the profile folder ($DSH_HOME/profiles/<name>) or its cordis.patch.yml')] }
+    return { results: [fail('harness patch', `cannot read ${file}: ${error instanceof Error ? error.message.split('\n')[0]!.replace(/:$/, '') : String(error)}`, 'give the profile folder ($DSH_HOME/profiles/<name>) or its cordis.patch.yml')] }
   }
 
   const results: CheckResult[] = [pass('harness patch', `${file}: ${patches.length} loader patch${patches.length === 1 ? '' : 'es'}`)]
@@ -75,21 +77,18 @@ export function checkHarnessProfile(path: string, env: NodeJS.ProcessEnv): Harne
   return { results, slack: { botToken, ...(appToken ? { appToken } : {}), ...(signingSecret ? { signingSecret } : {}), ...(channel ? { channel } : {}), ...(slackApiUrl ? { slackApiUrl } : {}) } }
 }
 
-/** The harness runs dsh-slack on its own Node: run doctor with that Node to check the native module it will load. */
+/** The harness runs dsh-slack on its own Node: run doctor with that Node to check that it opens SQLite as the harness will. */
 function checkNode(plugin: SlackPluginConfig | undefined): CheckResult {
-  const [major = 0, minor = 0] = process.versions.node.split('.').map(Number)
-  const harnessNode = major >= 24 || (major === 22 && minor >= 19)
   const needsSqlite = plugin !== undefined && !isServiceConfig(plugin) && !/^postgres(ql)?:\/\//.test(plugin.state ?? '')
   if (needsSqlite) {
     try {
-      const Database = createRequire(import.meta.url)('better-sqlite3') as new (file: string) => { close(): void }
-      new Database(':memory:').close()
+      new SqliteDatabase(':memory:').close()
     } catch (error) {
-      return fail('Node', `better-sqlite3 does not load in Node ${process.versions.node}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, 'run `npm rebuild better-sqlite3` in dsh-slack\'s folder with the Node the harness runs on, or set state to a postgres:// URL')
+      return fail('Node', `SQLite does not open in Node ${process.versions.node}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`, `run the harness and doctor with Node ${HARNESS_NODE}, or set state to a postgres:// URL`)
     }
   }
-  if (!harnessNode) {
+  if (!isSupportedNode(process.versions.node)) {
     return fail('Node', `this is Node ${process.versions.node}; the harness needs ${HARNESS_NODE}`, 'run `dsh-slack doctor --harness …` with the Node the harness runs on, so the check loads dsh-slack as the harness will')
   }
-  return pass('Node', `Node ${process.versions.node} satisfies the harness (${HARNESS_NODE})${needsSqlite ? ' and loads better-sqlite3' : ''}`)
+  return pass('Node', `Node ${process.versions.node} satisfies the harness (${HARNESS_NODE})${needsSqlite ? ' and opens SQLite (node:sqlite)' : ''}`)
 }

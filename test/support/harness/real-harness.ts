@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, cpSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -13,17 +13,15 @@ export const REPO_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..
 /** `../shared/harness` beside the checkout: the harness snapshot and its build script. */
 const SHARED_HARNESS = resolve(REPO_ROOT, '../shared/harness')
 
-/** Where build.sh keeps its work; our Node 22 build of better-sqlite3 goes there too. */
+/** Where build.sh keeps its work (and where the suite's lock lives). */
 const CACHE = process.env.DSH_HARNESS_CACHE ?? join(homedir(), '.cache/dsh-harness')
 
 /** The real harness, built from its public repository by `../shared/harness/build.sh`. */
 export interface RealHarness {
   /** The built source tree (`apps/cli/lib/bin.js` is the `dsh` CLI). */
   root: string
-  /** A Node 22 binary (the harness needs ^22.19 || >=24; this project runs on 20). */
+  /** The harness's own Node binary (it needs ^22.19 || >=24, as dsh-slack does). */
   node: string
-  /** That Node's folder, headers included. */
-  nodeDir: string
   /** The folder holding pnpm (`dsh plugin add` runs it). */
   pnpmDir: string
   /** The offline overlay: disables the harness plugins that reach the internet. */
@@ -63,7 +61,6 @@ async function locate(): Promise<HarnessAvailability> {
     const harness: RealHarness = {
       root: required(vars, 'DSH_HARNESS_ROOT'),
       node: required(vars, 'DSH_HARNESS_NODE'),
-      nodeDir: required(vars, 'DSH_HARNESS_NODEDIR'),
       pnpmDir: required(vars, 'DSH_HARNESS_PNPM'),
       offlineOverlay: join(SHARED_HARNESS, 'offline-overlay.yml'),
     }
@@ -83,63 +80,21 @@ function required(vars: Record<string, string>, name: string): string {
 let packaged: Promise<string> | undefined
 
 /**
- * dsh-slack as a harness installs it: a package folder whose `dist` is this
- * checkout's build and whose `node_modules` is this checkout's, except
- * better-sqlite3, rebuilt for the harness's Node 22 with `--nodedir` (no
- * download) in the build cache. The checkout's own install stays as it is.
- * Returns the package folder (`dsh plugin add link:<it>`).
+ * dsh-slack as a harness user installs it from a checkout: this checkout
+ * itself, built as it is now and linked as it is (`dsh plugin add
+ * link:<it>`), its node_modules as `npm ci` installed them. Nothing is
+ * rebuilt for the harness's Node: no runtime dependency is a native module
+ * (test/config/native-addons.test.ts holds that), and SQLite is Node's own.
  */
-export function pluginPackageFor(harness: RealHarness): Promise<string> {
-  packaged ??= makePluginPackage(harness)
+export function pluginPackageFor(_harness: RealHarness): Promise<string> {
+  packaged ??= buildCheckout()
   return packaged
 }
 
-async function makePluginPackage(harness: RealHarness): Promise<string> {
-  const lock = join(CACHE, '.dsh-slack-tests.lock')
-  // The checkout's build, as it is now (a stale dist would test old code).
-  await run('flock', [lock, 'npm', 'run', 'build', '--silent'], { cwd: REPO_ROOT, timeout: 5 * 60_000 })
-  const sqlite = await nativeSqliteFor(harness, lock)
-
-  const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-plugin-'))
-  for (const file of ['package.json', 'manifest.yml', 'cordis.patch.yml']) {
-    if (existsSync(join(REPO_ROOT, file))) cpSync(join(REPO_ROOT, file), join(dir, file))
-  }
-  // Copied, not linked: Node resolves a module's imports from its real path,
-  // and dist must find the Node 22 better-sqlite3 below, not the checkout's.
-  cpSync(join(REPO_ROOT, 'dist'), join(dir, 'dist'), { recursive: true })
-  const modules = join(dir, 'node_modules')
-  mkdirSync(modules)
-  for (const entry of readdirSync(join(REPO_ROOT, 'node_modules'))) {
-    if (entry === '.bin' || entry === 'better-sqlite3') continue
-    symlinkSync(join(REPO_ROOT, 'node_modules', entry), join(modules, entry))
-  }
-  symlinkSync(sqlite, join(modules, 'better-sqlite3'))
-  return dir
-}
-
-/** better-sqlite3, as pinned in this checkout, built once per machine for the harness's Node. */
-async function nativeSqliteFor(harness: RealHarness, lock: string): Promise<string> {
-  const version = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules/better-sqlite3/package.json'), 'utf8')) as { version: string }).version
-  const nodeVersion = (await run(harness.node, ['--version'])).stdout.trim()
-  const home = join(CACHE, `better-sqlite3-${version}-node-${nodeVersion}`)
-  const built = join(home, 'node_modules/better-sqlite3')
-  const marker = join(home, '.built')
-  if (existsSync(marker)) return built
-
-  const script = [
-    `rm -rf '${home}' && mkdir -p '${home}/node_modules'`,
-    // bindings and file-uri-to-path are better-sqlite3's only runtime dependencies.
-    ...['better-sqlite3', 'bindings', 'file-uri-to-path'].map((name) => `cp -a '${join(REPO_ROOT, 'node_modules', name)}' '${home}/node_modules/'`),
-    // npm exports its settings to what it runs (Debian's nodedir is /usr), and node-gyp prefers them to its flags.
-    `cd '${built}' && rm -rf build && for v in $(compgen -e | grep -i '^npm_config_'); do unset "$v"; done && PATH='${dirname(harness.node)}':"$PATH" '${harness.node}' "$(dirname "$(readlink -f "$(command -v npm)")")/../node_modules/node-gyp/bin/node-gyp.js" rebuild --release --nodedir='${harness.nodeDir}'`,
-    `'${harness.node}' -e "new (require('${built}'))(':memory:').close()"`,
-    `touch '${marker}'`,
-  ].join(' && ')
-  // Under the lock: a second worker waits, then finds the marker.
-  await run('flock', [lock, 'bash', '-c', `[ -f '${marker}' ] || { ${script}; }`], { timeout: 15 * 60_000, maxBuffer: 16 << 20 }).catch((error: unknown) => {
-    throw new Error(`better-sqlite3 could not be built for the harness's Node ${nodeVersion}: ${String((error as { stderr?: string }).stderr ?? error).slice(-2000)}`)
-  })
-  return built
+async function buildCheckout(): Promise<string> {
+  // The checkout's build, as it is now (a stale dist would test old code); one build at a time across workers.
+  await run('flock', [join(CACHE, '.dsh-slack-tests.lock'), 'npm', 'run', 'build', '--silent'], { cwd: REPO_ROOT, timeout: 5 * 60_000 })
+  return REPO_ROOT
 }
 
 /** A fresh `DSH_HOME` for one harness run. */
