@@ -69,6 +69,8 @@ export interface Words {
   arguments: string
   otherArguments: string
   argumentsInThread: string
+  /** A folded approval's subtitle after the first line: how many lines the fold holds besides it. */
+  moreLines(count: number): string
   argumentsInFile(filename: string): string
   argumentsNotSeen: string
   argumentsFileTitle: string
@@ -195,6 +197,7 @@ const en: Words = {
   arguments: 'Arguments',
   otherArguments: 'Other arguments',
   argumentsInThread: 'Shortened here; the full text is in the thread.',
+  moreLines: (count) => `(+${count} more ${count === 1 ? 'line' : 'lines'})`,
   argumentsInFile: (filename) => `Shortened here; the full text is in the attached file ${filename}.`,
   argumentsNotSeen: 'The relay has not seen this call’s arguments yet; this card shows them if they arrive. Check them in the host’s web UI before allowing.',
   argumentsFileTitle: 'Tool call arguments',
@@ -319,6 +322,7 @@ const zhCN: Words = {
   arguments: '参数',
   otherArguments: '其他参数',
   argumentsInThread: '此处为节选；全文见消息串。',
+  moreLines: (count) => `（另有 ${count} 行）`,
   argumentsInFile: (filename) => `此处为节选；全文见附件 ${filename}。`,
   argumentsNotSeen: '中继尚未看到这次调用的参数；参数到达后会显示在这张卡片上。允许之前请在主机的网页界面中查看。',
   argumentsFileTitle: '工具调用参数',

@@ -107,6 +107,16 @@ a:hover { text-decoration: underline; }
 .b-table .rt { white-space: inherit; overflow-wrap: normal; }
 .b-table .wrap { white-space: normal; }
 .b-table .wrap .rt { white-space: pre-wrap; overflow-wrap: break-word; min-width: 7em; max-width: 22em; }
+/* A container: a bordered box; collapsible ones toggle on their title row (a <details>), as Slack shows them. */
+.b-container { border: 1px solid var(--line); border-radius: 8px; margin: 6px 0; max-width: 600px; }
+.b-container.width-narrow { max-width: 400px; } .b-container.width-wide { max-width: 800px; } .b-container.width-full { max-width: none; }
+.b-container-head { padding: 6px 10px; cursor: default; }
+summary.b-container-head { cursor: pointer; }
+.b-container.divided > .b-container-head, details.b-container[open] > .b-container-head { border-bottom: 1px solid var(--line); }
+.b-container-title { font-weight: 700; display: inline; }
+.b-container-subtitle { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
+.b-container-body { padding: 4px 10px; }
+.b-container pre.code { max-height: 24em; overflow: auto; }
 .b-table .align-center { text-align: center; }
 .b-table .align-right { text-align: right; }
 
