@@ -380,4 +380,23 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     expect(wrap.box).toBeLessThanOrEqual(390)
     expect(wrap.page).toBe(0)
   })
+  it('folds a long tool call at phone width: Allow once on the first screen, the first line in view, the whole command one tap away', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })
+    const command = ['set -euo pipefail', ...Array.from({ length: 60 }, (_, i) => `psql "$DATABASE_URL" -f migrations/${i}.sql`)].join('\n')
+    await service.bridge.openApproval({ toolName: 'bash', reason: 'apply the migrations', arguments: JSON.stringify({ command }) })
+    const allow = page.getByRole('button', { name: 'Allow once', exact: true })
+    await allow.waitFor()
+    const fold = page.locator('details.b-container')
+    const code = fold.locator('pre.code')
+
+    const folded = { open: await fold.evaluate((d) => (d as HTMLDetailsElement).open), codeShown: await code.isVisible(), summary: await fold.locator('summary').textContent() }
+    const button = await allow.boundingBox()
+    await fold.locator('summary').click()
+
+    expect(folded).toEqual({ open: false, codeShown: false, summary: 'Commandset -euo pipefail (+60 more lines)' })
+    expect(button!.y + button!.height).toBeLessThanOrEqual(844)
+    expect(await code.isVisible()).toBe(true)
+    expect(await code.textContent()).toContain('migrations/0.sql')
+  })
 })
