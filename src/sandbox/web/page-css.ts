@@ -162,6 +162,8 @@ input.text { width: 100%; }
 .thread { width: 420px; border-left: 1px solid var(--line); display: flex; flex-direction: column; flex-shrink: 0; background: #fff; }
 .thread[hidden] { display: none; }
 .thread .pane-head { align-items: center; }
+.composer { display: flex; gap: 8px; align-items: flex-end; padding: 10px 20px 14px; border-top: 1px solid var(--line); }
+.composer textarea.text { min-height: 40px; flex: 1; }
 .thread-divider { display: flex; align-items: center; gap: 10px; color: var(--muted); font-size: 13px; padding: 4px 20px; }
 .thread-divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
 
