@@ -4,10 +4,16 @@
  * Events API `message` event a person's reply makes, over Socket Mode and
  * over signed HTTP.
  */
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { serviceDeps } from '../../src/cli/service-deps.js'
+import { configFromEnv } from '../../src/config/config.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
+import { silentLogger } from '../../src/log/logger.js'
+import { startSandbox } from '../../src/sandbox/index.js'
 import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
+import { startService } from '../../src/service/start-service.js'
 import { MODES, startRig } from '../support/e2e.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 import { postedMessage, settledMessage, visibleText } from '../support/messages.js'
 
 const ALICE = 'U0SANDBOX01'
@@ -97,5 +103,31 @@ describe('a reply in the thread without the history scopes', () => {
 
     expect(ack).toBeUndefined()
     expect(await answer).toEqual({ answers: [{ id: 'pm', selected: ['pnpm'] }] })
+  })
+})
+
+describe('a reply in the thread, through the HTTP service', () => {
+  const cleanups: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
+  })
+
+  it('answers an ask posted over HTTP: the long-poll returns the reply as the Other answer, and who gave it', async () => {
+    const slack = await startSandbox()
+    cleanups.push(() => slack.close())
+    const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', PORT: '0' }), await serviceDeps(), silentLogger)
+    cleanups.push(() => service.stop())
+    const created = (await (await fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ questions: [pm] }) })).json()) as { id: string }
+    const polling = fetch(`${service.url}/v1/asks/${created.id}?wait=30`).then((response) => response.json())
+    const card = await postedMessage(slack, slack.defaultChannel)
+
+    await slack.user(ALICE).reply(card, 'bun, for the workspaces')
+
+    expect(await polling).toEqual({
+      id: created.id,
+      status: 'answered',
+      answer: { answers: [{ id: 'pm', selected: [], custom: 'bun, for the workspaces' }] },
+      answeredBy: { id: ALICE },
+    })
   })
 })

@@ -399,4 +399,21 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     expect(await code.isVisible()).toBe(true)
     expect(await code.textContent()).toContain('migrations/0.sql')
   })
+  it('answers a question by a reply typed in its thread: the app hears the message event, the API returns the reply as the Other answer', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+    const id = await postAsk(service, SAMPLE_ASKS.question)
+    const card = page.locator('#messages .msg', { hasText: 'Which package manager' })
+    await card.getByRole('button', { name: 'Reply in thread' }).click()
+    await page.locator('#thread-reply-text').fill('yarn <berry> & PnP')
+    await page.locator('#thread-reply-text').press('Enter')
+
+    const answer = await settled(service, id)
+    const reply = page.locator('#thread-messages .msg', { hasText: 'yarn <berry> & PnP' })
+    await page.locator('#thread-messages .msg.ephemeral', { hasText: 'Recorded your reply' }).waitFor()
+
+    expect(answer).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'package-manager', selected: [], custom: 'yarn <berry> & PnP' }] } })
+    expect(await reply.count()).toBe(1)
+    expect(await page.locator('#thread-reply-text').inputValue()).toBe('')
+  })
 })
