@@ -61,6 +61,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .msg-time { font-size: 12px; color: var(--muted); }
 .edited { font-size: 12px; color: var(--muted); }
 .only-you { font-size: 12px; color: var(--muted); display: flex; align-items: center; gap: 4px; margin-bottom: 2px; }
+.edited + .replies { margin-left: 8px; }
 .replies { display: inline-flex; align-items: center; gap: 6px; margin-top: 6px; border: 1px solid transparent; border-radius: 6px; background: none; color: var(--link); font-weight: 700; font-size: 13px; padding: 3px 6px 3px 0; cursor: pointer; }
 .replies:hover { border-color: var(--line); background: #fff; padding-left: 6px; }
 .file { display: flex; gap: 10px; align-items: center; border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin-top: 6px; max-width: 420px; background: #fff; }
