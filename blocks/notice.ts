@@ -6,7 +6,7 @@
 import { personMrkdwn } from './context.js'
 import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
-import { fitEscaped } from './text.js'
+import { escapeMrkdwn, fitEscaped, wellFormed } from './text.js'
 import type { Locale, Outcome, Person } from './view.js'
 
 /** What an ephemeral notice says. */
@@ -70,7 +70,7 @@ export function noticeText(locale: Locale, notice: Notice): string {
     case 'undelivered':
       return words.undeliveredNotice
     case 'reply-recorded':
-      return notice.as === 'feedback' ? words.replyRecordedAsFeedback : words.replyRecordedAsOther(fitEscaped(notice.question, LIMIT.homeQuestionText))
+      return notice.as === 'feedback' ? words.replyRecordedAsFeedback : words.replyRecordedAsOther(fitEscaped(escapeMrkdwn(wellFormed(notice.question)), LIMIT.homeQuestionText))
     case 'reply-not-an-answer':
       return notice.card === 'batch' ? words.replyNotForBatch : words.replyNotForApproval
     case 'reply-refused':
