@@ -11,6 +11,7 @@ import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox } from '../../src/sandbox/index.js'
 import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
+import { SAMPLE_ASKS } from '../../src/service/sample-asks.js'
 import { startService } from '../../src/service/start-service.js'
 import { MODES, startRig } from '../support/e2e.js'
 import { sandboxEnv } from '../support/sandbox-env.js'
@@ -112,14 +113,19 @@ describe('a reply in the thread, through the HTTP service', () => {
     while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
   })
 
-  it('answers an ask posted over HTTP: the long-poll returns the reply as the Other answer, and who gave it', async () => {
+  /** The service on its own stand-in, an ask posted over HTTP, its long-poll running, and its card. */
+  async function askOverHttp(request: unknown) {
     const slack = await startSandbox()
     cleanups.push(() => slack.close())
     const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', PORT: '0' }), await serviceDeps(), silentLogger)
     cleanups.push(() => service.stop())
-    const created = (await (await fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ questions: [pm] }) })).json()) as { id: string }
+    const created = (await (await fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) })).json()) as { id: string }
     const polling = fetch(`${service.url}/v1/asks/${created.id}?wait=30`).then((response) => response.json())
-    const card = await postedMessage(slack, slack.defaultChannel)
+    return { slack, created, polling, card: await postedMessage(slack, slack.defaultChannel) }
+  }
+
+  it('answers an ask posted over HTTP: the long-poll returns the reply as the Other answer, and who gave it', async () => {
+    const { slack, created, polling, card } = await askOverHttp({ questions: [pm] })
 
     await slack.user(ALICE).reply(card, 'bun, for the workspaces')
 
@@ -129,5 +135,12 @@ describe('a reply in the thread, through the HTTP service', () => {
       answer: { answers: [{ id: 'pm', selected: [], custom: 'bun, for the workspaces' }] },
       answeredBy: { id: ALICE },
     })
+  })
+  it('requests changes on a plan review posted over HTTP: the long-poll returns the reply as the feedback', async () => {
+    const { slack, created, polling, card } = await askOverHttp(SAMPLE_ASKS['plan-review'])
+
+    await slack.user(BOB).reply(card, 'Step 3 needs a rollback plan')
+
+    expect(await polling).toMatchObject({ id: created.id, status: 'answered', answer: { answers: [{ selected: [], custom: 'Step 3 needs a rollback plan' }] }, answeredBy: { id: BOB } })
   })
 })
