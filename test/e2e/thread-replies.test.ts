@@ -13,7 +13,10 @@ import { startSandbox } from '../../src/sandbox/index.js'
 import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
 import { SAMPLE_ASKS } from '../../src/service/sample-asks.js'
 import { startService } from '../../src/service/start-service.js'
+import { startRelay } from '../../src/relay/index.js'
 import { MODES, startRig } from '../support/e2e.js'
+import { startFakeHost } from '../support/fake-host.js'
+import { FAST } from '../relay/support/fixtures.js'
 import { sandboxEnv } from '../support/sandbox-env.js'
 import { postedMessage, settledMessage, visibleText } from '../support/messages.js'
 
@@ -142,5 +145,27 @@ describe('a reply in the thread, through the HTTP service', () => {
     await slack.user(BOB).reply(card, 'Step 3 needs a rollback plan')
 
     expect(await polling).toMatchObject({ id: created.id, status: 'answered', answer: { answers: [{ selected: [], custom: 'Step 3 needs a rollback plan' }] }, answeredBy: { id: BOB } })
+  })
+})
+
+describe('a reply in the thread, through the host relay', () => {
+  const cleanups: (() => Promise<void>)[] = []
+  afterEach(async () => {
+    while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
+  })
+
+  it('answers a question a harness host asked: the host receives the reply as the custom answer', async () => {
+    const host = await startFakeHost()
+    cleanups.push(() => host.close())
+    const { slack, bridge, channel } = await startRig('socket')
+    const relay = startRelay({ bridge, hosts: [host.url], logger: silentLogger, timing: FAST })
+    cleanups.push(() => relay.stop())
+    await host.waitForConnections(1)
+    const { outcome } = host.ask('session-1', [pm])
+    const card = await postedMessage(slack, channel)
+
+    await slack.user(ALICE).reply(card, 'bun, from my phone')
+
+    expect(await outcome).toMatchObject({ kind: 'answered', answer: { answers: [{ id: 'pm', selected: [], custom: 'bun, from my phone' }] } })
   })
 })
