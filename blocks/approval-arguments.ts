@@ -2,15 +2,18 @@
  * What a tool approval asks to run, for the approval card: a shell tool's
  * command on its own, any other arguments as indented JSON, shown literally
  * in code blocks (rich_text preformatted text is never parsed: no mention,
- * no link, no formatting can come out of it). Long arguments are shortened
- * on the card at a line break, with the whole text in the card's thread, or
- * in an attached file when the thread would run long. Nothing is cut silently.
+ * no link, no formatting can come out of it). The code blocks sit in a
+ * collapsible `container` (decision 0068): long arguments start folded, with
+ * their first line as the container's subtitle, so the verdict buttons under
+ * it stay on a phone's first screen. Long arguments are also shortened inside
+ * the fold at a line break, with the whole text in the card's thread, or in
+ * an attached file when the thread would run long. Nothing is cut silently.
  */
-import type { KnownBlock, RichTextBlock } from '@slack/types'
+import type { ContainerBlock, KnownBlock, RichTextBlock, RichTextPreformatted } from '@slack/types'
 import { wordsFor, type Words } from './i18n.js'
 import { contextLine, type FileAttachment, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
-import { chunkText, escapeMrkdwn, fitText, showInvisibles, wellFormed } from './text.js'
+import { chunkText, escapeMrkdwn, fitText, plain, showInvisibles, wellFormed } from './text.js'
 import type { ApprovalView } from './view.js'
 
 /** One labelled code block of the arguments. */
@@ -74,14 +77,14 @@ function labelOf(words: Words, label: ArgumentsSection['label']): string {
   return label === 'command' ? words.command : label === 'otherArguments' ? words.otherArguments : words.arguments
 }
 
-function codeBlock(words: Words, section: ArgumentsSection, text: string, suffix = ''): RichTextBlock {
+/** A code block of one section, under its bold label unless `labelled` is false (the container's title already says it). */
+function codeBlock(words: Words, section: ArgumentsSection, text: string, suffix = '', labelled = true): RichTextBlock {
+  // A code block never shows an empty element; a blank command is shown as a space.
+  const code: RichTextPreformatted = { type: 'rich_text_preformatted', elements: [{ type: 'text', text: text === '' ? ' ' : text }] }
+  if (!labelled) return { type: 'rich_text', elements: [code] }
   return {
     type: 'rich_text',
-    elements: [
-      { type: 'rich_text_section', elements: [{ type: 'text', text: `${labelOf(words, section.label)}${suffix}`, style: { bold: true } }] },
-      // A code block never shows an empty element; a blank command is shown as a space.
-      { type: 'rich_text_preformatted', elements: [{ type: 'text', text: text === '' ? ' ' : text }] },
-    ],
+    elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: `${labelOf(words, section.label)}${suffix}`, style: { bold: true } }] }, code],
   }
 }
 
@@ -104,39 +107,78 @@ export function argumentsFileName(view: ApprovalView): string {
   return `${tool === '' ? 'tool' : tool}-arguments.txt`
 }
 
+/** The arguments as the card shows them: each section's excerpt, and whether any was shortened. */
+function shownSections(sections: ArgumentsSection[]): { shown: { section: ArgumentsSection; text: string }[]; shortened: boolean } {
+  let room = LIMIT.approvalArgumentsCard
+  let lines = LIMIT.approvalArgumentsLines
+  const shown = sections.map((section) => {
+    const text = room > 0 && lines > 0 ? excerpt(section.text, lines, room) : '…'
+    room -= text.length
+    lines -= text.split('\n').length
+    return { section, text }
+  })
+  return { shown, shortened: shown.some(({ section, text }) => text !== section.text) }
+}
+
 /**
- * The card's blocks for the arguments: the code block(s), shortened within
- * LIMIT.approvalArgumentsCard characters and LIMIT.approvalArgumentsLines
- * lines, and a note saying where the rest is; or a note that the relay never
- * saw them, so nobody allows a command they cannot see without being told.
+ * Whether the arguments start folded: more than LIMIT.approvalUnfoldedLines
+ * lines or LIMIT.approvalUnfoldedChars characters in all. A short command
+ * stays open (one glance, no tap), since it cannot push the buttons away.
+ */
+export function argumentsFolded(sections: ArgumentsSection[]): boolean {
+  const chars = sections.reduce((n, section) => n + section.text.length, 0)
+  const lines = sections.reduce((n, section) => n + section.text.split('\n').length, 0)
+  return chars > LIMIT.approvalUnfoldedChars || lines > LIMIT.approvalUnfoldedLines
+}
+
+/**
+ * A folded container's subtitle: the first line of what it would run and how
+ * many lines follow, as plain text (never parsed, like the code blocks), so
+ * the collapsed card still says what a tap on Allow once allows.
+ */
+function foldedSubtitle(words: Words, sections: ArgumentsSection[]): string {
+  const first = sections[0]?.text ?? ''
+  const lineBreak = first.indexOf('\n')
+  const firstLine = (lineBreak === -1 ? first : first.slice(0, lineBreak)).trim()
+  const more = sections.reduce((n, section) => n + section.text.split('\n').length, 0) - 1
+  const tail = more > 0 ? ` ${words.moreLines(more)}` : ''
+  return `${fitText(firstLine === '' ? '…' : firstLine, LIMIT.containerSubtitle - tail.length)}${tail}`
+}
+
+/**
+ * The card's blocks for the arguments: one collapsible container holding the
+ * code block(s), shortened within LIMIT.approvalArgumentsCard characters and
+ * LIMIT.approvalArgumentsLines lines, and a note saying where the rest is; or
+ * a note that the relay never saw them, so nobody allows a command they
+ * cannot see without being told.
  */
 export function approvalArgumentsBlocks(view: ApprovalView): KnownBlock[] {
   const words = wordsFor(view.locale)
   if (view.arguments === undefined) return [contextLine(escapeMrkdwn(words.argumentsNotSeen))]
   const sections = argumentsSections(view.arguments)
-  let room = LIMIT.approvalArgumentsCard
-  let lines = LIMIT.approvalArgumentsLines
-  let shortened = false
-  const blocks: KnownBlock[] = []
-  for (const section of sections) {
-    const shown = room > 0 && lines > 0 ? excerpt(section.text, lines, room) : '…'
-    if (shown !== section.text) shortened = true
-    blocks.push(codeBlock(words, section, shown))
-    room -= shown.length
-    lines -= shown.split('\n').length
-  }
+  const { shown, shortened } = shownSections(sections)
+  // The container's title names the first section, so its own label is not repeated inside.
+  const children: ContainerBlock['child_blocks'] = shown.map(({ section, text }, i) => codeBlock(words, section, text, '', i > 0))
   const overflow = overflowOf(sections, shortened)
-  if (overflow === 'thread') blocks.push(contextLine(escapeMrkdwn(words.argumentsInThread)))
-  if (overflow === 'file') blocks.push(contextLine(escapeMrkdwn(words.argumentsInFile(argumentsFileName(view)))))
-  return blocks
+  if (overflow === 'thread') children.push(contextLine(escapeMrkdwn(words.argumentsInThread)))
+  if (overflow === 'file') children.push(contextLine(escapeMrkdwn(words.argumentsInFile(argumentsFileName(view)))))
+  const folded = argumentsFolded(sections)
+  const container: ContainerBlock = {
+    type: 'container',
+    title: plain(labelOf(words, sections[0]?.label ?? 'arguments'), LIMIT.containerTitle),
+    ...(folded ? { subtitle: plain(foldedSubtitle(words, sections), LIMIT.containerSubtitle) } : {}),
+    child_blocks: children,
+    is_collapsible: true,
+    default_collapsed: folded,
+  }
+  return [container]
 }
 
 /** What goes into the card's thread when the arguments were shortened: the whole text, in parts or as a file. */
 export function approvalOverflow(view: ApprovalView): { thread: MessagePayload[]; file?: FileAttachment } {
   if (view.arguments === undefined) return { thread: [] }
   const sections = argumentsSections(view.arguments)
-  const shortened = approvalArgumentsBlocks(view).some((block) => block.type === 'context')
-  const overflow = overflowOf(sections, shortened)
+  const overflow = overflowOf(sections, shownSections(sections).shortened)
   const words = wordsFor(view.locale)
   if (overflow === 'none') return { thread: [] }
   if (overflow === 'file') {

@@ -297,8 +297,44 @@ function block(ctx: Ctx, b: Obj, path: string): void {
     }
     case 'table':
       return table(ctx, b, path)
+    case 'container':
+      return container(ctx, b, path)
     default:
       fail(ctx, `${path}/type`, `unsupported type: ${type}`)
+  }
+}
+
+/** A container's children, as the Block Kit reference lists them (no container in a container). */
+const CONTAINER_CHILDREN = new Set(['actions', 'context', 'divider', 'file', 'header', 'image', 'input', 'rich_text', 'section', 'table', 'video'])
+const CONTAINER_WIDTHS = new Set(['narrow', 'standard', 'wide', 'full'])
+
+/**
+ * A `container` block (Block Kit reference, "Container block"): a plain_text
+ * `title` or a `rich_text_title`, an optional subtitle, 1 to 10 child blocks
+ * of the listed kinds, each checked as a block of the message. Assumed where
+ * the reference is silent (decision 0068): messages only; `default_collapsed`
+ * without `is_collapsible` is refused ("requires"); the children count toward
+ * the message's text but not its 50 blocks.
+ */
+function container(ctx: Ctx, b: Obj, path: string): void {
+  if (ctx.surface !== 'message') return fail(ctx, `${path}/type`, 'unsupported type: container (container blocks are only allowed in messages)')
+  if (b.rich_text_title !== undefined) {
+    if (!isObj(b.rich_text_title) || b.rich_text_title.type !== 'rich_text') fail(ctx, `${path}/rich_text_title`, 'must be a rich_text block')
+    else block(ctx, b.rich_text_title, `${path}/rich_text_title`)
+  } else text(ctx, b, 'title', path, LIMIT.containerTitle, { plain: true })
+  text(ctx, b, 'subtitle', path, LIMIT.containerSubtitle, { optional: true })
+  for (const [child, at] of list(ctx, b, 'child_blocks', path, LIMIT.containerChildBlocks)) {
+    if (typeof child.type === 'string' && !CONTAINER_CHILDREN.has(child.type)) fail(ctx, `${at}/type`, `unsupported type in a container: ${child.type}`)
+    else block(ctx, child, at)
+  }
+  if (b.width !== undefined && !CONTAINER_WIDTHS.has(String(b.width))) fail(ctx, `${path}/width`, 'must be one of: narrow, standard, wide, full')
+  for (const key of ['is_collapsible', 'default_collapsed', 'has_header_divider'] as const) {
+    if (b[key] !== undefined && typeof b[key] !== 'boolean') fail(ctx, `${path}/${key}`, 'must be a boolean')
+  }
+  if (b.default_collapsed === true && b.is_collapsible !== true) fail(ctx, `${path}/default_collapsed`, 'requires is_collapsible to be true')
+  if (b.icon !== undefined) {
+    if (isObj(b.icon)) element(ctx, b.icon, `${path}/icon`, new Set(['image']))
+    else fail(ctx, `${path}/icon`, 'must be an object')
   }
 }
 

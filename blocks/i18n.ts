@@ -74,6 +74,8 @@ export interface Words {
   arguments: string
   otherArguments: string
   argumentsInThread: string
+  /** A folded approval's subtitle after the first line: how many lines the fold holds besides it. */
+  moreLines(count: number): string
   argumentsInFile(filename: string): string
   argumentsNotSeen: string
   argumentsFileTitle: string
@@ -109,6 +111,17 @@ export interface Words {
   closed: string
   unknownHere: string
   pickSomething: string
+  /**
+   * A thread reply was recorded: as the Other answer to `question`, or as a
+   * plan's Request changes feedback. `question` is escaped mrkdwn.
+   */
+  replyRecordedAsOther(question: string): string
+  replyRecordedAsFeedback: string
+  /** A thread reply that answers nothing, and what to use instead. */
+  replyNotForBatch: string
+  replyNotForApproval: string
+  /** A thread reply refused for its text (`problem` is ours: empty, too long). */
+  replyRefused(problem: string): string
   failedNotice: string
   /** Relay: the person's answer reached a host that no longer held the request. */
   undeliveredNotice: string
@@ -202,6 +215,7 @@ const en: Words = {
   arguments: 'Arguments',
   otherArguments: 'Other arguments',
   argumentsInThread: 'Shortened here; the full text is in the thread.',
+  moreLines: (count) => `(+${count} more ${count === 1 ? 'line' : 'lines'})`,
   argumentsInFile: (filename) => `Shortened here; the full text is in the attached file ${filename}.`,
   argumentsNotSeen: 'The relay has not seen this call’s arguments yet; this card shows them if they arrive. Check them in the host’s web UI before allowing.',
   argumentsFileTitle: 'Tool call arguments',
@@ -247,6 +261,11 @@ const en: Words = {
   unknownHere:
     'Your answer was not recorded: this question came from another dsh-slack process that this one cannot see. Nothing changed; whoever runs dsh-slack can fix it by giving every process one shared state (see its log).',
   pickSomething: 'Choose at least one option first, or use Other….',
+  replyRecordedAsOther: (question) => `Recorded your reply as the *Other* answer to “${question}”.`,
+  replyRecordedAsFeedback: 'Recorded your reply as *Request changes* feedback on the plan: the agent revises it.',
+  replyNotForBatch: 'A reply in the thread does not answer several questions at once: use *Answer…* on the message.',
+  replyNotForApproval: 'A reply in the thread does not decide a tool approval: use *Allow once* or *Reject* on the message.',
+  replyRefused: (problem) => `Your reply was not recorded: ${problem}`,
   failedNotice: 'Something went wrong and your answer was not recorded. Please try again in a moment.',
   undeliveredNotice:
     'Your answer was not delivered: the request was no longer open on the host (it restarted, or the request ended there while it could not be reached). Check the host’s web UI; if the agent asks again, answer the new message.',
@@ -327,6 +346,7 @@ const zhCN: Words = {
   arguments: '参数',
   otherArguments: '其他参数',
   argumentsInThread: '此处为节选；全文见消息串。',
+  moreLines: (count) => `（另有 ${count} 行）`,
   argumentsInFile: (filename) => `此处为节选；全文见附件 ${filename}。`,
   argumentsNotSeen: '中继尚未看到这次调用的参数；参数到达后会显示在这张卡片上。允许之前请在主机的网页界面中查看。',
   argumentsFileTitle: '工具调用参数',
@@ -371,6 +391,11 @@ const zhCN: Words = {
   closed: '这个问题已关闭。',
   unknownHere: '你的回答没有被记录：这个问题来自另一个 dsh-slack 进程，当前进程看不到它。问题本身没有变化；运行 dsh-slack 的人可以让所有进程共用同一个状态存储来解决（见日志）。',
   pickSomething: '请先至少选择一个选项，或使用“其他…”。',
+  replyRecordedAsOther: (question) => `已将你的回复记为“${question}”的*其他*答案。`,
+  replyRecordedAsFeedback: '已将你的回复记为对计划的*要求修改*意见：智能体会据此修改。',
+  replyNotForBatch: '消息串中的回复不能同时回答多个问题：请使用消息上的*回答…*。',
+  replyNotForApproval: '消息串中的回复不能决定工具审批：请使用消息上的*允许一次*或*拒绝*。',
+  replyRefused: (problem) => `你的回复未被记录：${problem}`,
   failedNotice: '出错了，你的回答没有被记录，请稍后重试。',
   undeliveredNotice: '你的回答未送达：主机上这个请求已不再开放（主机重启了，或在无法连接期间请求已结束）。请查看主机的网页界面；如果智能体再次提问，请回答新的消息。',
   formBoth: '请选择一个选项或填写“其他”，不要同时填写。',

@@ -15,6 +15,15 @@ export const LIMIT = {
   approvalArgumentsCard: 1500,
   /** Ours, not Slack's: the most lines of arguments shown on an approval card. */
   approvalArgumentsLines: 20,
+  /**
+   * Ours, not Slack's: a tool approval's arguments up to this many characters
+   * (and LIMIT.approvalUnfoldedLines lines) show open; longer ones start
+   * folded in their container, so the verdict buttons stay on a phone's
+   * first screen (about 5 lines of code at 390 px).
+   */
+  approvalUnfoldedChars: 300,
+  /** Ours, not Slack's: lines of arguments shown open; more start folded (see approvalUnfoldedChars). */
+  approvalUnfoldedLines: 5,
   /** Ours, not Slack's: characters of arguments in one thread part (one code block, under richTextElementText). */
   approvalArgumentsPart: 2900,
   /** action_id, block_id and callback_id length. */
@@ -46,6 +55,19 @@ export const LIMIT = {
    * total; we keep a page about as heavy as two messages).
    */
   formTextBudget: 22000,
+  /**
+   * `child_blocks` of a `container` block ("Maximum of 10 blocks": Block Kit
+   * reference, "Container block", and the ContainerBlock doc comment in
+   * @slack/types 3.2). The reference lists actions, context, divider, file,
+   * header, image, input, rich_text, section, table and video as children;
+   * we take that list (decision 0068 notes a third-party report that Slack's
+   * validator differs).
+   */
+  containerChildBlocks: 10,
+  /** A `container` block's `subtitle` (plain_text or mrkdwn, "Maximum of 150 characters", same sources). */
+  containerSubtitle: 150,
+  /** A `container` block's plain_text `title` ("Maximum of 150 characters", same sources). */
+  containerTitle: 150,
   /** Ours, not Slack's: each agent-written field on a card's context line (title, session, cwd) is shortened to this. */
   contextField: 200,
   /** Elements in one context block. */

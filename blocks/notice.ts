@@ -5,6 +5,8 @@
  */
 import { personMrkdwn } from './context.js'
 import { wordsFor } from './i18n.js'
+import { LIMIT } from './limits.js'
+import { escapeMrkdwn, fitEscaped, wellFormed } from './text.js'
 import type { Locale, Outcome, Person } from './view.js'
 
 /** What an ephemeral notice says. */
@@ -27,6 +29,13 @@ export type Notice =
   | { kind: 'pick-something' }
   /** The answer could not be recorded. */
   | { kind: 'failed' }
+  /** A thread reply was recorded: as the Other answer to `question` (agent text, escaped here), or as a plan's feedback. */
+  | { kind: 'reply-recorded'; as: 'other'; question: string }
+  | { kind: 'reply-recorded'; as: 'feedback' }
+  /** A thread reply on a card a reply cannot answer: a batch of questions, a tool approval. */
+  | { kind: 'reply-not-an-answer'; card: 'batch' | 'approval' }
+  /** A thread reply whose text cannot be an answer; `problem` is ours (blank, too long). */
+  | { kind: 'reply-refused'; problem: string }
   /** Relay: the answer reached a host that no longer held the request. */
   | { kind: 'undelivered' }
   /** An approval towards a quorum was counted. */
@@ -60,6 +69,12 @@ export function noticeText(locale: Locale, notice: Notice): string {
       return words.failedNotice
     case 'undelivered':
       return words.undeliveredNotice
+    case 'reply-recorded':
+      return notice.as === 'feedback' ? words.replyRecordedAsFeedback : words.replyRecordedAsOther(fitEscaped(escapeMrkdwn(wellFormed(notice.question)), LIMIT.homeQuestionText))
+    case 'reply-not-an-answer':
+      return notice.card === 'batch' ? words.replyNotForBatch : words.replyNotForApproval
+    case 'reply-refused':
+      return words.replyRefused(notice.problem)
     case 'approval-counted':
       return words.approvalCounted(notice.given, notice.required)
     case 'already-approved':

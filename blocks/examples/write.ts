@@ -159,6 +159,9 @@ const { arguments: _seen, ...unseen } = approval
 examples['approval-arguments-unseen'] = approvalMessage(unseen)
 // The relay serves several hosts: the card names which one.
 examples['approval-two-hosts'] = approvalMessage({ ...approval, agent: { ...approval.agent, host: '127.0.0.1:4001' } })
+// A long script: the arguments start folded, first line as the subtitle, the buttons right under it.
+const script = ['set -euo pipefail', ...Array.from({ length: 14 }, (_, i) => `psql "$DATABASE_URL" -f migrations/${String(i + 1).padStart(4, '0')}.sql`), 'systemctl restart shop']
+examples['approval-folded'] = approvalMessage({ ...approval, arguments: JSON.stringify({ command: script.join('\n'), cwd: '/srv/shop' }) })
 examples['approval-delivering'] = settledApprovalMessage(approval, { kind: 'decided', decision: 'allowed-once', by: alice, at: AT, delivering: true })
 
 examples['modal-other'] = otherModal(single, 0)

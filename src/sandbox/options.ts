@@ -62,7 +62,7 @@ export interface SandboxSamples {
   send(kind: string): Promise<void>
 }
 
-export const DEFAULT_SCOPES = ['chat:write', 'chat:write.public', 'users:read', 'usergroups:read', 'im:write', 'files:write', 'channels:read', 'groups:read', 'im:read']
+export const DEFAULT_SCOPES = ['chat:write', 'chat:write.public', 'users:read', 'usergroups:read', 'im:write', 'files:write', 'channels:read', 'groups:read', 'im:read', 'channels:history', 'groups:history']
 
 export const DEFAULTS = {
   botToken: 'xoxb-sandbox-bot-token',

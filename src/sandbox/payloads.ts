@@ -80,19 +80,16 @@ export function viewClosedPayload(core: SandboxCore, user: SandboxUser, view: Sa
 }
 
 /**
- * The Events API callback for `app_home_opened`, as Slack wraps every event:
- * `event_callback` with the team, the app, an event id and the authorization.
- * `view` is the tab as last published, when there is one; `channel` the
- * person's DM with the app.
+ * An Events API callback, as Slack wraps every event: `event_callback`
+ * with the team, the app, an event id and the authorization.
  */
-export function appHomeOpenedCallback(core: SandboxCore, user: SandboxUser, channel: string, view: SandboxHomeView | undefined): Obj {
+export function eventCallback(core: SandboxCore, event: Obj): Obj {
   const { app } = core.workspace
-  const eventTs = core.workspace.ids.ts()
   return {
     token: VERIFICATION_TOKEN,
     team_id: app.teamId,
     api_app_id: app.appId,
-    event: { type: 'app_home_opened', user: user.id, channel, tab: 'home', event_ts: eventTs, ...(view ? { view: viewWithState(core, user.id, view) } : {}) },
+    event,
     type: 'event_callback',
     event_id: `Ev${core.workspace.ids.opaque().toUpperCase().slice(0, 10)}`,
     event_time: Math.floor(core.clock.now() / 1000),
@@ -100,4 +97,13 @@ export function appHomeOpenedCallback(core: SandboxCore, user: SandboxUser, chan
     is_ext_shared_channel: false,
     event_context: core.workspace.ids.opaque(),
   }
+}
+
+/**
+ * The Events API callback for `app_home_opened`. `view` is the tab as last
+ * published, when there is one; `channel` the person's DM with the app.
+ */
+export function appHomeOpenedCallback(core: SandboxCore, user: SandboxUser, channel: string, view: SandboxHomeView | undefined): Obj {
+  const eventTs = core.workspace.ids.ts()
+  return eventCallback(core, { type: 'app_home_opened', user: user.id, channel, tab: 'home', event_ts: eventTs, ...(view ? { view: viewWithState(core, user.id, view) } : {}) })
 }

@@ -13,6 +13,7 @@ import { SandboxError } from './errors.js'
 import type { EphemeralMessage, SandboxHomeView, SandboxUser, SandboxView, StoredMessage } from './model.js'
 import { appHomeOpenedCallback, blockActionsPayload, blockSuggestionPayload, viewClosedPayload, viewSubmissionPayload, type Surface } from './payloads.js'
 import { applyViewSubmissionAck } from './view-ack.js'
+import { appHearsMessage, messageEventCallback } from './message-events.js'
 
 type Obj = Record<string, unknown>
 
@@ -77,6 +78,26 @@ export class ScriptedUser {
     if (!this.core.homeTabEnabled) throw new SandboxError('NOT_FOUND', 'the app has no Home tab (turned off in its settings)')
     const { channel } = this.core.workspace.openIm(this.id)
     return this.core.delivery.sendEvent(appHomeOpenedCallback(this.core, this.profile, channel.id, this.home()))
+  }
+
+  /**
+   * Replies in a message's thread (the thread of its parent, when it is
+   * itself a reply) as this person, typed in the client: the reply is
+   * stored, and the app gets a `message` event when Slack would send it one
+   * (the history scope, the bot in the conversation: message-events.ts).
+   * Resolves with the event's ack, or `undefined` when the app was not told.
+   */
+  async reply(target: { channel: string; ts: string }, text: string): Promise<Ack | undefined> {
+    const channel = this.core.workspace.channels.get(target.channel)
+    if (!channel || !channel.members.has(this.id)) throw new SandboxError('NOT_FOUND', `${this.id} is not in a channel ${target.channel}`)
+    const parent = this.core.workspace.findMessage(channel.id, target.ts)
+    if (!parent) throw new SandboxError('NOT_FOUND', `no message ${target.ts} in ${channel.id}`)
+    if (text.trim() === '') throw new SandboxError('NOT_FOUND', 'a reply needs some text (Slack sends no empty message)')
+    const threadTs = parent.thread_ts ?? parent.ts
+    const root = this.core.workspace.findMessage(channel.id, threadTs)
+    const reply = this.core.workspace.post({ channel: channel.id, user: this.id, text, thread_ts: threadTs })
+    if (!appHearsMessage(this.core, channel, reply)) return undefined
+    return this.core.delivery.sendEvent(messageEventCallback(this.core, channel, reply, root))
   }
 
   /** Clicks a button, or an overflow menu item, by its visible text (and its action_id, when several show that text). */

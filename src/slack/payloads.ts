@@ -98,6 +98,26 @@ export const appHomeOpenedEvent = z.looseObject({
 
 export type AppHomeOpenedEvent = z.infer<typeof appHomeOpenedEvent>
 
+/**
+ * A person's reply in a thread, as the Events API's `message` event
+ * delivers it: no subtype (or `thread_broadcast`, a reply also sent to the
+ * channel), a `thread_ts` naming the parent, a human author (no `bot_id`).
+ * Every other message event (top-level messages, edits, deletions, bots)
+ * fails this parse and is ignored.
+ */
+export const threadReplyEvent = z.looseObject({
+  type: z.literal('message'),
+  subtype: z.literal('thread_broadcast').optional(),
+  channel: z.string(),
+  user: z.string(),
+  text: z.string(),
+  ts: z.string(),
+  thread_ts: z.string(),
+  bot_id: z.undefined().optional(),
+}).refine((event) => event.thread_ts !== event.ts, 'a thread parent, not a reply')
+
+export type ThreadReplyEvent = z.infer<typeof threadReplyEvent>
+
 /** The person as the status lines and notices show them. */
 export function personOf(user: SlackUser): { id: string; name?: string } {
   const name = user.name ?? user.username

@@ -128,3 +128,74 @@ describe('approval card: the command', () => {
     expect(mrkdwnTexts(approvalMessage(view)).join('\n')).toContain('the full text is in the attached file bash-here-arguments.txt')
   })
 })
+
+describe('approval card: the arguments fold, the verdict stays outside', () => {
+  const lines = (n: number) => Array.from({ length: n }, (_, i) => `echo ${i}`).join('\n')
+  const containerOf = (message: { blocks: unknown }) => {
+    const [container, ...others] = elementsOfType(message.blocks as never, 'container')
+    expect(others).toEqual([])
+    return container as { title: { type: string; text: string }; subtitle?: { type: string; text: string }; child_blocks: unknown[]; is_collapsible: boolean; default_collapsed: boolean }
+  }
+  const topLevelTypes = (message: { blocks: unknown }) => (message.blocks as { type: string }[]).map((block) => block.type)
+
+  it('puts the command in a collapsible container and Allow once and Reject after it, outside', () => {
+    const message = approvalMessage(approval(JSON.stringify({ command: 'make deploy' })))
+
+    const types = topLevelTypes(message)
+    expect(types.indexOf('container')).toBeLessThan(types.lastIndexOf('actions'))
+    expect(elementsOfType(containerOf(message).child_blocks as never, 'button')).toEqual([])
+    expect(containerOf(message)).toMatchObject({ title: { type: 'plain_text', text: 'Command' }, is_collapsible: true })
+    expect(checkMessagePayload(message)).toEqual([])
+  })
+
+  it(`leaves ${LIMIT.approvalUnfoldedLines} lines open and folds one more, its first line and the count as the subtitle`, () => {
+    const open = containerOf(approvalMessage(approval(JSON.stringify({ command: lines(LIMIT.approvalUnfoldedLines) }))))
+    const folded = containerOf(approvalMessage(approval(JSON.stringify({ command: lines(LIMIT.approvalUnfoldedLines + 1) }))))
+
+    expect(open.default_collapsed).toBe(false)
+    expect(open.subtitle).toBeUndefined()
+    expect(folded.default_collapsed).toBe(true)
+    expect(folded.subtitle).toEqual({ type: 'plain_text', text: `echo 0 (+${LIMIT.approvalUnfoldedLines} more lines)`, emoji: false })
+    expect(codeTexts(folded)).toEqual([lines(LIMIT.approvalUnfoldedLines + 1)])
+  })
+
+  it(`leaves ${LIMIT.approvalUnfoldedChars} characters open and folds one more`, () => {
+    expect(containerOf(approvalMessage(approval(JSON.stringify({ command: 'x'.repeat(LIMIT.approvalUnfoldedChars) })))).default_collapsed).toBe(false)
+    expect(containerOf(approvalMessage(approval(JSON.stringify({ command: 'x'.repeat(LIMIT.approvalUnfoldedChars + 1) })))).default_collapsed).toBe(true)
+  })
+
+  it(`keeps a folded subtitle within Slack's ${LIMIT.containerSubtitle} characters, literal plain text, with the line count whole`, () => {
+    const command = `curl <https://evil.example|bank.com> <!channel> ${'a'.repeat(400)}\nrm -rf /tmp/x`
+
+    const folded = containerOf(approvalMessage(approval(JSON.stringify({ command }))))
+
+    expect([...folded.subtitle!.text].length).toBeLessThanOrEqual(LIMIT.containerSubtitle)
+    expect(folded.subtitle!.text).toMatch(/^curl <https:\/\/evil\.example\|bank\.com> <!channel> a+… \(\+1 more line\)$/)
+    expect(folded.subtitle!.type).toBe('plain_text')
+  })
+
+  it('labels the other arguments inside the fold, under the command the title names', () => {
+    const folded = containerOf(approvalMessage(approval(JSON.stringify({ command: 'ls', cwd: '/srv' }))))
+
+    expect(mrkdwnTexts(folded.child_blocks as never)).toEqual([])
+    expect(JSON.stringify(folded.child_blocks)).not.toContain('"Command"')
+    expect(JSON.stringify(folded.child_blocks)).toContain('"Other arguments"')
+  })
+
+  it('keeps the note on where the rest is inside the fold, with the shortened text', () => {
+    const folded = containerOf(approvalMessage(approval(JSON.stringify({ command: 'x'.repeat(LIMIT.approvalArgumentsCard + 1) }))))
+
+    expect(mrkdwnTexts(folded.child_blocks as never).join('\n')).toContain('the full text is in the thread')
+  })
+
+  it('folds the settled card the same way, so the history keeps what was allowed one tap away', () => {
+    const settled = settledApprovalMessage(approval(JSON.stringify({ command: lines(12) })), { kind: 'decided', decision: 'allowed-once', by: { id: 'U0BOB' }, at: NOW })
+
+    expect(containerOf(settled).default_collapsed).toBe(true)
+    expect(checkMessagePayload(settled)).toEqual([])
+  })
+
+  it('draws no container when the relay has not seen the arguments: the note stands on the card', () => {
+    expect(elementsOfType(approvalMessage(approval(undefined)).blocks as never, 'container')).toEqual([])
+  })
+})

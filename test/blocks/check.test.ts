@@ -89,6 +89,9 @@ const cases: LimitCase[] = [
     limit: 8, source: 'ours (Slack documents no figure): the clients show nine levels, 0-8',
     check: (n) => checkMessagePayload(message({ type: 'rich_text', elements: [{ type: 'rich_text_list', style: 'bullet', indent: n, elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'item' }] }] }] })),
   },
+  { name: 'container title', limit: 150, source: 'Slack docs, container block: title "Maximum of 150 characters"', check: (n) => checkMessagePayload(message({ type: 'container', title: plain(chars(n)), child_blocks: [{ type: 'divider' }] })) },
+  { name: 'container subtitle', limit: 150, source: 'Slack docs, container block: subtitle "Maximum of 150 characters"', check: (n) => checkMessagePayload(message({ type: 'container', title: plain('T'), subtitle: mrkdwn(chars(n)), child_blocks: [{ type: 'divider' }] })) },
+  { name: 'container child_blocks', limit: 10, source: 'Slack docs, container block: child_blocks "Maximum of 10 blocks"', check: (n) => checkMessagePayload(message({ type: 'container', title: plain('T'), child_blocks: Array.from({ length: n }, () => ({ type: 'divider' })) })) },
   { name: 'confirm title', limit: 100, source: 'Slack docs, confirmation dialog object: title max 100 characters', check: (n) => checkMessagePayload(message(actions(button('B', { confirm: { title: plain(chars(n)), text: plain('Sure?'), confirm: plain('Yes'), deny: plain('No') } })))) },
   { name: 'confirm text', limit: 300, source: 'Slack docs, confirmation dialog object: text max 300 characters', check: (n) => checkMessagePayload(message(actions(button('B', { confirm: { title: plain('T'), text: plain(chars(n)), confirm: plain('Yes'), deny: plain('No') } })))) },
   { name: 'confirm button', limit: 30, source: 'Slack docs, confirmation dialog object: confirm / deny max 30 characters', check: (n) => checkMessagePayload(message(actions(button('B', { confirm: { title: plain('T'), text: plain('Sure?'), confirm: plain(chars(n)), deny: plain('No') } })))) },
@@ -268,5 +271,41 @@ describe('checkMessagePayload: the table block', () => {
     expect(checkMessagePayload({ blocks: [settings(LIMIT.tableColumnSettings)] })).toEqual([])
     expect(checkMessagePayload({ blocks: [settings(LIMIT.tableColumnSettings + 1)] })).toHaveLength(1)
     expect(checkMessagePayload({ blocks: [settings(1, 'middle')] })).toHaveLength(1)
+  })
+})
+
+describe('checkMessagePayload: the container block', () => {
+  const container = (extra: Obj = {}): Obj => ({ type: 'container', title: plain('Command'), child_blocks: [{ type: 'section', text: mrkdwn('ls') }], ...extra })
+  const messages = (problems: PayloadProblem[]): string[] => problems.map((p) => p.message)
+
+  it('takes a collapsible container with a subtitle, a width and an action inside', () => {
+    expect(checkMessagePayload(message(container({ subtitle: plain('ls -la'), width: 'full', is_collapsible: true, default_collapsed: true, child_blocks: [actions(button('Go'))] })))).toEqual([])
+  })
+
+  it('needs a title or a rich_text title, and takes the rich one alone', () => {
+    const { title: _title, ...untitled } = container()
+    const rich = { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: 'Command', style: { bold: true } }] }] }
+
+    expect(messages(checkMessagePayload(message(untitled)))).toEqual(['[ERROR] missing required field: title [json-pointer:/blocks/0]'])
+    expect(checkMessagePayload(message({ ...untitled, rich_text_title: rich }))).toEqual([])
+  })
+
+  it('checks each child as a block of the message: a long section inside is refused where it stands', () => {
+    expect(messages(checkMessagePayload(message(container({ child_blocks: [{ type: 'section', text: mrkdwn(chars(3001)) }] }))))).toEqual([
+      '[ERROR] must be less than 3001 characters [json-pointer:/blocks/0/child_blocks/0/text/text]',
+    ])
+  })
+
+  it('refuses a container inside a container, an unknown width, and default_collapsed without is_collapsible', () => {
+    expect(messages(checkMessagePayload(message(container({ child_blocks: [container()] }))))).toEqual(['[ERROR] unsupported type in a container: container [json-pointer:/blocks/0/child_blocks/0/type]'])
+    expect(messages(checkMessagePayload(message(container({ width: 'huge' }))))).toEqual(['[ERROR] must be one of: narrow, standard, wide, full [json-pointer:/blocks/0/width]'])
+    expect(messages(checkMessagePayload(message(container({ default_collapsed: true }))))).toEqual(['[ERROR] requires is_collapsible to be true [json-pointer:/blocks/0/default_collapsed]'])
+  })
+
+  it('counts the children\'s text toward the message total, and takes containers only in messages', () => {
+    const heavy = container({ child_blocks: Array.from({ length: 5 }, () => ({ type: 'section', text: mrkdwn(chars(3000)) })) })
+
+    expect(checkMessagePayload(message(heavy)).map((p) => p.code)).toEqual(['msg_blocks_too_long'])
+    expect(messages(checkViewPayload(modal([container()])))).toEqual(['[ERROR] unsupported type: container (container blocks are only allowed in messages) [json-pointer:/view/blocks/0/type]'])
   })
 })

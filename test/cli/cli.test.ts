@@ -240,7 +240,7 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
 
     expect(await run.exited).toBe(0)
     const lines = run.stdout().trim().split('\n')
-    expect(lines.filter((line) => line.startsWith('✓')).map((line) => line.split(':')[0])).toEqual(['✓ token', '✓ scopes', '✓ channel', '✓ Socket Mode', '✓ HTTP API'])
+    expect(lines.filter((line) => line.startsWith('✓')).map((line) => line.split(':')[0])).toEqual(['✓ token', '✓ scopes', '✓ thread replies', '✓ channel', '✓ Socket Mode', '✓ HTTP API'])
     expect(run.stdout()).not.toContain('✗')
   })
 

@@ -62,6 +62,17 @@ describe('doctor’s checks', () => {
     expect(results.channel).toMatchObject({ ok: false, detail: 'SLACK_CHANNEL is not set' })
   })
 
+  it('reports missing history scopes on a line of their own: thread replies are off, buttons still work, and the events to add are named', async () => {
+    const results = await check(base, fakeSlack({ authTest: async () => ({ team: 'Acme', user: 'dsh-slack', scopes: MANIFEST_BOT_SCOPES.filter((scope) => scope !== 'groups:history') }) }))
+
+    expect(results.scopes).toMatchObject({ ok: true })
+    expect(results['thread replies']).toMatchObject({
+      ok: false,
+      detail: "missing groups:history: replies in a card's thread are not read (buttons and forms work as before)",
+      fix: expect.stringContaining('message.channels and message.groups'),
+    })
+  })
+
   it('fails when Slack reports no scopes at all, pointing at a proxy', async () => {
     const results = await check(base, fakeSlack({ authTest: async () => ({ team: 'Acme' }) }))
 
@@ -81,7 +92,7 @@ describe('doctor’s checks', () => {
     const results = await runDoctorChecks(configFromEnv(env, { checkCombination: false }), fakeSlack())
     const byName = Object.fromEntries(results.map((result) => [result.name, result]))
 
-    expect(results.map((result) => [result.name, result.ok])).toEqual([['token', true], ['scopes', true], ['channel', true], ['HTTP mode', false], ['HTTP API', true]])
+    expect(results.map((result) => [result.name, result.ok])).toEqual([['token', true], ['scopes', true], ['thread replies', true], ['channel', true], ['HTTP mode', false], ['HTTP API', true]])
     expect(byName['HTTP mode']).toMatchObject({ fix: expect.stringContaining('SLACK_APP_TOKEN') })
   })
 

@@ -37,7 +37,7 @@ describe('manifest.yml', () => {
 
   it('asks for exactly the bot scopes dsh-slack uses', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(
-      ['channels:read', 'chat:write', 'chat:write.public', 'files:write', 'groups:read', 'im:read', 'im:write', 'usergroups:read', 'users:read'].sort(),
+      ['channels:history', 'channels:read', 'chat:write', 'chat:write.public', 'files:write', 'groups:history', 'groups:read', 'im:read', 'im:write', 'usergroups:read', 'users:read'].sort(),
     )
   })
 
@@ -61,6 +61,15 @@ describe('manifest.yml', () => {
 
   it('turns on the Home tab and subscribes to app_home_opened, the one event it draws the tab on', () => {
     expect(manifest.features.app_home?.home_tab_enabled).toBe(true)
-    expect(manifest.settings.event_subscriptions?.bot_events).toEqual(['app_home_opened'])
+    expect(manifest.settings.event_subscriptions?.bot_events).toContain('app_home_opened')
+  })
+
+  it('subscribes to the channel message events thread replies come as, with the history scope each needs, each with a comment', () => {
+    const lines = text.split('\n')
+    const explained = (item: string) => lines[lines.findIndex((line) => line.trim() === `- ${item}`) - 1]!.trim().startsWith('#')
+
+    expect(manifest.settings.event_subscriptions?.bot_events).toEqual(['app_home_opened', 'message.channels', 'message.groups'])
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(['channels:history', 'groups:history']))
+    expect(['app_home_opened', 'message.channels', 'message.groups'].filter((event) => !explained(event))).toEqual([])
   })
 })

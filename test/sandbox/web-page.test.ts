@@ -380,4 +380,40 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     expect(wrap.box).toBeLessThanOrEqual(390)
     expect(wrap.page).toBe(0)
   })
+  it('folds a long tool call at phone width: Allow once on the first screen, the first line in view, the whole command one tap away', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl, ALICE, { width: 390, height: 844 })
+    const command = ['set -euo pipefail', ...Array.from({ length: 60 }, (_, i) => `psql "$DATABASE_URL" -f migrations/${i}.sql`)].join('\n')
+    await service.bridge.openApproval({ toolName: 'bash', reason: 'apply the migrations', arguments: JSON.stringify({ command }) })
+    const allow = page.getByRole('button', { name: 'Allow once', exact: true })
+    await allow.waitFor()
+    const fold = page.locator('details.b-container')
+    const code = fold.locator('pre.code')
+
+    const folded = { open: await fold.evaluate((d) => (d as HTMLDetailsElement).open), codeShown: await code.isVisible(), summary: await fold.locator('summary').textContent() }
+    const button = await allow.boundingBox()
+    await fold.locator('summary').click()
+
+    expect(folded).toEqual({ open: false, codeShown: false, summary: 'Commandset -euo pipefail (+60 more lines)' })
+    expect(button!.y + button!.height).toBeLessThanOrEqual(844)
+    expect(await code.isVisible()).toBe(true)
+    expect(await code.textContent()).toContain('migrations/0.sql')
+  })
+  it('answers a question by a reply typed in its thread: the app hears the message event, the API returns the reply as the Other answer', async () => {
+    const service = await startLocalService()
+    const page = await openPage(service.webUrl)
+    const id = await postAsk(service, SAMPLE_ASKS.question)
+    const card = page.locator('#messages .msg', { hasText: 'Which package manager' })
+    await card.getByRole('button', { name: 'Reply in thread' }).click()
+    await page.locator('#thread-reply-text').fill('yarn <berry> & PnP')
+    await page.locator('#thread-reply-text').press('Enter')
+
+    const answer = await settled(service, id)
+    const reply = page.locator('#thread-messages .msg', { hasText: 'yarn <berry> & PnP' })
+    await page.locator('#thread-messages .msg.ephemeral', { hasText: 'Recorded your reply' }).waitFor()
+
+    expect(answer).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'package-manager', selected: [], custom: 'yarn <berry> & PnP' }] } })
+    expect(await reply.count()).toBe(1)
+    expect(await page.locator('#thread-reply-text').inputValue()).toBe('')
+  })
 })

@@ -106,6 +106,47 @@ async function planPhoneShot({ page, docs }: Studio): Promise<void> {
   }
 }
 
+/** A tool call long enough to fold: the migrations the agent would run, as a relay posts it. */
+const FOLDED_COMMAND = ['set -euo pipefail', ...Array.from({ length: 24 }, (_, i) => `psql "$DATABASE_URL" -v ON_ERROR_STOP=1 -f migrations/${String(i + 1).padStart(4, '0')}.sql`), 'systemctl restart shop-api'].join('\n')
+
+/**
+ * A folded tool approval at desktop and phone width: the command's first
+ * line and its line count on the fold, Allow once and Reject right under it;
+ * then at desktop width opened, the whole command in view.
+ */
+async function foldedApprovalShot({ page, bridge, docs }: Studio): Promise<void> {
+  await bridge.openApproval({ toolName: 'bash', reason: 'apply the 24 pending migrations and restart the API', arguments: JSON.stringify({ command: FOLDED_COMMAND, cwd: '/srv/shop' }), agent: { id: 'sess-7f3a', title: 'migrate-bot' } })
+  const card = newest(page, 'apply the 24 pending migrations')
+  await card.waitFor()
+  await scrollToEnd(page)
+  await shoot(page, join(docs, 'sandbox-approval-folded.png'))
+  await page.setViewportSize(PHONE)
+  try {
+    await scrollToEnd(page)
+    await shoot(page, join(docs, 'sandbox-approval-folded-phone.png'))
+  } finally {
+    await page.setViewportSize(DESKTOP)
+  }
+  await card.locator('details.b-container > summary').click()
+  await card.getByRole('button', { name: 'Allow once' }).scrollIntoViewIfNeeded()
+  await shoot(page, join(docs, 'sandbox-approval-open.png'))
+}
+
+/** A question answered by a reply typed in its thread: the reply, and the private note saying what it was recorded as. */
+async function threadReplyShot({ page, docs }: Studio): Promise<void> {
+  await sendSample(page, 'Question', 'Which package manager')
+  await newest(page, 'Which package manager').getByRole('button', { name: 'Reply in thread' }).click()
+  await page.locator('#thread-reply-text').fill('yarn berry: the monorepo already uses its workspaces')
+  await page.locator('#thread-reply-text').press('Enter')
+  await page.locator('#thread-messages .msg.ephemeral', { hasText: 'Recorded your reply' }).waitFor()
+  // The ephemeral names the question too: the card is the channel's own message.
+  await page.locator('#messages .msg', { hasText: 'Which package manager' }).last().getByText(/Answered by/).waitFor()
+  await page.locator('body:not([data-busy])').waitFor()
+  await scrollToEnd(page)
+  await shoot(page, join(docs, 'sandbox-thread-reply.png'))
+  await page.locator('#thread-back').click()
+}
+
 /** A plan review that needs two approvals, after the first: "1 of 2 approvals: @alice — waiting for one more". */
 async function quorumShot({ page, bridge, docs }: Studio): Promise<void> {
   const plan = { ...SAMPLE_ASKS['plan-review'], questions: [planReviewQuestion(QUORUM_PLAN)] }
@@ -184,7 +225,7 @@ async function main(): Promise<void> {
     await page.locator('body[data-live="on"][data-ready="true"]').waitFor()
     const studio: Studio = { page, bridge, docs }
     // Each shot sends what it shows, so they stand alone; the order only decides what is above.
-    for (const shot of [questionShot, planReviewShot, planPhoneShot, quorumShot, batchFormShot, answeredShot, multiSelectShot]) await shot(studio)
+    for (const shot of [questionShot, planReviewShot, planPhoneShot, quorumShot, batchFormShot, answeredShot, multiSelectShot, foldedApprovalShot, threadReplyShot]) await shot(studio)
     await shootHome(browser, docs)
   } finally {
     await browser.close()

@@ -13,4 +13,14 @@ export const MANIFEST_BOT_SCOPES = [
   'channels:read',
   'groups:read',
   'im:read',
+  'channels:history',
+  'groups:history',
 ] as const
+
+/**
+ * The scopes that only thread replies need (the message.channels and
+ * message.groups events): `doctor` reports them on a line of their own, so
+ * an app installed before thread replies sees what it lacks and what still
+ * works without them.
+ */
+export const THREAD_REPLY_SCOPES: readonly (typeof MANIFEST_BOT_SCOPES)[number][] = ['channels:history', 'groups:history']

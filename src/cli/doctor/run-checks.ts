@@ -3,7 +3,7 @@ import { isLoopbackHost } from '../../config/config.js'
 import { SlackCallError } from '../../slack/slack-call-error.js'
 import { adviceFor } from '../../slack/slack-error-advice.js'
 import type { DoctorSlack } from './doctor-port.js'
-import { MANIFEST_BOT_SCOPES } from './manifest-scopes.js'
+import { MANIFEST_BOT_SCOPES, THREAD_REPLY_SCOPES } from './manifest-scopes.js'
 
 /** One line of `doctor`'s report. */
 export interface CheckResult {
@@ -54,18 +54,35 @@ export async function runDoctorChecks(config: Config, slack: DoctorSlack | undef
   if (!identity.scopes) {
     results.push(fail('scopes', 'Slack did not report the token’s scopes (no x-oauth-scopes header)', 'check SLACK_API_URL: a proxy in between may drop Slack’s response headers'))
   } else {
-    const missing = MANIFEST_BOT_SCOPES.filter((scope) => !granted.has(scope))
+    const core = MANIFEST_BOT_SCOPES.filter((scope) => !THREAD_REPLY_SCOPES.includes(scope))
+    const missing = core.filter((scope) => !granted.has(scope))
     results.push(
       missing.length === 0
-        ? pass('scopes', `all ${MANIFEST_BOT_SCOPES.length} bot scopes of manifest.yml are granted`)
+        ? pass('scopes', `all ${core.length} bot scopes of manifest.yml that questions need are granted`)
         : fail('scopes', `missing ${missing.join(', ')}`, 'add them under OAuth & Permissions → Bot Token Scopes (or paste manifest.yml again under App Manifest), then reinstall the app to the workspace'),
     )
   }
 
+  if (identity.scopes) results.push(checkThreadReplies(granted))
   results.push(await checkChannel(config.channel, slack, granted))
   results.push(await checkMode(config, slack))
   if (options.httpApi !== false) results.push(checkApi(config))
   return results
+}
+
+/**
+ * Thread replies (decision 0069) need the history scopes and the message
+ * events. Slack reports the scopes but not the event subscriptions, so a
+ * pass still names the events to check on the app's settings page.
+ */
+function checkThreadReplies(granted: Set<string>): CheckResult {
+  const missing = THREAD_REPLY_SCOPES.filter((scope) => !granted.has(scope))
+  if (missing.length === 0) return pass('thread replies', 'channels:history and groups:history are granted: a reply in a card’s thread answers it (if the app subscribes to message.channels and message.groups)')
+  return fail(
+    'thread replies',
+    `missing ${missing.join(', ')}: replies in a card's thread are not read (buttons and forms work as before)`,
+    'add them under OAuth & Permissions → Bot Token Scopes and the bot events message.channels and message.groups under Event Subscriptions (or paste manifest.yml again), then reinstall the app (docs/slack-app-setup.md)',
+  )
 }
 
 function checkApi(config: Config): CheckResult {

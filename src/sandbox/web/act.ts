@@ -48,6 +48,8 @@ export const webAction = z.discriminatedUnion('action', [
   z.object({ action: z.literal('leave'), user: userId }),
   /** The person opened the app's Home tab: Slack sends app_home_opened, the app publishes the tab. */
   z.object({ action: z.literal('open-home'), user: userId }),
+  /** Replies in a message's thread, as typed in the client: Slack sends the app a message event. */
+  z.object({ action: z.literal('reply'), user: userId, target: messageTarget.omit({ ephemeral: true }), text: z.string().trim().min(1).max(LIMIT.messageTextHard) }),
 ])
 
 export type WebAction = z.infer<typeof webAction>
@@ -104,6 +106,9 @@ export async function performAction(core: SandboxCore, user: ScriptedUser, actio
       return { ok: true }
     case 'open-home':
       await user.openHome()
+      return { ok: true }
+    case 'reply':
+      await user.reply(action.target, action.text)
       return { ok: true }
     default: {
       const unreachable: never = action

@@ -61,6 +61,7 @@ button, input, select, textarea { font: inherit; color: inherit; }
 .msg-time { font-size: 12px; color: var(--muted); }
 .edited { font-size: 12px; color: var(--muted); }
 .only-you { font-size: 12px; color: var(--muted); display: flex; align-items: center; gap: 4px; margin-bottom: 2px; }
+.edited + .replies { margin-left: 8px; }
 .replies { display: inline-flex; align-items: center; gap: 6px; margin-top: 6px; border: 1px solid transparent; border-radius: 6px; background: none; color: var(--link); font-weight: 700; font-size: 13px; padding: 3px 6px 3px 0; cursor: pointer; }
 .replies:hover { border-color: var(--line); background: #fff; padding-left: 6px; }
 .file { display: flex; gap: 10px; align-items: center; border: 1px solid var(--line); border-radius: 8px; padding: 8px 12px; margin-top: 6px; max-width: 420px; background: #fff; }
@@ -107,6 +108,16 @@ a:hover { text-decoration: underline; }
 .b-table .rt { white-space: inherit; overflow-wrap: normal; }
 .b-table .wrap { white-space: normal; }
 .b-table .wrap .rt { white-space: pre-wrap; overflow-wrap: break-word; min-width: 7em; max-width: 22em; }
+/* A container: a bordered box; collapsible ones toggle on their title row (a <details>), as Slack shows them. */
+.b-container { border: 1px solid var(--line); border-radius: 8px; margin: 6px 0; max-width: 600px; }
+.b-container.width-narrow { max-width: 400px; } .b-container.width-wide { max-width: 800px; } .b-container.width-full { max-width: none; }
+.b-container-head { padding: 6px 10px; cursor: default; }
+summary.b-container-head { cursor: pointer; }
+.b-container.divided > .b-container-head, details.b-container[open] > .b-container-head { border-bottom: 1px solid var(--line); }
+.b-container-title { font-weight: 700; display: inline; }
+.b-container-subtitle { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
+.b-container-body { padding: 4px 10px; }
+.b-container pre.code { max-height: 24em; overflow: auto; }
 .b-table .align-center { text-align: center; }
 .b-table .align-right { text-align: right; }
 
@@ -152,6 +163,8 @@ input.text { width: 100%; }
 .thread { width: 420px; border-left: 1px solid var(--line); display: flex; flex-direction: column; flex-shrink: 0; background: #fff; }
 .thread[hidden] { display: none; }
 .thread .pane-head { align-items: center; }
+.composer { display: flex; gap: 8px; align-items: flex-end; padding: 10px 20px 14px; border-top: 1px solid var(--line); }
+.composer textarea.text { min-height: 40px; flex: 1; }
 .thread-divider { display: flex; align-items: center; gap: 10px; color: var(--muted); font-size: 13px; padding: 4px 20px; }
 .thread-divider::after { content: ""; flex: 1; border-top: 1px solid var(--line); }
 

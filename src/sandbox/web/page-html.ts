@@ -49,6 +49,7 @@ export const PAGE_HTML = `<!doctype html>
   <aside id="thread" class="thread" hidden aria-label="Thread">
     <div class="pane-head"><button id="thread-back" class="icon-btn" aria-label="Close thread">&#x2715;</button><h2>Thread</h2><span id="thread-meta" class="muted"></span></div>
     <div id="thread-messages" class="messages"></div>
+    <form id="thread-reply" class="composer"><textarea id="thread-reply-text" class="text" rows="2" placeholder="Reply…" aria-label="Reply in the thread"></textarea><button type="submit" class="btn primary small">Send</button></form>
   </aside>
 </div>
 <div id="modal-root"></div>

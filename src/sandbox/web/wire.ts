@@ -75,6 +75,7 @@ export type PageAction =
   | { action: 'close'; user: string }
   | { action: 'leave'; user: string }
   | { action: 'open-home'; user: string }
+  | { action: 'reply'; user: string; target: { channel: string; ts: string }; text: string }
 
 /** What `POST /web/act` answers: `options` for `suggest`. */
 export interface ActResult {

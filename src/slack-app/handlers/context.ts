@@ -78,6 +78,8 @@ export interface OpenAskRead {
    * person typed (the settle comes after the ack).
    */
   fromStore?: boolean
+  /** The thread the person acted in (a thread reply): what they are told goes there. */
+  threadTs?: string
 }
 
 /**
@@ -85,10 +87,10 @@ export interface OpenAskRead {
  * open, and this person may answer it. Returns the record, or null after
  * telling the person why nothing happened.
  */
-export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: Where, { found, fromStore = false }: OpenAskRead = {}): Promise<AskRecord | null> {
+export async function openAskFor(deps: InteractionDeps, askId: string, user: SlackUser, channel: Where, { found, fromStore = false, threadTs }: OpenAskRead = {}): Promise<AskRecord | null> {
   const record = fromStore ? await deps.lifecycle.store.get(askId) : await deps.lifecycle.readForAction(askId)
   if (record) found?.(record)
-  const target = targetFor(user.id, channel, record)
+  const target = { ...targetFor(user.id, channel, record), ...(threadTs !== undefined ? { threadTs } : {}) }
   if (!record) {
     // A shared store that does not know the ask has pruned it: it is long closed.
     // A local one cannot tell, because another process may have posted it.
@@ -138,22 +140,33 @@ export function settledNotice(record: AskRecord): Notice {
 }
 
 /** Settles with an answer; a late click learns who was first. */
-export async function settleAnswer(deps: InteractionDeps, record: AskRecord, user: SlackUser, answers: AskUserQuestionAnswerItem[], channel?: Where): Promise<void> {
+export async function settleAnswer(deps: InteractionDeps, record: AskRecord, user: SlackUser, answers: AskUserQuestionAnswerItem[], channel?: Where, after: SettleAfter = {}): Promise<void> {
   const by = personOf(user)
   await settleOrTell(deps, record, user, channel, {
     status: 'answered',
     outcome: { kind: 'answered', by, at: deps.now(), answers },
     answer: { answers },
-  })
+  }, after)
 }
 
-export async function settleOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where, settlement: Settlement): Promise<void> {
+/** Where a settle's notices go, and what to do once this person's action settled the ask. */
+export interface SettleAfter {
+  /** The thread the person acted in: notices go there. */
+  threadTs?: string
+  /** Runs when this action settled the ask (not when someone was first, nor on a failure). */
+  won?: (target: NoticeTarget) => Promise<void>
+}
+
+/** Settles, or tells the person why not (someone was first, it failed). */
+export async function settleOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where, settlement: Settlement, { threadTs, won }: SettleAfter = {}): Promise<void> {
+  const target = { ...targetFor(user.id, channel, record), ...(threadTs !== undefined ? { threadTs } : {}) }
   try {
     const result = await deps.lifecycle.settle(record.id, settlement, record)
-    if (!result.won) await tell(deps, targetFor(user.id, channel, record), settledNotice(result.record))
+    if (!result.won) await tell(deps, target, settledNotice(result.record))
+    else await won?.(target)
   } catch (error) {
     deps.logger.error(`ask ${record.id}: could not settle from ${user.id}'s action: ${error instanceof Error ? error.message : String(error)}`)
-    await tell(deps, targetFor(user.id, channel, record), { kind: 'failed' })
+    await tell(deps, target, { kind: 'failed' })
   }
 }
 

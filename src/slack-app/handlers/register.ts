@@ -5,6 +5,7 @@ import { handleAction, tellActionFailed } from './actions.js'
 import type { InteractionDeps } from './context.js'
 import { handleHomeOpened } from './home-opened.js'
 import { handleSuggestion } from './suggestions.js'
+import { handleThreadReply } from './thread-replies.js'
 import { handleViewSubmission, submitAgain, type ViewDecision } from './views.js'
 
 function describe(error: unknown): string {
@@ -59,6 +60,11 @@ export function registerHandlers(app: App, deps: InteractionDeps): void {
 
   app.event('app_home_opened', async ({ event }) => {
     await handleHomeOpened(deps, event).catch((error: unknown) => deps.logger.error(`publishing the Home tab failed: ${describe(error)}`))
+  })
+
+  // Every message the app hears (message.channels / message.groups): only replies in an open ask's thread count.
+  app.event('message', async ({ event }) => {
+    await handleThreadReply(deps, event).catch((error: unknown) => deps.logger.error(`a thread reply could not be handled: ${describe(error)}`))
   })
 
   app.error(async (error) => {

@@ -228,8 +228,10 @@ function renderThread(snap: PageSnapshot): void {
     return
   }
   const replies = snap.messages.filter((m) => m.threadTs === parent.ts && m.ts !== parent.ts)
+  // Like Slack, the count is of the thread's messages; one only you can see is not a reply.
+  const count = replies.filter((m) => !m.ephemeral).length
   const nodes = [messageNode(parent, snap, true)]
-  if (replies.length) nodes.push(cached(`divider${replies.length}`, '', () => el('div', 'thread-divider', `${replies.length}${replies.length === 1 ? ' reply' : ' replies'}`)))
+  if (count) nodes.push(cached(`divider${count}`, '', () => el('div', 'thread-divider', `${count}${count === 1 ? ' reply' : ' replies'}`)))
   for (const m of replies) nodes.push(messageNode(m, snap, true))
   byId('thread-meta').textContent = channelLabel(snap.channels.find((c) => c.id === snap.channel))
   pane.hidden = false

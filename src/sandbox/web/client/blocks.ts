@@ -1,6 +1,7 @@
 /** Block Kit blocks as DOM: what a message or a modal shows. */
 import type { RenderContext } from './context.js'
 import { arr, el, isObj, link, str, type Obj } from './dom.js'
+import { containerBlock } from './container-block.js'
 import { inputBlock, renderElement } from './elements.js'
 import { markdownBlock } from './markdown-block.js'
 import { richText } from './rich-text.js'
@@ -25,6 +26,8 @@ function renderBlock(b: Obj, ctx: RenderContext): HTMLElement {
       return markdownBlock(b.text)
     case 'table':
       return tableBlock(b)
+    case 'container':
+      return containerBlock(b, (children) => renderBlocks(children, ctx))
     case 'input':
       return inputBlock(b, ctx)
     case 'context': {

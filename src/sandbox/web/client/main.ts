@@ -6,7 +6,7 @@
 import { HOME_PICK, openChannel, render, switchUser } from './app.js'
 import { byId } from './dom.js'
 import { openHome } from './home.js'
-import { connect, onSnapshot, refresh, toast } from './live.js'
+import { act, connect, onSnapshot, refresh, toast } from './live.js'
 import { closeModal } from './modal.js'
 import { S } from './state.js'
 
@@ -40,6 +40,23 @@ function start(): void {
   byId('thread-back').addEventListener('click', () => {
     S.thread = null
     byId('thread').hidden = true
+  })
+  const replyForm = byId<HTMLFormElement>('thread-reply')
+  const replyText = byId<HTMLTextAreaElement>('thread-reply-text')
+  replyForm.addEventListener('submit', (event) => {
+    event.preventDefault()
+    const text = replyText.value
+    if (!S.thread || !S.snap || text.trim() === '') return
+    void act({ action: 'reply', target: { channel: S.snap.channel, ts: S.thread }, text }, replyForm.querySelector('button')).then((result) => {
+      if (result) replyText.value = ''
+    })
+  })
+  replyText.addEventListener('keydown', (event) => {
+    // Enter sends, Shift+Enter starts a new line: as in Slack's composer.
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault()
+      replyForm.requestSubmit()
+    }
   })
   document.addEventListener('click', (event) => {
     document.querySelectorAll<HTMLElement>('.menu:not([hidden])').forEach((menu) => {

@@ -92,8 +92,9 @@ export function buildMessage(m: PageMessage, snap: PageSnapshot, inThread: boole
   }
   if (m.edited) body.appendChild(el('span', 'edited', '(edited)'))
   for (const f of arr(m.files)) if (isObj(f)) body.appendChild(fileCard(f))
-  if (!inThread && m.replyCount) {
-    const replies = el('button', 'replies', `${m.replyCount}${m.replyCount === 1 ? ' reply' : ' replies'}`)
+  if (!inThread && !m.ephemeral) {
+    // "N replies" opens the thread; a message without replies offers to start one, as Slack's hover menu does.
+    const replies = el('button', 'replies', m.replyCount ? `${m.replyCount}${m.replyCount === 1 ? ' reply' : ' replies'}` : 'Reply in thread')
     replies.type = 'button'
     replies.addEventListener('click', () => openThread(m.ts))
     body.appendChild(replies)
