@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: speed figures as percentiles and ratios. Timing lives
  * here, never in test assertions. `--quick` runs smaller rounds; `--only
- * <section>` (render, provider, cold, checkpoints, fresh, instances, cards; repeatable) runs only
+ * <section>` (render, provider, cold, checkpoints, fresh, instances, scale, cards; repeatable) runs only
  * those sections; `--profile <dir>` has the fresh-process section write
  * each app's CPU profile of each measured part into `dir` and summarise them;
  * `--apps serve,bridge,durable,floor` measures only those beside bare Bolt there, and
@@ -30,6 +30,7 @@ import { reportFresh, type FreshRun } from './fresh-report.js'
 import { benchInstances } from './instances.js'
 import { benchProvider } from './provider.js'
 import { benchRender } from './render.js'
+import { benchScale, SCALE_FULL, SCALE_QUICK } from './scale.js'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
@@ -83,6 +84,7 @@ async function main(): Promise<void> {
     benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(footprint ? { footprint } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}), ...(saveTo ? { saveTo } : {}) }),
   )
   await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
+  await section('scale', 'Cost as the work grows: pending asks in PostgreSQL shared by three instances (issue 43)', () => benchScale(quick ? SCALE_QUICK : SCALE_FULL))
   await section('cards', 'Card updates under load (Tier 3; before: the documented 50 a minute, after: learned)', () =>
     benchCardUpdates(quick ? { asks: 100, spreadMs: 30_000, morePerMinute: 120 } : { asks: 200, spreadMs: 60_000, morePerMinute: 120 }),
   )
