@@ -77,6 +77,14 @@ export interface AskRecord {
   finalMessageShown?: boolean
 }
 
+/**
+ * What keeping a pending ask's timers needs of it: who owns it (a library
+ * process that may be gone) and when it expires. Read without the ask's
+ * questions, agent or body, so a sweep that repeats every few seconds over
+ * every pending ask costs a few bytes an ask, not its whole record.
+ */
+export type PendingTimer = Pick<AskRecord, 'id' | 'owner' | 'expiresAt'>
+
 export type SettleResult = { won: true; record: AskRecord } | { won: false; record: AskRecord }
 
 /** What a winning settle writes with it, in the same step (one statement on a networked store). */

@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PendingTimer, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { capReached, PendingCapReached } from './pending-caps.js'
 import { SettleWatchers } from './settle-watchers.js'
@@ -99,6 +99,13 @@ export class MemoryAskStore implements AskStore {
 
   async listPending(): Promise<AskRecord[]> {
     return [...this.#records.values()].filter((record) => record.status === 'pending').map((record) => structuredClone(record))
+  }
+
+  async listPendingTimers(): Promise<PendingTimer[]> {
+    return [...this.#records.values()]
+      .filter((record) => record.status === 'pending')
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map(({ id, owner, expiresAt }) => ({ id, owner: { ...owner }, ...(expiresAt !== undefined ? { expiresAt } : {}) }))
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {

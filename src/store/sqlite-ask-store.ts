@@ -2,7 +2,7 @@ import type { AskLimits } from '../policy/operator-policy.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import Database from 'better-sqlite3'
 import type { PendingCount } from './team-records.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskOwner, AskRecord, PendingTimer, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
@@ -141,6 +141,7 @@ export class SqliteAskStore implements AskStore {
         .pluck(),
       markShown: db.prepare(`UPDATE asks SET record = json_set(record, '$.finalMessageShown', json('true')) WHERE id = ?`),
       pending: db.prepare(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`).pluck(),
+      pendingTimers: db.prepare(`SELECT id, json_extract(record, '$.owner') AS owner, json_extract(record, '$.expiresAt') AS expiresAt FROM asks WHERE status = 'pending' ORDER BY created_at`),
       unshown: db
         .prepare(
           `SELECT record FROM asks
@@ -324,6 +325,10 @@ export class SqliteAskStore implements AskStore {
     return this.#statements.pending.all().map((text) => parse(text)!)
   }
 
+  async listPendingTimers(): Promise<PendingTimer[]> {
+    return this.#statements.pendingTimers.all().map((row) => timerOf(row as TimerRow))
+  }
+
   async listUnshownSettled(): Promise<AskRecord[]> {
     return this.#statements.unshown.all().map((text) => parse(text)!)
   }
@@ -391,4 +396,15 @@ export class SqliteAskStore implements AskStore {
 
 function parse(text: unknown): AskRecord | undefined {
   return typeof text === 'string' ? (JSON.parse(text) as AskRecord) : undefined
+}
+
+/** A row of `pendingTimers`: the owner as JSON text (json_extract of an object), the expiry a number or null. */
+interface TimerRow {
+  id: string
+  owner: string
+  expiresAt: number | null
+}
+
+function timerOf(row: TimerRow): PendingTimer {
+  return { id: row.id, owner: JSON.parse(row.owner) as AskOwner, ...(row.expiresAt !== null ? { expiresAt: row.expiresAt } : {}) }
 }

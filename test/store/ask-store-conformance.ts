@@ -199,6 +199,21 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.listUnshownSettled()).map((record) => record.id)).toEqual([unshown.id])
     })
 
+    it("lists every pending ask's owner and expiry, oldest first, and nothing of a settled one", async () => {
+      const store = await create()
+      const library = pendingRecord({ createdAt: 2, expiresAt: 1_700_000_600_000, owner: { kind: 'library', pid: 42, instance: 'host-1' } })
+      const service = pendingRecord({ createdAt: 1 })
+      const settled = pendingRecord({ createdAt: 3, expiresAt: 1_700_000_700_000 })
+      for (const record of [library, service, settled]) await store.insert(record)
+
+      await store.settle(settled.id, aborted())
+
+      expect(await store.listPendingTimers()).toEqual([
+        { id: service.id, owner: { kind: 'service' } },
+        { id: library.id, owner: { kind: 'library', pid: 42, instance: 'host-1' }, expiresAt: 1_700_000_600_000 },
+      ])
+    })
+
     it('gives the message claim to one holder at a time until it is released or runs out', async () => {
       const store = await create()
       const record = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.5' } })

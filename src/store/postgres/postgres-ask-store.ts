@@ -1,7 +1,7 @@
 import type { AskLimits } from '../../policy/operator-policy.js'
 import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
+import type { AskOwner, AskRecord, PendingTimer, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { PendingCapReached } from '../pending-caps.js'
 import { SettleWatchers } from '../settle-watchers.js'
@@ -261,6 +261,11 @@ export class PostgresAskStore implements AskStore {
 
   async listPending(): Promise<AskRecord[]> {
     return (await this.#query(SQL.pending, [])).rows.map((row) => row.record)
+  }
+
+  async listPendingTimers(): Promise<PendingTimer[]> {
+    const rows = (await this.#query<{ id: string; owner: AskOwner; expires_at: string | null }>(SQL.pendingTimers, [])).rows
+    return rows.map(({ id, owner, expires_at }) => ({ id, owner, ...(expires_at !== null ? { expiresAt: Number(expires_at) } : {}) }))
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {
