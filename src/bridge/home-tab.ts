@@ -1,4 +1,4 @@
-import { homeView, noticeText, type HomeAskView, type HomeTabView, type Notice } from '../../blocks/index.js'
+import { HOME_ASKS_AT_MOST, homeView, noticeText, type HomeAskView, type HomeTabView, type Notice } from '../../blocks/index.js'
 import type { Logger } from '../log/logger.js'
 import type { AskRecord } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
@@ -195,17 +195,26 @@ export class HomeTab implements HomePort {
     }
   }
 
-  /** The tab as `user` sees it now: the pending asks they may answer. */
+  /**
+   * The tab as `user` sees it now: the pending asks they may answer. Only
+   * the newest that can fit are drawn (their views built, their approvals
+   * read); the rest are counted: a person who may answer a thousand asks
+   * costs a thousand checks, not a thousand views and reads.
+   */
   async #viewFor(user: string, read: PendingRead, notice?: Notice): Promise<HomeTabView> {
+    const theirs: AskRecord[] = []
+    for (const record of await read.pending()) if (await this.sees(user, record)) theirs.push(record)
+    // Newest first as homeView orders them (ties by id, descending), so the drawn ones are the ones it would show.
+    theirs.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    const drawn = theirs.slice(0, HOME_ASKS_AT_MOST)
     const asks: HomeAskView[] = []
-    for (const record of await read.pending()) {
-      if (!(await this.sees(user, record))) continue
+    for (const record of drawn) {
       const approvals = hasQuorum(record) ? await read.approvals(record.id) : []
       const where = { createdAt: record.createdAt, channel: record.message!.channel, ...(record.message!.permalink ? { permalink: record.message!.permalink } : {}) }
       asks.push(record.kind === 'approval' ? { ...where, kind: 'approval', view: approvalViewOf(record, this.options.settings, approvals) } : { ...where, kind: 'question', view: askViewOf(record, this.options.settings, approvals) })
     }
     const locale = this.options.settings.locale
-    return homeView({ locale, now: this.options.now(), asks, ...(notice ? { notice: noticeText(locale, notice) } : {}) })
+    return homeView({ locale, now: this.options.now(), asks, older: theirs.length - drawn.length, ...(notice ? { notice: noticeText(locale, notice) } : {}) })
   }
 
   /**
