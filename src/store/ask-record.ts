@@ -78,12 +78,13 @@ export interface AskRecord {
 }
 
 /**
- * What keeping a pending ask's timers needs of it: who owns it (a library
- * process that may be gone) and when it expires. Read without the ask's
- * questions, agent or body, so a sweep that repeats every few seconds over
- * every pending ask costs a few bytes an ask, not its whole record.
+ * A pending ask without its questions, agent or body: who owns it (a
+ * library process that may be gone), when it expires, where its message is
+ * and who may answer it. What a read of every pending ask needs (the lease
+ * sweep every few seconds, the Home tab on every refresh): a few hundred
+ * bytes an ask instead of its whole record.
  */
-export type PendingTimer = Pick<AskRecord, 'id' | 'owner' | 'expiresAt'>
+export type PendingSummary = Pick<AskRecord, 'id' | 'createdAt' | 'owner' | 'expiresAt' | 'message' | 'policy'>
 
 export type SettleResult = { won: true; record: AskRecord } | { won: false; record: AskRecord }
 

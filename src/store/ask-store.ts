@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PendingTimer, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
@@ -86,8 +86,8 @@ export interface AskStore {
   watch(id: string, listener: (record: AskRecord) => void): () => void
   /** Every pending ask. */
   listPending(): Promise<AskRecord[]>
-  /** Every pending ask's owner and expiry, oldest first, without the rest of its record (the lease sweep's and start-up recovery's read). */
-  listPendingTimers(): Promise<PendingTimer[]>
+  /** Every pending ask, oldest first, without its questions, agent or body (the lease sweep's, start-up recovery's and the Home tab's read). */
+  listPendingSummaries(): Promise<PendingSummary[]>
   /** Settled asks whose message does not show it yet (a failed update to retry). */
   listUnshownSettled(): Promise<AskRecord[]>
   /**

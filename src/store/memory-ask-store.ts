@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PendingTimer, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { capReached, PendingCapReached } from './pending-caps.js'
 import { SettleWatchers } from './settle-watchers.js'
@@ -101,11 +101,11 @@ export class MemoryAskStore implements AskStore {
     return [...this.#records.values()].filter((record) => record.status === 'pending').map((record) => structuredClone(record))
   }
 
-  async listPendingTimers(): Promise<PendingTimer[]> {
+  async listPendingSummaries(): Promise<PendingSummary[]> {
     return [...this.#records.values()]
       .filter((record) => record.status === 'pending')
       .sort((a, b) => a.createdAt - b.createdAt)
-      .map(({ id, owner, expiresAt }) => ({ id, owner: { ...owner }, ...(expiresAt !== undefined ? { expiresAt } : {}) }))
+      .map(({ id, createdAt, owner, expiresAt, message, policy }) => structuredClone({ id, createdAt, owner, ...(expiresAt !== undefined ? { expiresAt } : {}), ...(message ? { message } : {}), ...(policy ? { policy } : {}) }))
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {

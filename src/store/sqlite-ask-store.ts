@@ -1,8 +1,8 @@
 import type { AskLimits } from '../policy/operator-policy.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import Database from 'better-sqlite3'
-import type { PendingCount } from './team-records.js'
-import type { AskOwner, AskRecord, PendingTimer, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskPolicy, PendingCount } from './team-records.js'
+import type { AskOwner, AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
@@ -141,7 +141,11 @@ export class SqliteAskStore implements AskStore {
         .pluck(),
       markShown: db.prepare(`UPDATE asks SET record = json_set(record, '$.finalMessageShown', json('true')) WHERE id = ?`),
       pending: db.prepare(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`).pluck(),
-      pendingTimers: db.prepare(`SELECT id, json_extract(record, '$.owner') AS owner, json_extract(record, '$.expiresAt') AS expiresAt FROM asks WHERE status = 'pending' ORDER BY created_at`),
+      pendingSummaries: db.prepare(
+        `SELECT id, created_at AS createdAt, json_extract(record, '$.owner') AS owner, json_extract(record, '$.expiresAt') AS expiresAt,
+                json_extract(record, '$.message') AS message, json_extract(record, '$.policy') AS policy
+         FROM asks WHERE status = 'pending' ORDER BY created_at`,
+      ),
       unshown: db
         .prepare(
           `SELECT record FROM asks
@@ -325,8 +329,8 @@ export class SqliteAskStore implements AskStore {
     return this.#statements.pending.all().map((text) => parse(text)!)
   }
 
-  async listPendingTimers(): Promise<PendingTimer[]> {
-    return this.#statements.pendingTimers.all().map((row) => timerOf(row as TimerRow))
+  async listPendingSummaries(): Promise<PendingSummary[]> {
+    return this.#statements.pendingSummaries.all().map((row) => summaryOf(row as SummaryRow))
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {
@@ -398,13 +402,23 @@ function parse(text: unknown): AskRecord | undefined {
   return typeof text === 'string' ? (JSON.parse(text) as AskRecord) : undefined
 }
 
-/** A row of `pendingTimers`: the owner as JSON text (json_extract of an object), the expiry a number or null. */
-interface TimerRow {
+/** A row of `pendingSummaries`: objects as JSON text (json_extract of an object), absent fields null. */
+interface SummaryRow {
   id: string
+  createdAt: number
   owner: string
   expiresAt: number | null
+  message: string | null
+  policy: string | null
 }
 
-function timerOf(row: TimerRow): PendingTimer {
-  return { id: row.id, owner: JSON.parse(row.owner) as AskOwner, ...(row.expiresAt !== null ? { expiresAt: row.expiresAt } : {}) }
+function summaryOf(row: SummaryRow): PendingSummary {
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    owner: JSON.parse(row.owner) as AskOwner,
+    ...(row.expiresAt !== null ? { expiresAt: row.expiresAt } : {}),
+    ...(row.message !== null ? { message: JSON.parse(row.message) as PostedMessage } : {}),
+    ...(row.policy !== null ? { policy: JSON.parse(row.policy) as AskPolicy } : {}),
+  }
 }

@@ -10,12 +10,22 @@ import { FakeSlackPort } from '../support/fake-slack-port.js'
 
 const NOW = Date.UTC(2026, 6, 1, 12)
 
-/** A store that counts the approvals it is asked for (one read per ask with a quorum drawn on a tab). */
+/** A store that counts the approvals it is asked for (one read per ask with a quorum drawn on a tab) and the whole records it hands out. */
 class ApprovalCountingStore extends MemoryAskStore {
   approvalReads = 0
+  recordsRead = 0
   override async approvals(id: string): Promise<Approval[]> {
     this.approvalReads++
     return super.approvals(id)
+  }
+  override async listPending(): Promise<AskRecord[]> {
+    const records = await super.listPending()
+    this.recordsRead += records.length
+    return records
+  }
+  override async get(id: string): Promise<AskRecord | undefined> {
+    this.recordsRead++
+    return super.get(id)
   }
 }
 
@@ -60,5 +70,21 @@ describe('the Home tab of a person who may answer many asks', () => {
     expect(text).toContain(`and ${300 - drawn.length} older ones`)
     // Before issue 43 every ask the person may answer was read and drawn (300 reads) for the ~20 that fit.
     expect(store.approvalReads).toBeLessThanOrEqual(40)
+  })
+
+  it('finds which asks are theirs from the pending asks\' summaries, and reads whole records only of the ones it draws', async () => {
+    const store = new ApprovalCountingStore()
+    const slack = new FakeSlackPort()
+    slack.members.set('C0AGENTS', ['U0ALICE'])
+    for (let i = 0; i < 300; i++) await store.insert(approvalAsk(i))
+    const tab = new HomeTab({ store, slack, pacer: new ChannelPacer(), policy: new AnswerPolicy(slack, {}, silentLogger), settings: { locale: 'en' }, logger: silentLogger, now: () => NOW, instance: 'test' })
+    tabs.push(tab)
+
+    await tab.opened('U0ALICE')
+    await vi.waitFor(() => expect(slack.homes).toHaveLength(1))
+
+    expect(JSON.stringify(slack.homes[0]!.view.blocks)).toContain('300 questions wait')
+    // Before issue 43 a publish read all 300 records; a refresh follows every click on an ask an open tab lists.
+    expect(store.recordsRead).toBeLessThanOrEqual(40)
   })
 })

@@ -199,18 +199,18 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.listUnshownSettled()).map((record) => record.id)).toEqual([unshown.id])
     })
 
-    it("lists every pending ask's owner and expiry, oldest first, and nothing of a settled one", async () => {
+    it('lists every pending ask without its questions, agent or body, oldest first, and nothing of a settled one', async () => {
       const store = await create()
-      const library = pendingRecord({ createdAt: 2, expiresAt: 1_700_000_600_000, owner: { kind: 'library', pid: 42, instance: 'host-1' } })
-      const service = pendingRecord({ createdAt: 1 })
+      const library = pendingRecord({ createdAt: 2, expiresAt: 1_700_000_600_000, owner: { kind: 'library', pid: 42, instance: 'host-1' }, agent: { id: 'session-1' } })
+      const service = pendingRecord({ createdAt: 1, message: { channel: 'C0123ABCDEF', ts: '1.7' }, policy: { approvals: 2, answerers: ['U0BOB'] } })
       const settled = pendingRecord({ createdAt: 3, expiresAt: 1_700_000_700_000 })
       for (const record of [library, service, settled]) await store.insert(record)
 
       await store.settle(settled.id, aborted())
 
-      expect(await store.listPendingTimers()).toEqual([
-        { id: service.id, owner: { kind: 'service' } },
-        { id: library.id, owner: { kind: 'library', pid: 42, instance: 'host-1' }, expiresAt: 1_700_000_600_000 },
+      expect(await store.listPendingSummaries()).toEqual([
+        { id: service.id, createdAt: 1, owner: { kind: 'service' }, message: { channel: 'C0123ABCDEF', ts: '1.7' }, policy: { approvals: 2, answerers: ['U0BOB'] } },
+        { id: library.id, createdAt: 2, owner: { kind: 'library', pid: 42, instance: 'host-1' }, expiresAt: 1_700_000_600_000 },
       ])
     })
 

@@ -95,7 +95,8 @@ export const SQL = {
                      record = CASE WHEN $3 THEN jsonb_set(record, '{finalMessageShown}', 'true') ELSE record END
                    WHERE id = $1 AND message_claim = $2`,
   pending: `SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
-  pendingTimers: `SELECT id, record->'owner' AS owner, (record->>'expiresAt')::bigint AS expires_at FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
+  pendingSummaries: `SELECT id, created_at, record->'owner' AS owner, (record->>'expiresAt')::bigint AS expires_at, record->'message' AS message, record->'policy' AS policy
+                     FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
   unshown: `SELECT record FROM asks
             WHERE status <> 'pending' AND final_message_shown = false AND record ? 'message'
             ORDER BY settled_at, id`,
