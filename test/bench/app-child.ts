@@ -38,6 +38,7 @@ import { startService } from '../../src/service/start-service.js'
 import { bareAsks, blockKitCards, listen, type Tap } from './bare-asks.js'
 import { startChatSdkApp, type ChatSdkState } from './chat-sdk-app.js'
 import { startFootprint, type Footprint } from './footprint.js'
+import { startJsonCounts, type JsonCounts } from './json-counts.js'
 import type { Journal } from './journal.js'
 import { sqliteJournal } from './sqlite-journal.js'
 
@@ -73,6 +74,8 @@ export interface ChildReport {
   postTimeline: PostTimeline
   /** With `footprint`: the code the measured part ran (a build from before it leaves it out). */
   footprint?: Footprint
+  /** With `footprint`: the JSON it parsed and encoded, and where (a build from before issue 43 leaves it out). */
+  json?: JsonCounts
 }
 
 export interface PostTimeline {
@@ -244,6 +247,7 @@ let mainThreadAtStart = mainThreadCpuMs()
 let loop: IntervalHistogram | undefined
 let profiling: { file: string; stop: Promise<(file: string) => Promise<void>> } | undefined
 let counting: (() => Footprint) | undefined
+let countingJson: (() => JsonCounts) | undefined
 
 const kind = process.argv[2] as ChildKind
 const stop = await APPS[kind]()
@@ -254,6 +258,7 @@ process.on('message', (message: ChildCommand) => {
     loop.enable()
     if (message.profile) profiling = { file: message.profile.file, stop: startProfile(message.profile.intervalUs) }
     if (message.footprint) counting = startFootprint()
+    if (message.footprint) countingJson = startJsonCounts()
     cpuAtStart = process.cpuUsage()
     mainThreadAtStart = mainThreadCpuMs()
     timeline.arrived.length = 0
@@ -264,7 +269,9 @@ process.on('message', (message: ChildCommand) => {
     const cpu = process.cpuUsage(cpuAtStart)
     const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: mainThreadCpuMs() - mainThreadAtStart, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6, postTimeline: timeline }
     if (counting) report.footprint = counting()
+    if (countingJson) report.json = countingJson()
     counting = undefined
+    countingJson = undefined
     const profile = profiling
     profiling = undefined
     void (profile ? profile.stop.then((stopProfile) => stopProfile(profile.file)) : Promise.resolve()).then(() => send({ ...report }))

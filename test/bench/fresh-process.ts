@@ -142,6 +142,7 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
     postsPerRound: (slack.callCount('chat.postMessage') - postsBefore) / measured,
     updatesPerRound: (slack.callCount('chat.update') - updatesBefore) / measured,
     ...(report.footprint ? { footprint: report.footprint } : {}),
+    ...(report.json ? { json: report.json } : {}),
   }
   await app.stop()
   await slack.close()

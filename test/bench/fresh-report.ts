@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import type { ChildKind } from './app-child.js'
 import { summariseProfiles } from './cpu-profile.js'
 import { FOOTPRINT_GROUPS, type Footprint } from './footprint.js'
+import type { JsonCounts } from './json-counts.js'
 import { ROUND_SPACING_MS, type RoundTripFigure, type RoundTripSample } from './round-trip.js'
 import { ms, pad, percentile } from './stats.js'
 
@@ -48,6 +49,8 @@ export interface RoundFigures {
   updatesPerRound: number
   /** With `footprint`: the code the measured part ran. */
   footprint?: Footprint
+  /** With `footprint`: the JSON it parsed and encoded. */
+  json?: JsonCounts
 }
 
 /** A run's figures as `--save` writes them and `--combine` reads them back. */
@@ -127,6 +130,17 @@ function ownFilesRun(footprint: Footprint | undefined, measured: number, count =
   return [
     `  serve's own files by functions run (${files.length} files; functions, calls per round trip)`,
     ...files.slice(0, count).map(([file, run]) => `    ${pad(file, 44)}${pad(String(run.functions), 6)}${(run.calls / measured).toFixed(1)}`),
+  ]
+}
+
+/** Where `serve` parsed and encoded JSON (its first round), per round trip: calls and characters. */
+function jsonCallers(counts: JsonCounts | undefined, measured: number, count = 20): string[] {
+  if (!counts) return []
+  const per = (value: number) => (value / measured).toFixed(1)
+  const callers = Object.entries(counts.byCaller).sort((a, b) => b[1].parse.calls + b[1].stringify.calls - (a[1].parse.calls + a[1].stringify.calls))
+  return [
+    `  serve's JSON by caller (parse calls, characters; stringify calls, characters; per round trip)`,
+    ...callers.slice(0, count).map(([caller, work]) => `    ${pad(caller, 64)}${pad(per(work.parse.calls), 6)}${pad(per(work.parse.chars), 10)}${pad(per(work.stringify.calls), 6)}${per(work.stringify.chars)}`),
   ]
 }
 
@@ -227,7 +241,14 @@ export async function reportFresh(runs: FreshRun[], profileDir?: string): Promis
     lines.push('  calls per round trip')
     row('    in all', counted((f) => total(f, 'calls') / measured), count)
     for (const group of FOOTPRINT_GROUPS) row(`    ${group}`, counted((f) => f.groups[group].calls / measured), count)
+    const json = (figure: (counts: JsonCounts) => number) => (r: RoundFigures) => (r.json ? figure(r.json) / measured : Number.NaN)
+    lines.push('  JSON per round trip (calls; characters)')
+    row('    JSON.parse calls', json((j) => j.parse.calls), count)
+    row('    JSON.parse characters', json((j) => j.parse.chars), count)
+    row('    JSON.stringify calls', json((j) => j.stringify.calls), count)
+    row('    JSON.stringify characters', json((j) => j.stringify.chars), count)
     lines.push(...ownFilesRun(byKind.serve?.[0]?.footprint, measured))
+    lines.push(...jsonCallers(byKind.serve?.[0]?.json, measured))
   }
   if (profileDir) {
     lines.push(`(every app CPU-profiled at ${PROFILE_INTERVAL_US} µs, which slows it: the figures above are not comparable with an unprofiled run's)`)
