@@ -19,6 +19,8 @@ import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import type { AskRecord } from '../../src/store/ask-record.js'
 import { PostgresAskStore } from '../../src/store/postgres/postgres-ask-store.js'
 import { freshDatabase } from '../support/postgres.js'
+import { tallyStatements } from '../support/statements.js'
+import pg from 'pg'
 import { sleep } from './round-trip.js'
 import { ms, percentile } from './stats.js'
 
@@ -54,6 +56,11 @@ interface SizeFigures {
   pages: number
   /** The three idle instances' CPU per minute (this process: they share it). */
   idleCpuMsPerMinute: number
+  /** Counted, the same on every run: characters of JSON parsed from PostgreSQL's rows and statements run, by one Home tab publish and by the idle instances per minute. */
+  homeJsonChars: number
+  homeStatements: number
+  idleJsonCharsPerMinute: number
+  idleStatementsPerMinute: number
 }
 
 /** An ask as posted: in the shared channel, answerable by alice (visible) or only by bob. */
@@ -85,6 +92,27 @@ async function seed(url: string, pending: number, visible: number, channel: stri
   await store.close()
 }
 
+/** PostgreSQL's type ids of `json` and `jsonb`, whose values node-postgres parses (with a JSON.parse it holds: a patch of JSON would not see them). */
+const JSON_TYPES = [114, 3802] as const
+
+/**
+ * Counts the characters of JSON the stores parse from PostgreSQL's rows
+ * (records, summaries, events) until the returned function is called: what
+ * a read of every pending ask costs the instance, the same on every run.
+ */
+function countPostgresJson(): () => number {
+  let chars = 0
+  const counting = (text: string) => {
+    chars += text.length
+    return JSON.parse(text) as unknown
+  }
+  for (const type of JSON_TYPES) pg.types.setTypeParser(type, counting)
+  return () => {
+    for (const type of JSON_TYPES) pg.types.setTypeParser(type, JSON.parse)
+    return chars
+  }
+}
+
 const gcNow = () => (globalThis as { gc?: () => void }).gc?.()
 const heapUsed = () => {
   gcNow()
@@ -97,15 +125,19 @@ async function measureSize(pending: number, visible: number, options: ScaleOptio
   const slack: Sandbox = await startSandbox()
   const channel = slack.createChannel({ id: 'C0SCALE0001', name: 'scale', botIsMember: true, members: [ALICE, BOB] }).id
   const bridges: SlackBridge[] = []
+  const stores: PostgresAskStore[] = []
   try {
     await seed(database.url, pending, visible, channel)
-    const common = { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel, state: database.url, logger: silentLogger, owner: 'service' as const }
+    const common = { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel, logger: silentLogger, owner: 'service' as const }
     const startMs: number[] = []
     let heapPerAskBytes = Number.NaN
     for (let i = 0; i < INSTANCES; i++) {
       const before = heapUsed()
       const started = performance.now()
-      bridges.push(await createSlackBridge(common))
+      // Each instance its own store on the database, as its own process would have: opened here to count its statements.
+      const store = await PostgresAskStore.open(database.url, { logger: silentLogger })
+      stores.push(store)
+      bridges.push(await createSlackBridge({ ...common, state: store }))
       startMs.push(performance.now() - started)
       if (i === 0) heapPerAskBytes = (heapUsed() - before) / pending
     }
@@ -124,6 +156,14 @@ async function measureSize(pending: number, visible: number, options: ScaleOptio
       // Past views.publish's pace (Tier 4) and the coalescing, so each open is published on its own.
       await sleep(1_000)
     }
+    // Once more, counted: what a publish reads.
+    const homeTally = tallyStatements(stores)
+    const homeJson = countPostgresJson()
+    const before = published
+    await alice.openHome()
+    await slack.waitFor(() => (published > before ? true : undefined), { timeoutMs: 60_000 })
+    const homeJsonChars = homeJson()
+    const homeSpent = homeTally.spent()
     const api = createApiServer({ bridge: bridges[0]!, logger: silentLogger })
     const { url } = await api.listen('127.0.0.1', 0)
     const pageMs: number[] = []
@@ -136,12 +176,32 @@ async function measureSize(pending: number, visible: number, options: ScaleOptio
       cursor = page.nextCursor
     } while (cursor)
     await api.close()
+    const idleTally = tallyStatements(stores)
+    const idleJson = countPostgresJson()
     const cpu = process.cpuUsage()
     await sleep(options.idleMs)
     const used = process.cpuUsage(cpu)
-    return { pending, visible, startMs, heapPerAskBytes, homeMs, pageMs, pages: pageMs.length, idleCpuMsPerMinute: ((used.user + used.system) / 1000) * (60_000 / options.idleMs) }
+    const idleJsonChars = idleJson()
+    const idleSpent = idleTally.spent()
+    const perMinute = 60_000 / options.idleMs
+    return {
+      pending,
+      visible,
+      startMs,
+      heapPerAskBytes,
+      homeMs,
+      pageMs,
+      pages: pageMs.length,
+      idleCpuMsPerMinute: ((used.user + used.system) / 1000) * perMinute,
+      homeJsonChars,
+      homeStatements: homeSpent.perAsk(1) + homeSpent.housekeeping,
+      idleJsonCharsPerMinute: idleJsonChars * perMinute,
+      idleStatementsPerMinute: (idleSpent.perAsk(1) + idleSpent.housekeeping) * perMinute,
+    }
   } finally {
     for (const bridge of bridges) await bridge.stop({ withdrawOpen: false })
+    // A store given to a bridge stays its owner's to close.
+    for (const store of stores) await store.close().catch(() => undefined)
     await slack.close()
     await database.drop()
   }
@@ -152,6 +212,8 @@ export async function benchScale(options: ScaleOptions): Promise<string[]> {
   await measureSize(options.pending / 100, options.visible / 100, { ...options, idleMs: 1_000, homeOpens: 1 })
   const sizes = [await measureSize(options.pending / 10, options.visible / 10, options), await measureSize(options.pending, options.visible, options)]
   const [small, large] = sizes as [SizeFigures, SizeFigures]
+  const chars = (value: number) => `${(value / 1024).toFixed(0)} KiB`
+  const whole = (value: number) => value.toFixed(0)
   const grows = (a: number, b: number) => `${(b / a).toFixed(1)}× for ${(large.pending / small.pending).toFixed(0)}× the asks`
   const row = (label: string, figure: (size: SizeFigures) => number, format: (value: number) => string = ms) =>
     `${label.padEnd(58)}${format(figure(small)).padEnd(16)}${format(figure(large)).padEnd(16)}${grows(figure(small), figure(large))}`
@@ -166,5 +228,10 @@ export async function benchScale(options: ScaleOptions): Promise<string[]> {
     row(`GET /v1/asks?status=pending&limit=${PAGE}, one page (p50)`, (s) => percentile(s.pageMs, 50)),
     row('GET /v1/asks, every page (sum)', (s) => s.pageMs.reduce((a, b) => a + b, 0)),
     row('three idle instances, CPU per minute (the sweeps)', (s) => s.idleCpuMsPerMinute),
+    'counted (the same on every run)',
+    row('  Home tab publish: JSON parsed from PostgreSQL', (s) => s.homeJsonChars, chars),
+    row('  Home tab publish: statements', (s) => s.homeStatements, whole),
+    row('  three idle instances, JSON parsed from PostgreSQL per minute', (s) => s.idleJsonCharsPerMinute, chars),
+    row('  three idle instances, statements per minute', (s) => s.idleStatementsPerMinute, whole),
   ]
 }
