@@ -110,12 +110,12 @@ export class SqliteAskStore implements AskStore {
     this.#statements = {
       insert: db.prepare(
         `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
-         VALUES (@id, @status, @externalKey, @owner, @createdAt, NULL, @record, @apiKey, @rule)`,
+         VALUES (@id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule)`,
       ),
       // The caps counted in the insert itself: one statement, and no other writer between the count and the row.
       insertWithinCaps: db.prepare(
         `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
-         SELECT @id, @status, @externalKey, @owner, @createdAt, NULL, @record, @apiKey, @rule
+         SELECT @id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule
          WHERE (SELECT count(*) FROM asks WHERE status = 'pending') < @pending
            AND (@apiKey IS NULL OR (SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = @apiKey) < @pendingPerKey)`,
       ),
@@ -142,7 +142,7 @@ export class SqliteAskStore implements AskStore {
       markShown: db.prepare(`UPDATE asks SET record = json_set(record, '$.finalMessageShown', json('true')) WHERE id = ?`),
       pending: db.prepare(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`).pluck(),
       pendingSummaries: db.prepare(
-        `SELECT id, created_at AS createdAt, json_extract(record, '$.owner') AS owner, json_extract(record, '$.expiresAt') AS expiresAt,
+        `SELECT id, created_at AS createdAt, owner, json_extract(record, '$.expiresAt') AS expiresAt,
                 json_extract(record, '$.message') AS message, json_extract(record, '$.policy') AS policy
          FROM asks WHERE status = 'pending' ORDER BY created_at`,
       ),
@@ -223,7 +223,6 @@ export class SqliteAskStore implements AskStore {
       id: record.id,
       status: record.status,
       externalKey: record.externalKey ?? null,
-      owner: JSON.stringify(record.owner),
       createdAt: record.createdAt,
       record: JSON.stringify(record),
       apiKey: record.apiKey ?? null,
