@@ -51,17 +51,22 @@ afterEach(async () => {
   for (const tab of tabs.splice(0)) await tab.stop()
 })
 
+/** 300 tool approvals alice may answer, in a channel she is in; she opens her tab, and it is published once. */
+async function aliceOpensHerTab() {
+  const store = new ApprovalCountingStore()
+  const slack = new FakeSlackPort()
+  slack.members.set('C0AGENTS', ['U0ALICE'])
+  for (let i = 0; i < 300; i++) await store.insert(approvalAsk(i))
+  const tab = new HomeTab({ store, slack, pacer: new ChannelPacer(), policy: new AnswerPolicy(slack, {}, silentLogger), settings: { locale: 'en' }, logger: silentLogger, now: () => NOW, instance: 'test' })
+  tabs.push(tab)
+  await tab.opened('U0ALICE')
+  await vi.waitFor(() => expect(slack.homes).toHaveLength(1))
+  return { store, slack }
+}
+
 describe('the Home tab of a person who may answer many asks', () => {
   it('draws only the newest asks that fit and counts the rest, reading the approvals of the drawn ones alone', async () => {
-    const store = new ApprovalCountingStore()
-    const slack = new FakeSlackPort()
-    slack.members.set('C0AGENTS', ['U0ALICE'])
-    for (let i = 0; i < 300; i++) await store.insert(approvalAsk(i))
-    const tab = new HomeTab({ store, slack, pacer: new ChannelPacer(), policy: new AnswerPolicy(slack, {}, silentLogger), settings: { locale: 'en' }, logger: silentLogger, now: () => NOW, instance: 'test' })
-    tabs.push(tab)
-
-    await tab.opened('U0ALICE')
-    await vi.waitFor(() => expect(slack.homes).toHaveLength(1))
+    const { store, slack } = await aliceOpensHerTab()
     const text = JSON.stringify(slack.homes[0]!.view.blocks)
     const drawn = (text.match(/tool-\d{4}/g) ?? []).filter((id, i, all) => all.indexOf(id) === i)
 
@@ -73,15 +78,7 @@ describe('the Home tab of a person who may answer many asks', () => {
   })
 
   it('finds which asks are theirs from the pending asks\' summaries, and reads whole records only of the ones it draws', async () => {
-    const store = new ApprovalCountingStore()
-    const slack = new FakeSlackPort()
-    slack.members.set('C0AGENTS', ['U0ALICE'])
-    for (let i = 0; i < 300; i++) await store.insert(approvalAsk(i))
-    const tab = new HomeTab({ store, slack, pacer: new ChannelPacer(), policy: new AnswerPolicy(slack, {}, silentLogger), settings: { locale: 'en' }, logger: silentLogger, now: () => NOW, instance: 'test' })
-    tabs.push(tab)
-
-    await tab.opened('U0ALICE')
-    await vi.waitFor(() => expect(slack.homes).toHaveLength(1))
+    const { store, slack } = await aliceOpensHerTab()
 
     expect(JSON.stringify(slack.homes[0]!.view.blocks)).toContain('300 questions wait')
     // Before issue 43 a publish read all 300 records; a refresh follows every click on an ask an open tab lists.
