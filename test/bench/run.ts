@@ -30,6 +30,7 @@ import { reportFresh, type FreshRun } from './fresh-report.js'
 import { benchInstances } from './instances.js'
 import { benchProvider } from './provider.js'
 import { benchRender } from './render.js'
+import { benchChannels } from './channels.js'
 import { benchScale, SCALE_FULL, SCALE_QUICK } from './scale.js'
 
 const args = process.argv.slice(2)
@@ -84,7 +85,10 @@ async function main(): Promise<void> {
     benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(footprint ? { footprint } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}), ...(saveTo ? { saveTo } : {}) }),
   )
   await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
-  await section('scale', 'Cost as the work grows: pending asks in PostgreSQL shared by three instances (issue 43)', () => benchScale(quick ? SCALE_QUICK : SCALE_FULL))
+  await section('scale', 'Cost as the work grows: pending asks in PostgreSQL shared by three instances (issue 43)', async () => [
+    ...(await benchScale(quick ? SCALE_QUICK : SCALE_FULL)),
+    ...(await benchChannels(quick ? { channels: 50, durationMs: 20_000 } : { channels: 200, durationMs: 60_000 })),
+  ])
   await section('cards', 'Card updates under load (Tier 3; before: the documented 50 a minute, after: learned)', () =>
     benchCardUpdates(quick ? { asks: 100, spreadMs: 30_000, morePerMinute: 120 } : { asks: 200, spreadMs: 60_000, morePerMinute: 120 }),
   )
