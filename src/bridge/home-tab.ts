@@ -238,12 +238,12 @@ export class HomeTab implements HomePort {
 
 /**
  * One read of the pending asks shared by every tab of a batch: every
- * posted one summarised (to find whose tab lists it), and the whole records
- * and approvals of those a tab draws, each read once.
+ * posted one summarised (to find whose tab lists it); then, per tab, the
+ * whole records of those it draws in one read, and their approvals, each
+ * read once.
  */
 class PendingRead {
   #pending: Promise<PendingSummary[]> | undefined
-  readonly #records = new Map<string, Promise<AskRecord | undefined>>()
   readonly #approvals = new Map<string, Promise<Approval[]>>()
 
   constructor(private readonly store: AskStore) {}
@@ -252,15 +252,10 @@ class PendingRead {
     return (this.#pending ??= this.store.listPendingSummaries().then((asks) => asks.filter((ask) => ask.message !== undefined)))
   }
 
-  /** The asks' records, in the same order; one settled since the summaries were read is left out. */
+  /** The asks' whole records, in one read; one settled since the summaries were read is left out. */
   async records(summaries: PendingSummary[]): Promise<(AskRecord & { message: NonNullable<AskRecord['message']> })[]> {
-    const read = (id: string) => {
-      let record = this.#records.get(id)
-      if (!record) this.#records.set(id, (record = this.store.get(id)))
-      return record
-    }
-    const records = await Promise.all(summaries.map((summary) => read(summary.id)))
-    return records.filter((record): record is AskRecord & { message: NonNullable<AskRecord['message']> } => record?.status === 'pending' && record.message !== undefined)
+    const records = await this.store.listPendingAmong(summaries.map((summary) => summary.id))
+    return records.filter((record): record is AskRecord & { message: NonNullable<AskRecord['message']> } => record.message !== undefined)
   }
 
   approvals(id: string): Promise<Approval[]> {

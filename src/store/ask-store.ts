@@ -86,6 +86,8 @@ export interface AskStore {
   watch(id: string, listener: (record: AskRecord) => void): () => void
   /** Every pending ask. */
   listPending(): Promise<AskRecord[]>
+  /** The asks among `ids` that are still pending, whole, in one read (the Home tab's drawn asks), in any order. */
+  listPendingAmong(ids: readonly string[]): Promise<AskRecord[]>
   /** Every pending ask, oldest first, without its questions, agent or body (the lease sweep's, start-up recovery's and the Home tab's read). */
   listPendingSummaries(): Promise<PendingSummary[]>
   /** Settled asks whose message does not show it yet (a failed update to retry). */

@@ -101,6 +101,13 @@ export class MemoryAskStore implements AskStore {
     return [...this.#records.values()].filter((record) => record.status === 'pending').map((record) => structuredClone(record))
   }
 
+  async listPendingAmong(ids: readonly string[]): Promise<AskRecord[]> {
+    return ids.flatMap((id) => {
+      const record = this.#records.get(id)
+      return record?.status === 'pending' ? [structuredClone(record)] : []
+    })
+  }
+
   async listPendingSummaries(): Promise<PendingSummary[]> {
     return [...this.#records.values()]
       .filter((record) => record.status === 'pending')

@@ -155,6 +155,7 @@ export class SqliteAskStore implements AskStore {
            ORDER BY settled_at`,
         )
         .pluck(),
+      pendingAmong: db.prepare(`SELECT record FROM asks WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'`).pluck(),
       settledAmong: db
         .prepare(`SELECT record FROM asks WHERE id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
         .pluck(),
@@ -326,6 +327,10 @@ export class SqliteAskStore implements AskStore {
 
   async listPending(): Promise<AskRecord[]> {
     return this.#statements.pending.all().map((text) => parse(text)!)
+  }
+
+  async listPendingAmong(ids: readonly string[]): Promise<AskRecord[]> {
+    return this.#statements.pendingAmong.all(JSON.stringify(ids)).map((text) => parse(text)!)
   }
 
   async listPendingSummaries(): Promise<PendingSummary[]> {

@@ -27,6 +27,11 @@ class ApprovalCountingStore extends MemoryAskStore {
     this.recordsRead++
     return super.get(id)
   }
+  override async listPendingAmong(ids: readonly string[]): Promise<AskRecord[]> {
+    const records = await super.listPendingAmong(ids)
+    this.recordsRead += records.length
+    return records
+  }
 }
 
 /** A tool approval needing two people, asked `i` minutes before NOW. */

@@ -214,6 +214,20 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       ])
     })
 
+    it('reads the asks among some ids that are still pending, whole, and leaves out settled and unknown ones', async () => {
+      const store = await create()
+      const first = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.8' } })
+      const second = pendingRecord()
+      const settled = pendingRecord()
+      for (const record of [first, second, settled]) await store.insert(record)
+
+      await store.settle(settled.id, aborted())
+      const read = await store.listPendingAmong([second.id, settled.id, 'no-such-ask', first.id])
+
+      expect(read.map((record) => record.id).sort()).toEqual([first.id, second.id].sort())
+      expect(read.find((record) => record.id === first.id)).toEqual(first)
+    })
+
     it('gives the message claim to one holder at a time until it is released or runs out', async () => {
       const store = await create()
       const record = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.5' } })

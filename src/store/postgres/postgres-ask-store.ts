@@ -263,6 +263,10 @@ export class PostgresAskStore implements AskStore {
     return (await this.#query(SQL.pending, [])).rows.map((row) => row.record)
   }
 
+  async listPendingAmong(ids: readonly string[]): Promise<AskRecord[]> {
+    return (await this.#query(SQL.pendingAmong, [ids])).rows.map((row) => row.record)
+  }
+
   async listPendingSummaries(): Promise<PendingSummary[]> {
     const rows = (await this.#query<{ id: string; created_at: string; owner: AskOwner; expires_at: string | null; message: PostedMessage | null; policy: AskPolicy | null }>(SQL.pendingSummaries, [])).rows
     return rows.map(({ id, created_at, owner, expires_at, message, policy }) => ({

@@ -101,6 +101,7 @@ export const SQL = {
             WHERE status <> 'pending' AND final_message_shown = false AND record ? 'message'
             ORDER BY settled_at, id`,
   settledAmong: `SELECT record FROM asks WHERE id = ANY($1::text[]) AND status <> 'pending'`,
+  pendingAmong: `SELECT record FROM asks WHERE id = ANY($1::text[]) AND status = 'pending'`,
   prune: `DELETE FROM asks WHERE status <> 'pending' AND settled_at < $1`,
   renewLease: `INSERT INTO instance_leases (instance, lease_until) VALUES ($1, $2)
                ON CONFLICT (instance) DO UPDATE SET lease_until = GREATEST(instance_leases.lease_until, EXCLUDED.lease_until)`,
