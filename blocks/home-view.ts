@@ -35,8 +35,14 @@ export interface HomeView {
   locale: Locale
   /** Now (epoch ms): ages are counted from it. */
   now: number
-  /** Every pending ask this person may answer, in any order. */
+  /** Every pending ask this person may answer, in any order; or the newest of them, with `older` counting the rest. */
   asks: HomeAskView[]
+  /**
+   * Asks this person may answer that are older than all of `asks` and not
+   * given: counted on the tab, never drawn. Lets a caller with many asks
+   * build views only for the HOME_ASKS_AT_MOST newest.
+   */
+  older?: number
   /** A line for this person at the top, already mrkdwn (what became of their last click on this tab). */
   notice?: string
 }
@@ -46,6 +52,13 @@ export interface HomeTabView {
   type: 'home'
   blocks: KnownBlock[]
 }
+
+/**
+ * More asks than ever fit on a tab: each takes at least three blocks (its
+ * title, the line about it, the divider) of LIMIT.homeBlocks. A caller
+ * gives homeView the newest this many and counts the rest (`older`).
+ */
+export const HOME_ASKS_AT_MOST = Math.ceil(LIMIT.homeBlocks / 3)
 
 /** Which controls an ask gets on the Home tab; `elsewhere`: a pointer to its message. */
 export type HomeControls = 'single' | 'plan-review' | 'approval' | 'elsewhere'
@@ -177,21 +190,22 @@ function askBlocks(now: number, ask: HomeAskView): KnownBlock[] {
 export function homeView(view: HomeView): HomeTabView {
   const words = wordsFor(view.locale)
   const asks = [...view.asks].sort(newestFirst)
+  const total = asks.length + (view.older ?? 0)
   const blocks: KnownBlock[] = [{ type: 'header', text: plain(words.homeTitle, LIMIT.headerText) }]
   if (view.notice !== undefined && view.notice.trim() !== '') blocks.push({ type: 'section', text: { type: 'mrkdwn', text: fitText(view.notice, LIMIT.sectionText) } })
-  if (asks.length === 0) {
+  if (total === 0) {
     blocks.push({ type: 'section', text: { type: 'mrkdwn', text: `:white_check_mark: ${escapeMrkdwn(words.homeEmpty)}` } })
     return { type: 'home', blocks }
   }
-  blocks.push(contextLine(escapeMrkdwn(words.homeIntro(asks.length))))
+  blocks.push(contextLine(escapeMrkdwn(words.homeIntro(total))))
   let shown = 0
   for (const [index, ask] of asks.entries()) {
-    const more = index < asks.length - 1 ? 1 : 0
+    const more = index < total - 1 ? 1 : 0
     const next = askBlocks(view.now, ask)
     if (blocks.length + next.length + more > LIMIT.homeBlocks) break
     blocks.push(...next)
     shown++
   }
-  if (shown < asks.length) blocks.push(contextLine(escapeMrkdwn(words.homeMore(asks.length - shown))))
+  if (shown < total) blocks.push(contextLine(escapeMrkdwn(words.homeMore(total - shown))))
   return { type: 'home', blocks }
 }

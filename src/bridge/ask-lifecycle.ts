@@ -575,7 +575,8 @@ export class AskLifecycle {
   }
 
   async #sweep(): Promise<void> {
-    for (const record of await this.options.store.listPending()) {
+    // Every few seconds over every pending ask: only the owner and the expiry are read, not the records.
+    for (const record of await this.options.store.listPendingSummaries()) {
       if (await this.#lease.ownerGone(record)) await this.expire(record.id)
       // On a local store a library process leaves a service's asks to the service.
       else if (this.options.store.shared || (record.owner.kind === 'service' && this.options.owner === 'service')) this.#armExpiry(record)

@@ -1,6 +1,6 @@
-import { homeView, noticeText, type HomeAskView, type HomeTabView, type Notice } from '../../blocks/index.js'
+import { HOME_ASKS_AT_MOST, homeView, noticeText, type HomeAskView, type HomeTabView, type Notice } from '../../blocks/index.js'
 import type { Logger } from '../log/logger.js'
-import type { AskRecord } from '../store/ask-record.js'
+import type { AskRecord, PendingSummary } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import { MemoryHomeViewers, type HomeViewers } from '../store/home-viewers.js'
 import type { Approval } from '../store/team-records.js'
@@ -39,7 +39,7 @@ export interface HomePort {
   /** Shows `notice` at the top of the person's Home tab (it is published again with it). */
   tell(user: string, notice: Notice): void
   /** Whether the ask belongs on this person's tab (they may answer it and are in its conversation); `fresh`: membership looked up now. */
-  sees(user: string, record: AskRecord, options?: { fresh?: boolean }): Promise<boolean>
+  sees(user: string, record: Pick<AskRecord, 'message' | 'policy'>, options?: { fresh?: boolean }): Promise<boolean>
 }
 
 /**
@@ -195,17 +195,26 @@ export class HomeTab implements HomePort {
     }
   }
 
-  /** The tab as `user` sees it now: the pending asks they may answer. */
+  /**
+   * The tab as `user` sees it now: the pending asks they may answer. Only
+   * the newest that can fit are drawn (their views built, their approvals
+   * read); the rest are counted: a person who may answer a thousand asks
+   * costs a thousand checks, not a thousand views and reads.
+   */
   async #viewFor(user: string, read: PendingRead, notice?: Notice): Promise<HomeTabView> {
+    const theirs: PendingSummary[] = []
+    for (const summary of await read.pending()) if (await this.sees(user, summary)) theirs.push(summary)
+    // Newest first as homeView orders them (ties by id, descending), so the drawn ones are the ones it would show.
+    theirs.sort((a, b) => b.createdAt - a.createdAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0))
+    const drawn = await read.records(theirs.slice(0, HOME_ASKS_AT_MOST))
     const asks: HomeAskView[] = []
-    for (const record of await read.pending()) {
-      if (!(await this.sees(user, record))) continue
+    for (const record of drawn) {
       const approvals = hasQuorum(record) ? await read.approvals(record.id) : []
-      const where = { createdAt: record.createdAt, channel: record.message!.channel, ...(record.message!.permalink ? { permalink: record.message!.permalink } : {}) }
+      const where = { createdAt: record.createdAt, channel: record.message.channel, ...(record.message.permalink ? { permalink: record.message.permalink } : {}) }
       asks.push(record.kind === 'approval' ? { ...where, kind: 'approval', view: approvalViewOf(record, this.options.settings, approvals) } : { ...where, kind: 'question', view: askViewOf(record, this.options.settings, approvals) })
     }
     const locale = this.options.settings.locale
-    return homeView({ locale, now: this.options.now(), asks, ...(notice ? { notice: noticeText(locale, notice) } : {}) })
+    return homeView({ locale, now: this.options.now(), asks, older: theirs.length - Math.min(theirs.length, HOME_ASKS_AT_MOST), ...(notice ? { notice: noticeText(locale, notice) } : {}) })
   }
 
   /**
@@ -216,7 +225,7 @@ export class HomeTab implements HomePort {
    * DM is its person's alone. Checked again on every click from a tab, so a
    * stale tab cannot act on what it should no longer show.
    */
-  async sees(user: string, record: AskRecord, options: { fresh?: boolean } = {}): Promise<boolean> {
+  async sees(user: string, record: Pick<AskRecord, 'message' | 'policy'>, options: { fresh?: boolean } = {}): Promise<boolean> {
     if (!record.message) return false
     if (!(await this.options.policy.mayAnswer(user, record.policy?.approvers, record.policy?.answerers))) return false
     return this.#members.has(record.message.channel, user, options)
@@ -227,15 +236,26 @@ export class HomeTab implements HomePort {
   }
 }
 
-/** One read of the pending asks (and their approvals) shared by every tab of a batch. */
+/**
+ * One read of the pending asks shared by every tab of a batch: every
+ * posted one summarised (to find whose tab lists it); then, per tab, the
+ * whole records of those it draws in one read, and their approvals, each
+ * read once.
+ */
 class PendingRead {
-  #pending: Promise<AskRecord[]> | undefined
+  #pending: Promise<PendingSummary[]> | undefined
   readonly #approvals = new Map<string, Promise<Approval[]>>()
 
   constructor(private readonly store: AskStore) {}
 
-  pending(): Promise<AskRecord[]> {
-    return (this.#pending ??= this.store.listPending().then((asks) => asks.filter((ask) => ask.message !== undefined)))
+  pending(): Promise<PendingSummary[]> {
+    return (this.#pending ??= this.store.listPendingSummaries().then((asks) => asks.filter((ask) => ask.message !== undefined)))
+  }
+
+  /** The asks' whole records, in one read; one settled since the summaries were read is left out. */
+  async records(summaries: PendingSummary[]): Promise<(AskRecord & { message: NonNullable<AskRecord['message']> })[]> {
+    const records = await this.store.listPendingAmong(summaries.map((summary) => summary.id))
+    return records.filter((record): record is AskRecord & { message: NonNullable<AskRecord['message']> } => record.message !== undefined)
   }
 
   approvals(id: string): Promise<Approval[]> {

@@ -66,12 +66,12 @@ export class ProcessLease {
   }
 
   /** Whether another library process waits for `record` (only then can its owner be gone). */
-  ownedElsewhere(record: AskRecord): boolean {
+  ownedElsewhere(record: Pick<AskRecord, 'owner'>): boolean {
     return record.owner.kind === 'library' && record.owner.instance !== this.options.instance
   }
 
   /** Whether the library process that waits for `record` is gone (its `ask()` died with it). */
-  async ownerGone(record: AskRecord): Promise<boolean> {
+  async ownerGone(record: Pick<AskRecord, 'owner'>): Promise<boolean> {
     const { store, now } = this.options
     if (!this.ownedElsewhere(record) || record.owner.kind !== 'library') return false
     // On a local store every process is on this machine: a dead process is

@@ -77,6 +77,15 @@ export interface AskRecord {
   finalMessageShown?: boolean
 }
 
+/**
+ * A pending ask without its questions, agent or body: who owns it (a
+ * library process that may be gone), when it expires, where its message is
+ * and who may answer it. What a read of every pending ask needs (the lease
+ * sweep every few seconds, the Home tab on every refresh): a few hundred
+ * bytes an ask instead of its whole record.
+ */
+export type PendingSummary = Pick<AskRecord, 'id' | 'createdAt' | 'owner' | 'expiresAt' | 'message' | 'policy'>
+
 export type SettleResult = { won: true; record: AskRecord } | { won: false; record: AskRecord }
 
 /** What a winning settle writes with it, in the same step (one statement on a networked store). */

@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
@@ -84,8 +84,12 @@ export interface AskStore {
    * it fires, so nothing accumulates over thousands of asks.
    */
   watch(id: string, listener: (record: AskRecord) => void): () => void
-  /** Every pending ask (for expiry timers and start-up recovery). */
+  /** Every pending ask. */
   listPending(): Promise<AskRecord[]>
+  /** The asks among `ids` that are still pending, whole, in one read (the Home tab's drawn asks), in any order. */
+  listPendingAmong(ids: readonly string[]): Promise<AskRecord[]>
+  /** Every pending ask, oldest first, without its questions, agent or body (the lease sweep's, start-up recovery's and the Home tab's read). */
+  listPendingSummaries(): Promise<PendingSummary[]>
   /** Settled asks whose message does not show it yet (a failed update to retry). */
   listUnshownSettled(): Promise<AskRecord[]>
   /**

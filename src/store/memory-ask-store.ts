@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { capReached, PendingCapReached } from './pending-caps.js'
 import { SettleWatchers } from './settle-watchers.js'
@@ -99,6 +99,20 @@ export class MemoryAskStore implements AskStore {
 
   async listPending(): Promise<AskRecord[]> {
     return [...this.#records.values()].filter((record) => record.status === 'pending').map((record) => structuredClone(record))
+  }
+
+  async listPendingAmong(ids: readonly string[]): Promise<AskRecord[]> {
+    return ids.flatMap((id) => {
+      const record = this.#records.get(id)
+      return record?.status === 'pending' ? [structuredClone(record)] : []
+    })
+  }
+
+  async listPendingSummaries(): Promise<PendingSummary[]> {
+    return [...this.#records.values()]
+      .filter((record) => record.status === 'pending')
+      .sort((a, b) => a.createdAt - b.createdAt)
+      .map(({ id, createdAt, owner, expiresAt, message, policy }) => structuredClone({ id, createdAt, owner, ...(expiresAt !== undefined ? { expiresAt } : {}), ...(message ? { message } : {}), ...(policy ? { policy } : {}) }))
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {

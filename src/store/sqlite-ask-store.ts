@@ -1,7 +1,7 @@
 import type { AskLimits } from '../policy/operator-policy.js'
 import { silentLogger, type Logger } from '../log/logger.js'
-import type { PendingCount } from './team-records.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskPolicy, PendingCount } from './team-records.js'
+import type { AskOwner, AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
@@ -110,12 +110,12 @@ export class SqliteAskStore implements AskStore {
     this.#statements = {
       insert: db.prepare(
         `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
-         VALUES (@id, @status, @externalKey, @owner, @createdAt, NULL, @record, @apiKey, @rule)`,
+         VALUES (@id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule)`,
       ),
       // The caps counted in the insert itself: one statement, and no other writer between the count and the row.
       insertWithinCaps: db.prepare(
         `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
-         SELECT @id, @status, @externalKey, @owner, @createdAt, NULL, @record, @apiKey, @rule
+         SELECT @id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule
          WHERE (SELECT count(*) FROM asks WHERE status = 'pending') < @pending
            AND (@apiKey IS NULL OR (SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = @apiKey) < @pendingPerKey)`,
       ),
@@ -141,6 +141,11 @@ export class SqliteAskStore implements AskStore {
         .pluck(),
       markShown: db.prepare(`UPDATE asks SET record = json_set(record, '$.finalMessageShown', json('true')) WHERE id = ?`),
       pending: db.prepare(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`).pluck(),
+      pendingSummaries: db.prepare(
+        `SELECT id, created_at AS createdAt, owner, json_extract(record, '$.expiresAt') AS expiresAt,
+                json_extract(record, '$.message') AS message, json_extract(record, '$.policy') AS policy
+         FROM asks WHERE status = 'pending' ORDER BY created_at`,
+      ),
       unshown: db
         .prepare(
           `SELECT record FROM asks
@@ -150,6 +155,7 @@ export class SqliteAskStore implements AskStore {
            ORDER BY settled_at`,
         )
         .pluck(),
+      pendingAmong: db.prepare(`SELECT record FROM asks WHERE id IN (SELECT value FROM json_each(?)) AND status = 'pending'`).pluck(),
       settledAmong: db
         .prepare(`SELECT record FROM asks WHERE id IN (SELECT value FROM json_each(?)) AND status != 'pending'`)
         .pluck(),
@@ -218,7 +224,6 @@ export class SqliteAskStore implements AskStore {
       id: record.id,
       status: record.status,
       externalKey: record.externalKey ?? null,
-      owner: JSON.stringify(record.owner),
       createdAt: record.createdAt,
       record: JSON.stringify(record),
       apiKey: record.apiKey ?? null,
@@ -324,6 +329,14 @@ export class SqliteAskStore implements AskStore {
     return this.#statements.pending.all().map((text) => parse(text)!)
   }
 
+  async listPendingAmong(ids: readonly string[]): Promise<AskRecord[]> {
+    return this.#statements.pendingAmong.all(JSON.stringify(ids)).map((text) => parse(text)!)
+  }
+
+  async listPendingSummaries(): Promise<PendingSummary[]> {
+    return this.#statements.pendingSummaries.all().map((row) => summaryOf(row as SummaryRow))
+  }
+
   async listUnshownSettled(): Promise<AskRecord[]> {
     return this.#statements.unshown.all().map((text) => parse(text)!)
   }
@@ -391,4 +404,25 @@ export class SqliteAskStore implements AskStore {
 
 function parse(text: unknown): AskRecord | undefined {
   return typeof text === 'string' ? (JSON.parse(text) as AskRecord) : undefined
+}
+
+/** A row of `pendingSummaries`: objects as JSON text (json_extract of an object), absent fields null. */
+interface SummaryRow {
+  id: string
+  createdAt: number
+  owner: string
+  expiresAt: number | null
+  message: string | null
+  policy: string | null
+}
+
+function summaryOf(row: SummaryRow): PendingSummary {
+  return {
+    id: row.id,
+    createdAt: row.createdAt,
+    owner: JSON.parse(row.owner) as AskOwner,
+    ...(row.expiresAt !== null ? { expiresAt: row.expiresAt } : {}),
+    ...(row.message !== null ? { message: JSON.parse(row.message) as PostedMessage } : {}),
+    ...(row.policy !== null ? { policy: JSON.parse(row.policy) as AskPolicy } : {}),
+  }
 }

@@ -34,11 +34,13 @@ export class SqliteTeamTables {
       append: db.prepare('INSERT INTO events (ask_id, at, event) VALUES (?, ?, ?) RETURNING seq').pluck(),
       events: db.prepare('SELECT seq, event FROM events WHERE ask_id = ? ORDER BY seq'),
       listEvents: db.prepare('SELECT seq, event FROM events WHERE at >= @since AND seq > @afterSeq ORDER BY seq LIMIT @limit'),
+      // The cursor's bound on created_at alone lets the index seek to the page (see the PostgreSQL store's listAsks).
       listAsks: db
         .prepare(
           `SELECT record FROM asks
            WHERE (@status IS NULL OR status = @status) AND created_at >= @since
              AND (@key IS NULL OR api_key = @key) AND (@rule IS NULL OR rule = @rule)
+             AND created_at <= COALESCE(@afterCreated, 9223372036854775807)
              AND (@afterCreated IS NULL OR created_at < @afterCreated OR (created_at = @afterCreated AND id < @afterId))
            ORDER BY created_at DESC, id DESC LIMIT @limit`,
         )

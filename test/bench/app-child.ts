@@ -6,12 +6,14 @@
  * - `bare`: a plain Bolt app;
  * - `durable`: the same Bolt app keeping its asks in a SQLite file, with the
  *   writes any app making dsh-slack's promises needs and nothing else (see
- *   `durableJournal`): what durability alone costs;
+ *   sqlite-journal.ts): what durability alone costs;
+ * - `chat-memory`, `chat-redis`: a Chat SDK app (chat-sdk-app.ts) keeping
+ *   the same records in the SDK's memory state or in Redis;
  * - `bridge`: dsh-slack's bridge behind its own HTTP API (state in memory, no log);
  * - `serve`: `dsh-slack serve` itself (startService with its real parts:
  *   metrics, policy, its log on stderr, state in a SQLite file), configured
  *   by environment variables as an operator would, the stand-in as its Slack.
- * The two bare apps post the same message (rendered by blocks/), take
+ * The reference apps post the same message (the Chat SDK's its own card) (rendered by blocks/), take
  * `POST /v1/asks` and `GET /v1/asks/:id?wait=` the way the service does,
  * ack a click, hand the answer to the waiting request, then update the
  * message with the same settled card. Each measures its own CPU time and
@@ -20,26 +22,27 @@
  */
 import { readFileSync } from 'node:fs'
 import { writeFile } from 'node:fs/promises'
-import { createServer, Server, type IncomingMessage, type ServerResponse } from 'node:http'
+import { Server, type IncomingMessage } from 'node:http'
 import { Session } from 'node:inspector/promises'
-import type { AddressInfo } from 'node:net'
 import { monitorEventLoopDelay, type IntervalHistogram } from 'node:perf_hooks'
 import { App } from '@slack/bolt'
 import { SocketModeClient } from '@slack/socket-mode'
 import { WebClient } from '@slack/web-api'
-import { questionMessage, settledMessage } from '../../blocks/index.js'
-import type { AskView } from '../../blocks/view.js'
 import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import { createApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
-import { SqliteDatabase } from '../../src/store/sqlite-driver.js'
 import { loggerFor } from '../../src/log/logger-for.js'
 import { configFromEnv } from '../../src/config/config.js'
 import { serviceDeps } from '../../src/cli/service-deps.js'
 import { startService } from '../../src/service/start-service.js'
+import { bareAsks, blockKitCards, listen, type Tap } from './bare-asks.js'
+import { startChatSdkApp, type ChatSdkState } from './chat-sdk-app.js'
 import { startFootprint, type Footprint } from './footprint.js'
+import { startJsonCounts, type JsonCounts } from './json-counts.js'
+import type { Journal } from './journal.js'
+import { sqliteJournal } from './sqlite-journal.js'
 
-export type ChildKind = 'floor' | 'bare' | 'durable' | 'bridge' | 'serve'
+export type ChildKind = 'floor' | 'bare' | 'durable' | 'chat-memory' | 'chat-redis' | 'bridge' | 'serve'
 
 /** What `measure` may add to the figures: a CPU profile written to `profile.file`, or the code run counted (`footprint`). */
 export interface MeasureExtras {
@@ -71,6 +74,8 @@ export interface ChildReport {
   postTimeline: PostTimeline
   /** With `footprint`: the code the measured part ran (a build from before it leaves it out). */
   footprint?: Footprint
+  /** With `footprint`: the JSON it parsed and encoded, and where (a build from before issue 43 leaves it out). */
+  json?: JsonCounts
 }
 
 export interface PostTimeline {
@@ -81,137 +86,22 @@ export interface PostTimeline {
 const send = (message: Record<string, unknown>) => process.send!(message)
 const env = (name: string) => process.env[name] ?? ''
 
-interface Question {
-  id: string
-  question: string
-  options: { label: string }[]
-}
-
-interface Pending {
-  view: AskView
-  channel: string
-  ts: string
-  answer?: { answers: { id: string; selected: string[] }[] }
-  waiters: (() => void)[]
-}
-
-/** One click as both bare apps see it (Bolt's `body`, or the socket envelope's payload). */
+/** One click as Bolt's `body` and the floor's socket envelope carry it. */
 interface ClickBody {
   user: { id: string }
   message?: { ts: string }
   actions?: { value?: string }[]
 }
 
-async function readJson(req: IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = []
-  for await (const chunk of req) chunks.push(chunk as Buffer)
-  return JSON.parse(Buffer.concat(chunks).toString('utf8'))
-}
-
-function reply(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' })
-  res.end(JSON.stringify(body))
-}
-
-/** Where the `durable` app writes; the bare apps keep nothing. */
-interface Journal {
-  /** The ask, before its message is posted. */
-  asked(id: string, channel: string): void
-  /** Where its message is. */
-  posted(id: string, ts: string): void
-  /** The first answer, before anyone hears it; false when another came first. */
-  settled(id: string, answer: string): boolean
-  /** The card shows the answer. */
-  shown(id: string): void
-}
-
-/**
- * The least a Bolt app pays to make the promises dsh-slack makes about an
- * ask: one row in a SQLite file (node:sqlite, WAL, synchronous NORMAL, as dsh-slack's),
- * written before the post (a restart finds the ask), after it (a click on
- * another process finds the card), at the first answer (one wins, durably,
- * before the agent hears it) and once the card shows it (a restart does not
- * update it again). Four commits, one statement each: no validation,
- * policy, audit trail, caps, claims, log or metrics.
- */
-function durableJournal(path: string): Journal {
-  const db = new SqliteDatabase(path)
-  db.pragma('journal_mode = WAL')
-  db.pragma('synchronous = NORMAL')
-  db.exec('CREATE TABLE IF NOT EXISTS asks (id TEXT PRIMARY KEY, channel TEXT NOT NULL, ts TEXT, answer TEXT, shown INTEGER NOT NULL DEFAULT 0)')
-  const asked = db.prepare('INSERT INTO asks (id, channel) VALUES (?, ?)')
-  const posted = db.prepare('UPDATE asks SET ts = ? WHERE id = ?')
-  const settled = db.prepare('UPDATE asks SET answer = ? WHERE id = ? AND answer IS NULL')
-  const shown = db.prepare('UPDATE asks SET shown = 1 WHERE id = ?')
-  return {
-    asked: (id, channel) => void asked.run(id, channel),
-    posted: (id, ts) => void posted.run(ts, id),
-    settled: (id, answer) => settled.run(answer, id).changes === 1,
-    shown: (id) => void shown.run(id),
-  }
-}
-
-/** The HTTP side the bare apps share: ask, long-poll, and what a click does. */
-function bareAsks(client: WebClient, journal?: Journal) {
-  const byId = new Map<string, Pending>()
-  const byTs = new Map<string, Pending>()
-  let seq = 0
-  const server = createServer((req, res) => {
-    void (async () => {
-      const url = new URL(req.url ?? '/', 'http://localhost')
-      if (req.method === 'POST' && url.pathname === '/v1/asks') {
-        const body = (await readJson(req)) as { questions: Question[]; channel: string }
-        const id = `bare${++seq}`
-        const view: AskView = { askId: id, locale: 'en', questions: body.questions.map((q) => ({ ...q, multiSelect: false })) }
-        journal?.asked(id, body.channel)
-        const { message } = questionMessage(view)
-        const posted = await client.chat.postMessage({ channel: body.channel, text: message.text, blocks: message.blocks })
-        journal?.posted(id, posted.ts!)
-        const pending: Pending = { view, channel: posted.channel!, ts: posted.ts!, waiters: [] }
-        byId.set(id, pending)
-        byTs.set(pending.ts, pending)
-        return reply(res, 201, { id, status: 'pending', channel: pending.channel, ts: pending.ts })
-      }
-      const pending = byId.get(url.pathname.split('/')[3] ?? '')
-      if (req.method === 'GET' && pending) {
-        // Answered when woken, before the click goes on to render and update the card.
-        const answer = () => reply(res, 200, { id: pending.view.askId, status: 'answered', answer: pending.answer })
-        if (pending.answer) return answer()
-        return void pending.waiters.push(answer)
-      }
-      reply(res, 404, { error: { code: 'NOT_FOUND' } })
-    })().catch((error: unknown) => reply(res, 500, { error: String(error) }))
-  })
-  /** After the ack: the answer to whoever waits, then the settled card. */
-  const clicked = async (body: ClickBody) => {
-    const pending = body.message ? byTs.get(body.message.ts) : undefined
-    if (!pending || pending.answer) return
-    const question = pending.view.questions[0]!
-    const answers = [{ id: question.id, selected: [question.options[Number(body.actions?.[0]?.value)]?.label ?? ''] }]
-    if (journal && !journal.settled(pending.view.askId, JSON.stringify(answers))) return
-    pending.answer = { answers }
-    for (const wake of pending.waiters.splice(0)) wake()
-    const settled = settledMessage(pending.view, { kind: 'answered', by: { id: body.user.id }, at: Date.now(), answers })
-    await client.chat.update({ channel: pending.channel, ts: pending.ts, text: settled.text, blocks: settled.blocks })
-    journal?.shown(pending.view.askId)
-    byId.delete(pending.view.askId)
-    byTs.delete(pending.ts)
-  }
-  return { server, clicked }
-}
-
-async function listen(server: ReturnType<typeof createServer>): Promise<string> {
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+const tapOf = (body: ClickBody): Tap => ({ user: body.user.id, ts: body.message?.ts, value: body.actions?.[0]?.value })
 
 async function floor(): Promise<() => Promise<void>> {
   const client = new WebClient(env('BENCH_BOT_TOKEN'), { slackApiUrl: env('BENCH_API_URL') })
   const socket = new SocketModeClient({ appToken: env('BENCH_APP_TOKEN'), clientOptions: { slackApiUrl: env('BENCH_API_URL') } })
-  const asks = bareAsks(client)
+  const asks = bareAsks(blockKitCards(client))
   socket.on('interactive', async ({ body, ack }: { body: ClickBody; ack: () => Promise<void> }) => {
     await ack()
-    await asks.clicked(body)
+    await asks.clicked(tapOf(body))
   })
   await socket.start()
   send({ type: 'ready', url: await listen(asks.server) })
@@ -223,10 +113,10 @@ async function floor(): Promise<() => Promise<void>> {
 
 async function bare(journal?: Journal): Promise<() => Promise<void>> {
   const app = new App({ token: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), socketMode: true, clientOptions: { slackApiUrl: env('BENCH_API_URL') } })
-  const asks = bareAsks(app.client, journal)
+  const asks = bareAsks(blockKitCards(app.client), journal)
   app.action(/.*/, async ({ ack, body }) => {
     await ack()
-    await asks.clicked(body as unknown as ClickBody)
+    await asks.clicked(tapOf(body as unknown as ClickBody))
   })
   await app.start()
   send({ type: 'ready', url: await listen(asks.server) })
@@ -287,9 +177,15 @@ function mainThreadCpuMs(): number {
   }
 }
 
-const durable = () => bare(durableJournal(env('BENCH_STATE')))
+const durable = () => bare(sqliteJournal(env('BENCH_STATE')))
 
-const APPS: Record<ChildKind, () => Promise<() => Promise<void>>> = { floor, bare: () => bare(), durable, bridge, serve }
+const chatSdk = (state: ChatSdkState) => async () => {
+  const app = await startChatSdkApp(state, env)
+  send({ type: 'ready', url: app.url })
+  return app.stop
+}
+
+const APPS: Record<ChildKind, () => Promise<() => Promise<void>>> = { floor, bare: () => bare(), durable, 'chat-memory': chatSdk('memory'), 'chat-redis': chatSdk('redis'), bridge, serve }
 
 /** The clock the parent reads too: ms since the epoch, to the microsecond. */
 const epochMs = () => performance.timeOrigin + performance.now()
@@ -351,6 +247,7 @@ let mainThreadAtStart = mainThreadCpuMs()
 let loop: IntervalHistogram | undefined
 let profiling: { file: string; stop: Promise<(file: string) => Promise<void>> } | undefined
 let counting: (() => Footprint) | undefined
+let countingJson: (() => JsonCounts) | undefined
 
 const kind = process.argv[2] as ChildKind
 const stop = await APPS[kind]()
@@ -361,6 +258,7 @@ process.on('message', (message: ChildCommand) => {
     loop.enable()
     if (message.profile) profiling = { file: message.profile.file, stop: startProfile(message.profile.intervalUs) }
     if (message.footprint) counting = startFootprint()
+    if (message.footprint) countingJson = startJsonCounts()
     cpuAtStart = process.cpuUsage()
     mainThreadAtStart = mainThreadCpuMs()
     timeline.arrived.length = 0
@@ -371,7 +269,9 @@ process.on('message', (message: ChildCommand) => {
     const cpu = process.cpuUsage(cpuAtStart)
     const report: ChildReport = { type: 'report', cpuMs: (cpu.user + cpu.system) / 1000, mainThreadCpuMs: mainThreadCpuMs() - mainThreadAtStart, loopP99Ms: (loop?.percentile(99) ?? 0) / 1e6, loopMaxMs: (loop?.max ?? 0) / 1e6, postTimeline: timeline }
     if (counting) report.footprint = counting()
+    if (countingJson) report.json = countingJson()
     counting = undefined
+    countingJson = undefined
     const profile = profiling
     profiling = undefined
     void (profile ? profile.stop.then((stopProfile) => stopProfile(profile.file)) : Promise.resolve()).then(() => send({ ...report }))

@@ -8,16 +8,15 @@
  * stand-in's 429s. Rounds alternate the order of the apps; the figure is the
  * median over rounds of each round's p50.
  */
-import { mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import type { ChildKind, PostTimeline } from './app-child.js'
 import { startApp, type AppProcess, type OtherBuild } from './app-process.js'
-import { summariseProfiles } from './cpu-profile.js'
-import { FOOTPRINT_GROUPS, type Footprint } from './footprint.js'
-import { makeChannels, ROUND_SPACING_MS, roundTrip, sleep, watchMessages, type RoundTripFigure, type RoundTripRig, type RoundTripSample } from './round-trip.js'
-import { ms, now, pad, percentile, since } from './stats.js'
+import { PROFILE_INTERVAL_US, profileFile, reportFresh, type AppKind, type FreshRun, type PostSplit, type RoundFigures } from './fresh-report.js'
+import { makeChannels, ROUND_SPACING_MS, roundTrip, sleep, watchMessages, type RoundTripRig, type RoundTripSample } from './round-trip.js'
+import { now, since } from './stats.js'
 
 export interface FreshProcessOptions {
   rounds: number
@@ -32,7 +31,7 @@ export interface FreshProcessOptions {
   profileDir?: string
   /** Each app counts the code its measured part runs (V8's precise coverage): the footprint rows. */
   footprint?: boolean
-  /** Only these apps (bare Bolt is always one: the ratios are to it); every app when absent. */
+  /** Only these apps (bare Bolt is always one: the ratios are to it); the five contestants (CONTESTANTS) when absent. */
   apps?: ChildKind[]
   /**
    * Another build's `serve` (`--base`: a checkout of another commit, built),
@@ -40,10 +39,10 @@ export interface FreshProcessOptions {
    * code before it on the same host, round by round.
    */
   base?: OtherBuild
+  /** A file to write the run's figures to (JSON), for `--combine` to pool with other runs'. */
+  saveTo?: string
 }
 
-/** An app of a run: one of this build's, or `base`, another build's `serve`. */
-export type AppKind = ChildKind | 'base'
 
 /** As issue 21 ran it. The rest outlasts a minute, so Tier 3 (50 a minute) is full again after 45 warm-up updates. */
 export const FRESH_PROCESS_FULL: FreshProcessOptions = { rounds: 5, warmUps: 45, restMs: 62_000, sequential: 20, concurrent: 5 }
@@ -56,27 +55,18 @@ export const FRESH_PROCESS_FULL: FreshProcessOptions = { rounds: 5, warmUps: 45,
 export const FRESH_PROCESS_QUICK: FreshProcessOptions = { rounds: 2, warmUps: 15, restMs: 5_000, sequential: 20, concurrent: 5 }
 
 const CHANNELS = 256
-/** Sampling interval of a profile: the measured part is a few hundred ms of CPU, so V8's default 1 ms would give too few samples. */
-const PROFILE_INTERVAL_US = 50
-
-const FIGURES: { key: RoundTripFigure; label: string }[] = [
-  { key: 'posted', label: 'request → chat.postMessage' },
-  { key: 'ack', label: 'click → ack' },
-  { key: 'answered', label: 'click → answer at the client' },
-  { key: 'updated', label: 'click → chat.update' },
-  { key: 'created', label: 'request → 201' },
-]
-
 const ALL_KINDS: { kind: ChildKind; name: string }[] = [
   { kind: 'floor', name: 'floor (web-api+socket)' },
   { kind: 'bare', name: 'bare Bolt' },
+  { kind: 'chat-memory', name: 'Chat SDK, memory' },
+  { kind: 'chat-redis', name: 'Chat SDK + Redis' },
   { kind: 'durable', name: 'Bolt + SQLite file' },
   { kind: 'bridge', name: 'dsh-slack bridge' },
   { kind: 'serve', name: 'dsh-slack serve' },
 ]
 
-/** The apps whose figures get a ratio to bare Bolt's: dsh-slack's, and what durability alone costs. */
-const OUR_KINDS: AppKind[] = ['durable', 'bridge', 'serve', 'base']
+/** The apps a run measures unless told (`--apps`): issue 43's five contestants side by side (the floor and the bridge on request). */
+const CONTESTANTS: ChildKind[] = ['chat-memory', 'chat-redis', 'durable', 'serve']
 
 /** An app after its warm-up, resting until `restedAt`. */
 interface WarmApp {
@@ -93,13 +83,6 @@ interface WarmApp {
   warmUpCpuPerRoundMs: number
 }
 
-/** One request → chat.postMessage: until the app's server saw it, the app's own work until it handed the post to fetch, and from there until the stand-in had it. */
-interface PostSplit {
-  reaching: number
-  inApp: number
-  toSlack: number
-}
-
 /** The parent's side of the split: the child's timeline and each round trip's start, on one clock (ms since the epoch). */
 function splitPosts(starts: number[], samples: RoundTripSample[], timeline: PostTimeline): PostSplit[] {
   return starts.flatMap((start, i) => {
@@ -109,25 +92,6 @@ function splitPosts(starts: number[], samples: RoundTripSample[], timeline: Post
     return [{ reaching: arrived - start, inApp: handed - arrived, toSlack: start + samples[i]!.posted - handed }]
   })
 }
-
-/** One app's figures in one round. */
-interface RoundFigures {
-  sequential: RoundTripSample[]
-  concurrent: RoundTripSample[]
-  cpuPerRoundMs: number
-  mainThreadCpuPerRoundMs: number
-  warmUp: RoundTripSample[]
-  warmUpCpuPerRoundMs: number
-  /** Each sequential round trip's "request → chat.postMessage", split where the app saw it (ms). */
-  postSplit: PostSplit[]
-  /** chat.postMessage and chat.update calls per measured round trip (1 each: no 429s, no retries). */
-  postsPerRound: number
-  updatesPerRound: number
-  /** With `footprint`: the code the measured part ran. */
-  footprint?: Footprint
-}
-
-const profileFile = (dir: string, kind: AppKind, round: number) => join(dir, `${kind}-round${round + 1}.cpuprofile`)
 
 const nextChannel = (warm: WarmApp) => warm.channels[warm.used++ % warm.channels.length]!
 
@@ -178,6 +142,7 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
     postsPerRound: (slack.callCount('chat.postMessage') - postsBefore) / measured,
     updatesPerRound: (slack.callCount('chat.update') - updatesBefore) / measured,
     ...(report.footprint ? { footprint: report.footprint } : {}),
+    ...(report.json ? { json: report.json } : {}),
   }
   await app.stop()
   await slack.close()
@@ -198,50 +163,9 @@ async function round(order: AppKind[], options: FreshProcessOptions, index: numb
   return figures
 }
 
-const median = (values: number[]) => percentile(values, 50)
-const p50Of = (samples: RoundTripSample[], key: RoundTripFigure) => percentile(samples.map((s) => s[key]), 50)
-
-/** The median over rounds of a per-round figure. */
-const overRounds = (rounds: RoundFigures[], figure: (round: RoundFigures) => number) => median(rounds.map(figure))
-
-/** Each round's figure of one app ÷ the same round's figure of another. */
-const perRound = (rounds: RoundFigures[], against: RoundFigures[], figure: (round: RoundFigures) => number) => rounds.map((round, r) => figure(round) / figure(against[r]!))
-
-/**
- * `serve` against `base` (another build's `serve`), round by round. A round
- * runs both on the same host within minutes, and a run's rounds differ by
- * more than most changes do, so a change shows as a ratio below 1 in most
- * rounds, not only as a median that one odd round can move.
- */
-function roundByRound(serve: RoundFigures[], base: RoundFigures[]): string[] {
-  const figures = [
-    ...FIGURES.map(({ key, label }) => ({ label, figure: (r: RoundFigures) => p50Of(r.sequential, key) })),
-    { label: 'app CPU per round trip', figure: (r: RoundFigures) => r.cpuPerRoundMs },
-    { label: '  of it the main thread', figure: (r: RoundFigures) => r.mainThreadCpuPerRoundMs },
-  ]
-  const lines = ['sequential, serve ÷ base round by round (below 1: this build did better in that round)']
-  for (const { label, figure } of figures) {
-    const ratios = perRound(serve, base, figure)
-    const lower = ratios.filter((ratio) => ratio < 1).length
-    lines.push(`${pad(`  ${label}`, 38)}${ratios.map((ratio) => ratio.toFixed(2)).join(' ')}   median ${median(ratios).toFixed(2)}, lower in ${lower} of ${ratios.length}`)
-  }
-  return lines
-}
-
-/** Files of dsh-slack's own that `serve` ran the most functions of (its first round): where the code per event is. */
-function ownFilesRun(footprint: Footprint | undefined, measured: number, count = 15): string[] {
-  if (!footprint) return []
-  const files = Object.entries(footprint.ownFiles).sort((a, b) => b[1].functions - a[1].functions)
-  return [
-    `  serve's own files by functions run (${files.length} files; functions, calls per round trip)`,
-    ...files.slice(0, count).map(([file, run]) => `    ${pad(file, 44)}${pad(String(run.functions), 6)}${(run.calls / measured).toFixed(1)}`),
-  ]
-}
-
 export async function benchFreshProcess(options: FreshProcessOptions): Promise<string[]> {
-  const KINDS: { kind: AppKind; name: string }[] = ALL_KINDS.filter(({ kind }) => !options.apps || kind === 'bare' || options.apps.includes(kind))
+  const KINDS: { kind: AppKind; name: string }[] = ALL_KINDS.filter(({ kind }) => kind === 'bare' || (options.apps ?? CONTESTANTS).includes(kind))
   if (options.base) KINDS.push({ kind: 'base', name: options.base.name })
-  const OURS = OUR_KINDS.filter((kind) => KINDS.some((k) => k.kind === kind))
   const byKind = new Map<AppKind, RoundFigures[]>(KINDS.map(({ kind }) => [kind, []]))
   if (options.profileDir) await mkdir(options.profileDir, { recursive: true })
   for (let r = 0; r < options.rounds; r++) {
@@ -251,80 +175,8 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
     // A full run takes minutes between its lines: say how far it got.
     process.stderr.write(`  (fresh process: round ${r + 1} of ${options.rounds} done)\n`)
   }
-  const apps = KINDS.map(({ kind }) => byKind.get(kind)!)
-  const bare = byKind.get('bare')!
-  const ours = OURS.map((kind) => byKind.get(kind)!)
-  const width = 26
-  const lines: string[] = [
-    `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds, order alternating; median of per-round p50s; ratios ÷ bare Bolt (goal for serve: ≤ 1.3×)`,
-    `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}${OURS.map((kind) => pad(`${kind} ÷ Bolt`, 17)).join('')}`,
-  ]
-  const line = (label: string, cells: string[], ratios: string[]) => lines.push(`${pad(label, 38)}${cells.map((cell) => pad(cell, width)).join('')}${ratios.map((r) => pad(r, 17)).join('')}`.trimEnd())
-  // A figure bare Bolt does not have (zod's functions: none) has no ratio.
-  const times = (value: number) => (Number.isFinite(value) ? `${value.toFixed(2)}×` : '—')
-  const ratio = (figure: (round: RoundFigures) => number) => ours.map((rounds) => times(overRounds(rounds, figure) / overRounds(bare, figure)))
-  const row = (label: string, figure: (round: RoundFigures) => number, format: (value: number) => string = ms) =>
-    line(label, apps.map((rounds) => format(overRounds(rounds, figure))), ratio(figure))
-  lines.push('sequential, p50')
-  for (const { key, label } of FIGURES) {
-    row(`  ${label}`, (r) => p50Of(r.sequential, key))
-    if (key !== 'posted') continue
-    // Where the post's time goes: the app's own handling of the request apart from what comes before and after it.
-    const part = (name: keyof PostSplit) => (r: RoundFigures) => percentile(r.postSplit.map((split) => split[name]), 50)
-    row('    reaching the app', part('reaching'))
-    row('    in the app, until it calls fetch', part('inApp'))
-    row('    from fetch on to the stand-in', part('toSlack'))
-  }
-  row('  app CPU per round trip', (r) => r.cpuPerRoundMs)
-  row('    of it the main thread', (r) => r.mainThreadCpuPerRoundMs)
-  row('    other threads (GC, JIT, workers)', (r) => r.cpuPerRoundMs - r.mainThreadCpuPerRoundMs)
-  // How far one round's ratio strays from the median: what a single run of this method can tell apart.
-  const spread = (figure: (round: RoundFigures) => number) =>
-    ours.map((rounds) => {
-      const ratios = perRound(rounds, bare, figure)
-      return `${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}×`
-    })
-  lines.push(`sequential, ${OURS.join(' and ')} ÷ Bolt within each round (lowest–highest of ${options.rounds})`)
-  for (const { key, label } of FIGURES) line(`  ${label}`, apps.map(() => ''), spread((r) => p50Of(r.sequential, key)))
-  line('  app CPU per round trip', apps.map(() => ''), spread((r) => r.cpuPerRoundMs))
-  const base = byKind.get('base')
-  if (base && byKind.has('serve')) lines.push(...roundByRound(byKind.get('serve')!, base))
-  lines.push(`${options.concurrent} at once, p50`)
-  for (const { key, label } of FIGURES) row(`  ${label}`, (r) => p50Of(r.concurrent, key))
-  // How warm the code is by the measured part: the first and the last third of the warm-up side by side.
-  const third = Math.floor(options.warmUps / 3)
-  const first = (key: RoundTripFigure) => (r: RoundFigures) => p50Of(r.warmUp.slice(0, third), key)
-  const last = (key: RoundTripFigure) => (r: RoundFigures) => p50Of(r.warmUp.slice(-third), key)
-  lines.push(`warm-up (unmeasured), p50 of round trips 1–${third} → ${options.warmUps - third + 1}–${options.warmUps}`)
-  for (const { key, label } of FIGURES) {
-    const [firstRatios, lastRatios] = [ratio(first(key)), ratio(last(key))]
-    line(`  ${label}`, apps.map((rounds) => `${ms(overRounds(rounds, first(key)))} → ${ms(overRounds(rounds, last(key)))}`), firstRatios.map((r, i) => `${r} → ${lastRatios[i]}`))
-  }
-  row('  app CPU per warm-up round trip', (r) => r.warmUpCpuPerRoundMs)
-  const calls = (v: number) => `${v.toFixed(2)} (1: no 429s)`
-  row('chat.postMessage per round trip', (r) => r.postsPerRound, calls)
-  row('chat.update per round trip', (r) => r.updatesPerRound, calls)
-  if (options.footprint) {
-    const measured = options.sequential + options.concurrent
-    // A build from before --footprint (a --base) reports none: its cells stay empty.
-    const counted = (figure: (footprint: Footprint) => number) => (r: RoundFigures) => (r.footprint ? figure(r.footprint) : Number.NaN)
-    const count = (value: number) => (Number.isNaN(value) ? '—' : value.toFixed(0))
-    const total = (footprint: Footprint, key: 'functions' | 'calls') => FOOTPRINT_GROUPS.reduce((sum, group) => sum + footprint.groups[group][key], 0)
-    lines.push(`code run by the measured part (V8's precise coverage: the same on every run of a build; it slows the apps, so the timings above are not comparable with an uncounted run's)`)
-    lines.push('  distinct functions run')
-    row('    in all', counted((f) => total(f, 'functions')), count)
-    for (const group of FOOTPRINT_GROUPS) row(`    ${group}`, counted((f) => f.groups[group].functions), count)
-    lines.push('  calls per round trip')
-    row('    in all', counted((f) => total(f, 'calls') / measured), count)
-    for (const group of FOOTPRINT_GROUPS) row(`    ${group}`, counted((f) => f.groups[group].calls / measured), count)
-    lines.push(...ownFilesRun(byKind.get('serve')?.[0]?.footprint, measured))
-  }
-  if (options.profileDir) {
-    lines.push(`(every app CPU-profiled at ${PROFILE_INTERVAL_US} µs, which slows it: the figures above are not comparable with an unprofiled run's)`)
-    for (const { kind, name } of KINDS.filter(({ kind }) => kind !== 'floor')) {
-      const profiles = Array.from({ length: options.rounds }, (_, r) => profileFile(options.profileDir!, kind, r))
-      lines.push(`${name}:`, ...(await summariseProfiles(profiles, PROFILE_INTERVAL_US)))
-    }
-  }
-  return lines
+  const { rounds, warmUps, restMs, sequential, concurrent, footprint } = options
+  const run: FreshRun = { options: { rounds, warmUps, restMs, sequential, concurrent, ...(footprint ? { footprint } : {}) }, kinds: KINDS, rounds: Object.fromEntries(byKind) as FreshRun['rounds'] }
+  if (options.saveTo) await writeFile(options.saveTo, JSON.stringify(run))
+  return reportFresh([run], options.profileDir)
 }

@@ -1,7 +1,7 @@
 /**
  * `npm run bench`: speed figures as percentiles and ratios. Timing lives
  * here, never in test assertions. `--quick` runs smaller rounds; `--only
- * <section>` (render, provider, cold, checkpoints, fresh, instances, cards; repeatable) runs only
+ * <section>` (render, provider, cold, checkpoints, fresh, instances, scale, cards; repeatable) runs only
  * those sections; `--profile <dir>` has the fresh-process section write
  * each app's CPU profile of each measured part into `dir` and summarise them;
  * `--apps serve,bridge,durable,floor` measures only those beside bare Bolt there, and
@@ -12,10 +12,13 @@
  * `--footprint` has each app count the functions its measured part runs
  * and the calls it makes (the same on every run: a change's effect on the
  * code per event without the host's noise; the timings of such a run are
- * not comparable with others').
+ * not comparable with others'); `--save FILE` writes the fresh-process
+ * section's figures to FILE, and `--combine FILE` (two or more) prints
+ * those runs pooled, each run's median ratios beside the pooled ones,
+ * without measuring anything.
  */
 import { execFileSync } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import type { ChildKind } from './app-child.js'
 import type { OtherBuild } from './app-process.js'
@@ -23,19 +26,24 @@ import { benchCardUpdates } from './card-updates.js'
 import { benchCheckpoints } from './checkpoints.js'
 import { benchColdCode } from './cold-code.js'
 import { benchFreshProcess, FRESH_PROCESS_FULL, FRESH_PROCESS_QUICK } from './fresh-process.js'
+import { reportFresh, type FreshRun } from './fresh-report.js'
 import { benchInstances } from './instances.js'
 import { benchProvider } from './provider.js'
 import { benchRender } from './render.js'
+import { benchChannels } from './channels.js'
+import { benchScale, SCALE_FULL, SCALE_QUICK } from './scale.js'
 
 const args = process.argv.slice(2)
 const quick = args.includes('--quick')
 const valuesOf = (flag: string) => args.flatMap((arg, i) => (arg === flag && args[i + 1] ? [args[i + 1]!] : []))
 const only = valuesOf('--only')
 const profileDir = valuesOf('--profile')[0]
-const apps = valuesOf('--apps').flatMap((list) => list.split(',')).filter((app): app is ChildKind => ['floor', 'durable', 'bridge', 'serve'].includes(app))
+const apps = valuesOf('--apps').flatMap((list) => list.split(',')).filter((app): app is ChildKind => ['floor', 'durable', 'chat-memory', 'chat-redis', 'bridge', 'serve'].includes(app))
 const rounds = Number(valuesOf('--rounds')[0] ?? Number.NaN)
 const baseDir = valuesOf('--base')[0]
 const footprint = args.includes('--footprint')
+const saveTo = valuesOf('--save')[0]
+const combine = valuesOf('--combine')
 
 /** `--base DIR`: another checkout of dsh-slack, built, whose `serve` the fresh-process section runs beside this one. */
 function otherBuild(dir: string): OtherBuild {
@@ -58,6 +66,13 @@ async function section(name: string, title: string, run: () => Promise<string[]>
 }
 
 async function main(): Promise<void> {
+  if (combine.length > 0) {
+    // Files this bench wrote with --save; read back as such.
+    const runs = combine.map((file) => JSON.parse(readFileSync(file, 'utf8')) as FreshRun)
+    process.stdout.write(`Provider, fresh process: ${runs.length} runs pooled (${combine.join(', ')})\n`)
+    for (const line of await reportFresh(runs)) process.stdout.write(`  ${line}\n`)
+    return
+  }
   process.stdout.write(`dsh-slack benchmark (node ${process.version}, ${quick ? 'quick' : 'full'} run${only.length > 0 ? `, only ${only.join(', ')}` : ''})\n`)
   // A missing section is a broken benchmark, not a shorter one: no dynamic import that could be skipped.
   await section('render', 'Rendering (blocks/ and the bridge\'s kept bodies)', () => benchRender({ runs: quick ? 10 : 40 }))
@@ -67,9 +82,13 @@ async function main(): Promise<void> {
   await section('cold', 'The same code, called back to back and spread out (why fresh-process figures weigh every piece of code a round trip touches)', async () => benchColdCode())
   await section('checkpoints', 'SQLite\'s WAL checkpoints: in a commit on the event loop, or on the checkpoint thread', () => benchCheckpoints(quick ? { asks: 300, passes: 2 } : { asks: 600, passes: 4 }))
   await section('fresh', 'Provider, fresh process after warm-up and rest (issue 21\'s method, what a restarted instance serves)', () =>
-    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(footprint ? { footprint } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}) }),
+    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(footprint ? { footprint } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}), ...(saveTo ? { saveTo } : {}) }),
   )
   await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
+  await section('scale', 'Cost as the work grows: pending asks in PostgreSQL shared by three instances (issue 43)', async () => [
+    ...(await benchScale(quick ? SCALE_QUICK : SCALE_FULL)),
+    ...(await benchChannels(quick ? { channels: 50, durationMs: 20_000 } : { channels: 200, durationMs: 60_000 })),
+  ])
   await section('cards', 'Card updates under load (Tier 3; before: the documented 50 a minute, after: learned)', () =>
     benchCardUpdates(quick ? { asks: 100, spreadMs: 30_000, morePerMinute: 120 } : { asks: 200, spreadMs: 60_000, morePerMinute: 120 }),
   )

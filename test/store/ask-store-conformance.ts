@@ -199,6 +199,35 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.listUnshownSettled()).map((record) => record.id)).toEqual([unshown.id])
     })
 
+    it('lists every pending ask without its questions, agent or body, oldest first, and nothing of a settled one', async () => {
+      const store = await create()
+      const library = pendingRecord({ createdAt: 2, expiresAt: 1_700_000_600_000, owner: { kind: 'library', pid: 42, instance: 'host-1' }, agent: { id: 'session-1' } })
+      const service = pendingRecord({ createdAt: 1, message: { channel: 'C0123ABCDEF', ts: '1.7' }, policy: { approvals: 2, answerers: ['U0BOB'] } })
+      const settled = pendingRecord({ createdAt: 3, expiresAt: 1_700_000_700_000 })
+      for (const record of [library, service, settled]) await store.insert(record)
+
+      await store.settle(settled.id, aborted())
+
+      expect(await store.listPendingSummaries()).toEqual([
+        { id: service.id, createdAt: 1, owner: { kind: 'service' }, message: { channel: 'C0123ABCDEF', ts: '1.7' }, policy: { approvals: 2, answerers: ['U0BOB'] } },
+        { id: library.id, createdAt: 2, owner: { kind: 'library', pid: 42, instance: 'host-1' }, expiresAt: 1_700_000_600_000 },
+      ])
+    })
+
+    it('reads the asks among some ids that are still pending, whole, and leaves out settled and unknown ones', async () => {
+      const store = await create()
+      const first = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.8' } })
+      const second = pendingRecord()
+      const settled = pendingRecord()
+      for (const record of [first, second, settled]) await store.insert(record)
+
+      await store.settle(settled.id, aborted())
+      const read = await store.listPendingAmong([second.id, settled.id, 'no-such-ask', first.id])
+
+      expect(read.map((record) => record.id).sort()).toEqual([first.id, second.id].sort())
+      expect(read.find((record) => record.id === first.id)).toEqual(first)
+    })
+
     it('gives the message claim to one holder at a time until it is released or runs out', async () => {
       const store = await create()
       const record = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.5' } })

@@ -7,7 +7,7 @@ import { TEAM_SQL } from '../../src/store/postgres/team-queries.js'
  * the scheduler's claim, a library process's lease renewals): per second,
  * not per ask, so they are counted apart.
  */
-const HOUSEKEEPING: ReadonlySet<string> = new Set([SQL.pending, SQL.renewLease, TEAM_SQL.claim])
+const HOUSEKEEPING: ReadonlySet<string> = new Set([SQL.pending, SQL.pendingSummaries, SQL.renewLease, TEAM_SQL.claim])
 
 /** What a set of PostgreSQL stores ran between `start` and `spent`, by statement text. */
 export interface StatementTally {

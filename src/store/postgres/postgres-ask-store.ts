@@ -1,7 +1,7 @@
 import type { AskLimits } from '../../policy/operator-policy.js'
 import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
+import type { AskOwner, AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { PendingCapReached } from '../pending-caps.js'
 import { SettleWatchers } from '../settle-watchers.js'
@@ -13,7 +13,7 @@ import { RECONNECT_DELAY_MS, SettleListener } from './settle-listener.js'
 import { TEAM_SQL } from './team-queries.js'
 import { HOME_SQL } from './home-queries.js'
 import { PostgresHomeViewers } from './postgres-home-viewers.js'
-import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type PendingCount, type ScheduledJob } from '../team-records.js'
+import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskPolicy, type AskQuery, type EventQuery, type NewAskEvent, type PendingCount, type ScheduledJob } from '../team-records.js'
 
 /** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
 const POOL_SIZE = 10
@@ -261,6 +261,22 @@ export class PostgresAskStore implements AskStore {
 
   async listPending(): Promise<AskRecord[]> {
     return (await this.#query(SQL.pending, [])).rows.map((row) => row.record)
+  }
+
+  async listPendingAmong(ids: readonly string[]): Promise<AskRecord[]> {
+    return (await this.#query(SQL.pendingAmong, [ids])).rows.map((row) => row.record)
+  }
+
+  async listPendingSummaries(): Promise<PendingSummary[]> {
+    const rows = (await this.#query<{ id: string; created_at: string; owner: AskOwner; expires_at: string | null; message: PostedMessage | null; policy: AskPolicy | null }>(SQL.pendingSummaries, [])).rows
+    return rows.map(({ id, created_at, owner, expires_at, message, policy }) => ({
+      id,
+      createdAt: Number(created_at),
+      owner,
+      ...(expires_at !== null ? { expiresAt: Number(expires_at) } : {}),
+      ...(message !== null ? { message } : {}),
+      ...(policy !== null ? { policy } : {}),
+    }))
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {

@@ -95,10 +95,13 @@ export const SQL = {
                      record = CASE WHEN $3 THEN jsonb_set(record, '{finalMessageShown}', 'true') ELSE record END
                    WHERE id = $1 AND message_claim = $2`,
   pending: `SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
+  pendingSummaries: `SELECT id, created_at, record->'owner' AS owner, (record->>'expiresAt')::bigint AS expires_at, record->'message' AS message, record->'policy' AS policy
+                     FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
   unshown: `SELECT record FROM asks
             WHERE status <> 'pending' AND final_message_shown = false AND record ? 'message'
             ORDER BY settled_at, id`,
   settledAmong: `SELECT record FROM asks WHERE id = ANY($1::text[]) AND status <> 'pending'`,
+  pendingAmong: `SELECT record FROM asks WHERE id = ANY($1::text[]) AND status = 'pending'`,
   prune: `DELETE FROM asks WHERE status <> 'pending' AND settled_at < $1`,
   renewLease: `INSERT INTO instance_leases (instance, lease_until) VALUES ($1, $2)
                ON CONFLICT (instance) DO UPDATE SET lease_until = GREATEST(instance_leases.lease_until, EXCLUDED.lease_until)`,

@@ -26,8 +26,15 @@ export const TEAM_SQL = {
   append: `INSERT INTO events (ask_id, at, event) VALUES ($1, $2, $3::jsonb) RETURNING seq`,
   events: `SELECT seq, event FROM events WHERE ask_id = $1 ORDER BY seq`,
   listEvents: `SELECT seq, event FROM events WHERE at >= $1 AND seq > $2 ORDER BY seq LIMIT $3`,
+  /**
+   * Newest first, a page after the cursor ($3, $4). The cursor's bound on
+   * `created_at` alone is what an index can seek to: the `OR` that breaks
+   * ties by id cannot, and without it each page read every ask newer than
+   * its cursor again (paging through N asks read N²/2 rows).
+   */
   listAsks: `SELECT record FROM asks
              WHERE ($1::text IS NULL OR status = $1) AND created_at >= $2
+               AND created_at <= COALESCE($3::bigint, 9223372036854775807)
                AND ($6::text IS NULL OR api_key = $6) AND ($7::text IS NULL OR rule = $7)
                AND ($3::bigint IS NULL OR created_at < $3 OR (created_at = $3 AND id < $4))
              ORDER BY created_at DESC, id DESC LIMIT $5`,
