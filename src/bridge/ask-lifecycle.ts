@@ -4,7 +4,7 @@ import type { Outcome, Person } from '../../blocks/view.js'
 import { checkAnswer, UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
 import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
-import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
+import { requestKeyOf, type AskOwner, type AskRecord, type Settlement, type SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { TIMING } from '../slack/timing.js'
@@ -158,14 +158,15 @@ export class AskLifecycle {
     return this.options.owner === 'service' ? { kind: 'service' } : { kind: 'library', pid: process.pid, instance: this.instance }
   }
 
-  /** Validates and posts a question ask; with a known external key returns the existing ask. */
+  /** Validates and posts a question ask; with a known idempotency key or relayed request returns the existing ask. */
   async open(request: AskUserQuestionRequest | unknown, options: OpenAskOptions = {}): Promise<AskRecord> {
     const valid = validateRequest(request)
     return this.openValid(valid, options)
   }
 
   async openValid(valid: ValidRequest, options: OpenAskOptions = {}): Promise<AskRecord> {
-    const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
+    const requestKey = requestKeyOf(options)
+    const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
     if (existing) return existing
     const style = styleOfQuestions(valid.questions)
     const seen = agentView(valid.agent)
@@ -177,15 +178,16 @@ export class AskLifecycle {
       // Two requests with one key at once (a client retrying a POST that is
       // still being handled): the insert of the second fails on the key, and
       // it gets the first's ask.
-      if (options.externalKey === undefined || error instanceof UserInteractionError) throw error
-      const first = await this.options.store.findByExternalKey(options.externalKey).catch(() => undefined)
+      if (requestKey === undefined || error instanceof UserInteractionError) throw error
+      const first = await this.options.store.findByExternalKey(requestKey).catch(() => undefined)
       if (!first || first.id === record.id) throw error
       return first
     })
   }
 
   async openApproval(input: OpenApprovalInput, options: OpenAskOptions = {}): Promise<AskRecord> {
-    const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
+    const requestKey = requestKeyOf(options)
+    const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
     if (existing) return existing
     if (typeof input.toolName !== 'string' || input.toolName.trim() === '') throw new UserInteractionError('BAD_REQUEST', 'an approval needs a tool name')
     const record = this.#newRecord('approval', options, 'approval', approvalFacts(input.toolName, input.arguments, input.agent, options.origin))
@@ -216,7 +218,8 @@ export class AskLifecycle {
     const problem = timeoutMs === undefined ? null : timeoutProblem(timeoutMs)
     if (problem) throw new UserInteractionError('BAD_REQUEST', `timeoutMs ${problem}`)
     if (timeoutMs !== undefined) record.expiresAt = createdAt + timeoutMs
-    if (options.externalKey !== undefined) record.externalKey = options.externalKey
+    if (options.idempotencyKey !== undefined) record.idempotencyKey = options.idempotencyKey
+    if (options.relayDelivery !== undefined) record.relayDelivery = { key: options.relayDelivery.key }
     if (policy) record.policy = policy
     return record
   }
@@ -633,19 +636,19 @@ function withHost(agent: AskRecord['agent'], host: string | undefined): AskRecor
 }
 
 /**
- * A relayed request (it has an external key) settled in Slack by a person:
- * the relay still has to deliver the answer, and only the host's receipt
- * makes it "answered" (the relay calls `delivered`).
+ * A relayed request settled in Slack by a person: the relay still has to
+ * deliver the answer, and only the host's receipt makes it "answered" (the
+ * relay calls `delivered`). An ask with only an idempotency key has nothing
+ * to deliver: its agent reads the settlement from the service.
  */
 function awaitsDelivery(record: AskRecord, outcome: Outcome): boolean {
-  return record.externalKey !== undefined && (outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided')
+  return record.relayDelivery !== undefined && personOfOutcome(outcome) !== undefined
 }
 
 /** What the message shows for a settlement: "being delivered" while the relay has not delivered it. */
 function shownOutcome(record: AskRecord, outcome: Outcome): Outcome {
-  if (record.externalKey === undefined) return outcome
-  if (outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided') return { ...outcome, delivering: true }
-  return outcome
+  if (!awaitsDelivery(record, outcome)) return outcome
+  return outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided' ? { ...outcome, delivering: true } : outcome
 }
 
 /** Who settled an ask in Slack, when a person did. */

@@ -67,7 +67,7 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
     ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
     ...(body.policy !== undefined ? { policy: body.policy } : {}),
     // An idempotency key belongs to its API key: another key's agent cannot reach (or learn of) this ask by reusing it.
-    ...(key !== undefined ? { externalKey: `${IDEMPOTENCY_PREFIX}${origin.key === undefined ? '' : `${origin.key}:`}${key}` } : {}),
+    ...(key !== undefined ? { idempotencyKey: `${IDEMPOTENCY_PREFIX}${origin.key === undefined ? '' : `${origin.key}:`}${key}` } : {}),
     ...(origin.key !== undefined ? { origin } : {}),
     // Counted as the ask is recorded; a repeated Idempotency-Key finds its ask before any count.
     ...(caps ? { caps } : {}),
@@ -103,7 +103,7 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
   sendJson(res, 201, askCreatedResponse(record))
 }
 
-/** External keys of asks created with an Idempotency-Key: apart from the relay's keys. */
+/** Idempotency keys start with it: apart from the relay's keys (a host URL) in the store's one unique column. */
 const IDEMPOTENCY_PREFIX = 'http-idempotency:'
 
 /** Printable ASCII, as the IETF draft's examples and every client library's UUIDs are. */

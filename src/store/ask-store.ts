@@ -42,7 +42,7 @@ export interface AskStore {
    */
   insert(record: AskRecord, caps?: AskLimits): Promise<void>
   get(id: string): Promise<AskRecord | undefined>
-  /** The ask created for a relayed request, if any. */
+  /** The ask with this request key (`requestKeyOf`: a relayed request's, or a POST's idempotency key), if any. */
   findByExternalKey(key: string): Promise<AskRecord | undefined>
   /**
    * Records where the ask's message was posted, and `event` (the audit

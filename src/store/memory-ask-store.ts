@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import { requestKeyOf, type AskRecord, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { capReached, PendingCapReached } from './pending-caps.js'
 import { SettleWatchers } from './settle-watchers.js'
@@ -27,9 +27,10 @@ export class MemoryAskStore implements AskStore {
       const count = await this.countPending(record.apiKey)
       if (capReached(count, caps, record.apiKey)) throw new PendingCapReached(count, caps, record.apiKey)
     }
-    if (record.externalKey !== undefined) {
-      if (this.#byExternalKey.has(record.externalKey)) throw new Error(`an ask for ${record.externalKey} already exists`)
-      this.#byExternalKey.set(record.externalKey, record.id)
+    const requestKey = requestKeyOf(record)
+    if (requestKey !== undefined) {
+      if (this.#byExternalKey.has(requestKey)) throw new Error(`an ask for ${requestKey} already exists`)
+      this.#byExternalKey.set(requestKey, record.id)
     }
     this.#records.set(record.id, structuredClone(record))
   }

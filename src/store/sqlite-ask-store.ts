@@ -2,7 +2,7 @@ import type { AskLimits } from '../policy/operator-policy.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import Database from 'better-sqlite3'
 import type { PendingCount } from './team-records.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import { requestKeyOf, type AskRecord, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
@@ -217,7 +217,7 @@ export class SqliteAskStore implements AskStore {
     const row = {
       id: record.id,
       status: record.status,
-      externalKey: record.externalKey ?? null,
+      externalKey: requestKeyOf(record) ?? null,
       owner: JSON.stringify(record.owner),
       createdAt: record.createdAt,
       record: JSON.stringify(record),
@@ -232,7 +232,7 @@ export class SqliteAskStore implements AskStore {
       if (this.#statements.insertWithinCaps.run({ ...row, pending: caps.pending, pendingPerKey: caps.pendingPerKey }).changes === 1) return
     } catch (error) {
       if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
-        throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
+        throw new Error(`ask ${record.id}${requestKeyOf(record) === undefined ? '' : ` or an ask for ${requestKeyOf(record)}`} already exists`, { cause: error })
       }
       throw error
     }

@@ -91,10 +91,10 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
 
     it('refuses a second record with the same external key, and finds the first by it', async () => {
       const store = await create()
-      const first = pendingRecord({ externalKey: 'http://host#rpc-1' })
+      const first = pendingRecord({ relayDelivery: { key: 'http://host#rpc-1' } })
       await store.insert(first)
 
-      await expect(store.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))).rejects.toThrow()
+      await expect(store.insert(pendingRecord({ relayDelivery: { key: 'http://host#rpc-1' } }))).rejects.toThrow()
 
       expect((await store.findByExternalKey('http://host#rpc-1'))?.id).toBe(first.id)
       expect(await store.findByExternalKey('http://host#rpc-2')).toBeUndefined()
@@ -437,7 +437,7 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       const reopen = factory.reopen
       it('keeps asks, settlements and messages across a reopen', async () => {
         const store = await create()
-        const pending = pendingRecord({ externalKey: 'http://host#rpc-9' })
+        const pending = pendingRecord({ relayDelivery: { key: 'http://host#rpc-9' } })
         const settled = pendingRecord()
         await store.insert(pending)
         await store.insert(settled)

@@ -1,7 +1,7 @@
 import type { AskLimits } from '../../policy/operator-policy.js'
 import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
-import type { AskRecord, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
+import { requestKeyOf, type AskRecord, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { PendingCapReached } from '../pending-caps.js'
 import { SettleWatchers } from '../settle-watchers.js'
@@ -153,7 +153,7 @@ export class PostgresAskStore implements AskStore {
       const result = await this.#query(SQL.insert, [
         record.id,
         record.status,
-        record.externalKey ?? null,
+        requestKeyOf(record) ?? null,
         record.owner.kind === 'library' ? record.owner.instance : null,
         record.createdAt,
         JSON.stringify(record),
@@ -168,7 +168,7 @@ export class PostgresAskStore implements AskStore {
     } catch (error) {
       this.#insertedHere.delete(record.id)
       if ((error as { code?: string }).code === '23505') {
-        throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
+        throw new Error(`ask ${record.id}${requestKeyOf(record) === undefined ? '' : ` or an ask for ${requestKeyOf(record)}`} already exists`, { cause: error })
       }
       throw error
     }
