@@ -4,7 +4,7 @@ import type { Outcome, Person } from '../../blocks/view.js'
 import { checkAnswer, UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
 import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
-import { requestKeyOf, type AskOwner, type AskRecord, type Settlement, type SettleResult } from '../store/ask-record.js'
+import { requestKeyOf, type AskOwner, type AskRecord, type PostClaim, type Settlement, type SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { TIMING } from '../slack/timing.js'
@@ -16,6 +16,7 @@ import { setLongTimeout } from './long-timeout.js'
 import { describeOutcome } from './describe-outcome.js'
 import { ProcessLease } from './process-lease.js'
 import { AskPoster } from './ask-poster.js'
+import { AskOutbox, type MayPost } from './ask-outbox.js'
 import { MessageUpdates } from './message-updates.js'
 import { OpenAsksHere } from './open-asks-here.js'
 import { LateEvents } from './late-events.js'
@@ -116,6 +117,7 @@ export class AskLifecycle {
   readonly #renderer: Renderer
   readonly #messages: MessageUpdates
   readonly #poster: AskPoster
+  readonly #outbox: AskOutbox
   readonly #policy: PolicyHolder
   /** Rule and key of recent asks, for their audit events. */
   readonly #origins = new Map<string, { rule?: string; key?: string }>()
@@ -131,6 +133,14 @@ export class AskLifecycle {
     const { store, slack, pacer, settings, logger } = options
     this.#poster = new AskPoster({ store, slack, pacer, settings, logger, renderer: this.#renderer, ...(options.workspaceUrl ? { workspaceUrl: options.workspaceUrl } : {}), stopped: () => this.#stopped })
     this.#messages = new MessageUpdates({ store, slack, pacer, settings, logger, renderer: this.#renderer, instance: this.instance, now: this.#now, recordEvent: (event) => this.#record(event) })
+    this.#outbox = new AskOutbox({
+      store,
+      instance: this.instance,
+      now: this.#now,
+      logger,
+      stopped: () => this.#stopped,
+      postTakenOver: (record, claim) => this.#track(this.#postAndFollow(record, claim)),
+    })
     this.#lateEvents = new LateEvents({ append: (event) => this.#append(event), logger })
     this.#leaseMs = options.leaseMs ?? TIMING.leaseMs
     this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs: this.#leaseMs, now: this.#now, logger: options.logger })
@@ -167,7 +177,7 @@ export class AskLifecycle {
   async openValid(valid: ValidRequest, options: OpenAskOptions = {}): Promise<AskRecord> {
     const requestKey = requestKeyOf(options)
     const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
-    if (existing) return existing
+    if (existing) return this.#repeated(existing, options.onQueued)
     const style = styleOfQuestions(valid.questions)
     const seen = agentView(valid.agent)
     const record = this.#newRecord('question', options, style, questionFacts(style, seen, options.origin))
@@ -188,7 +198,7 @@ export class AskLifecycle {
   async openApproval(input: OpenApprovalInput, options: OpenAskOptions = {}): Promise<AskRecord> {
     const requestKey = requestKeyOf(options)
     const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
-    if (existing) return existing
+    if (existing) return this.#repeated(existing, options.onQueued)
     if (typeof input.toolName !== 'string' || input.toolName.trim() === '') throw new UserInteractionError('BAD_REQUEST', 'an approval needs a tool name')
     const record = this.#newRecord('approval', options, 'approval', approvalFacts(input.toolName, input.arguments, input.agent, options.origin))
     record.approval = { toolName: input.toolName }
@@ -198,6 +208,20 @@ export class AskLifecycle {
     const agent = withHost(input.agent, options.host)
     if (agent) record.agent = agent
     return this.#insertAndPost(record)
+  }
+
+  /**
+   * The ask a repeated request names. Its card if it has one; if its first
+   * poster stopped before posting it, posted here now, or, while that
+   * poster's claim runs, the caller is told when it will be posted at the
+   * latest (by it, or by whichever instance takes over).
+   */
+  async #repeated(existing: AskRecord, onQueued: OpenAskOptions['onQueued']): Promise<AskRecord> {
+    if (existing.status !== 'pending' || existing.message || this.#outbox.postingHere(existing.id)) return existing
+    const { result, posted } = await this.#outbox.takeOver(existing)
+    if (posted) return posted
+    if (result.kind === 'held') onQueued?.({ record: existing, expectedPostAt: Math.max(result.until, this.#now()) + this.options.pacer.expectedWaitMs(existing.target) })
+    return result.kind === 'moot' ? ((await this.options.store.get(existing.id)) ?? existing) : existing
   }
 
   /** The policy in force now (a reload swaps it; open asks keep theirs). */
@@ -226,7 +250,11 @@ export class AskLifecycle {
 
   #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: AskLimits): Promise<AskRecord> {
     if (this.#stopped) return Promise.reject(new UserInteractionError('ASK_ABORTED', 'the bridge is stopped; start a new one to ask'))
-    const posting = this.#insertAndPostNow(record, signal, onQueued, caps)
+    return this.#track(this.#insertAndPostNow(record, signal, onQueued, caps))
+  }
+
+  /** A post in flight: stop() lets it finish first. */
+  #track(posting: Promise<AskRecord>): Promise<AskRecord> {
     const tracked = posting.catch(() => undefined).finally(() => this.#posting.delete(tracked))
     this.#posting.add(tracked)
     return posting
@@ -234,14 +262,22 @@ export class AskLifecycle {
 
   async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: AskLimits): Promise<AskRecord> {
     if (record.owner.kind === 'library') await this.#lease.hold()
-    await this.options.store.insert(record, caps)
-    onQueued?.({ record, expectedPostAt: this.#now() + this.options.pacer.expectedWaitMs(record.target) })
+    const waitMs = this.options.pacer.expectedWaitMs(record.target)
+    // The row and the right to post its card in one step: an instance that dies before posting leaves it to another.
+    const claim = this.#outbox.claimAtInsert(waitMs)
+    await this.options.store.insert(record, caps, claim)
+    onQueued?.({ record, expectedPostAt: this.#now() + waitMs })
+    return this.#postAndFollow(record, claim, signal)
+  }
+
+  /** Posts a recorded ask under its post claim, then arms what an open ask needs (or shows how it ended meanwhile). */
+  async #postAndFollow(record: AskRecord, claim: PostClaim, signal?: AbortSignal): Promise<AskRecord> {
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.abort(record.id)
     signal?.addEventListener('abort', onAbort, { once: true })
     let posted: AskRecord | undefined
     try {
-      posted = await this.#post(record)
+      posted = await this.#outbox.posting(record.id, claim, (mayPost) => this.#post(record, mayPost))
     } finally {
       signal?.removeEventListener('abort', onAbort)
     }
@@ -250,7 +286,8 @@ export class AskLifecycle {
     // Recording the message read the ask back; only an abort can have changed it since.
     const current = (posted && !signal?.aborted ? posted : await this.options.store.get(record.id)) ?? record
     if (current.status === 'pending') {
-      this.#openHere.keep(current)
+      // Unposted: the claim was lost to another instance, which posts it.
+      if (current.message) this.#openHere.keep(current)
       this.#armExpiry(current)
       await this.options.store.schedule(jobsOf(current))
       // Approved while we were posting, before the message was known: show the progress now.
@@ -263,17 +300,19 @@ export class AskLifecycle {
     // the listeners (the Home tabs) only mark whose list to draw again from the store.
     const where = `${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`
     const opened = current.status === 'pending' ? current : undefined
+    const unposted = current.status === 'pending' && !current.message
     setImmediate(() => {
-      this.options.logger.info(`ask ${record.id} posted to ${where}`)
+      this.options.logger.info(unposted ? `ask ${record.id}: its card is left to the instance that took over posting it` : `ask ${record.id} posted to ${where}`)
       if (opened) this.#tellOpen(opened)
     })
     return current
   }
 
   /** Posts the ask's message; returns the ask as it stands once the message is recorded. */
-  async #post(record: AskRecord): Promise<AskRecord | undefined> {
-    const result = await this.#poster.post(record, (asked, message) => ({ ...postedEvent({ ...asked, message }, this.#now()), ...originOf(asked) }))
+  async #post(record: AskRecord, mayPost: MayPost): Promise<AskRecord | undefined> {
+    const result = await this.#poster.post(record, (asked, message) => ({ ...postedEvent({ ...asked, message }, this.#now()), ...originOf(asked) }), mayPost)
     if ('posted' in result) return result.posted
+    if ('claimLost' in result) return undefined
     const { failure, channel } = result
     const message = `${failure.method} failed with Slack error "${failure.slackError}": ${adviceFor(failure.slackError, { channel })}`
     this.options.logger.error(`ask ${record.id}: ${message}`)
@@ -581,7 +620,11 @@ export class AskLifecycle {
     for (const record of await this.options.store.listPending()) {
       if (await this.#lease.ownerGone(record)) await this.expire(record.id)
       // On a local store a library process leaves a service's asks to the service.
-      else if (this.options.store.shared || (record.owner.kind === 'service' && this.options.owner === 'service')) this.#armExpiry(record)
+      else if (this.options.store.shared || (record.owner.kind === 'service' && this.options.owner === 'service')) {
+        this.#armExpiry(record)
+        // Recorded, never posted, and not being posted here: its poster may have died mid-post.
+        if (!record.message) await this.#outbox.takeOver(record)
+      }
     }
   }
 
@@ -590,6 +633,7 @@ export class AskLifecycle {
     this.#stopped = true
     for (const timer of this.#adoptions.values()) clearTimeout(timer)
     this.#adoptions.clear()
+    this.#outbox.stop()
     await Promise.all([...this.#posting])
     this.#messages.stop()
     // Continuations end between parts once stopped; the part in flight finishes first.

@@ -100,7 +100,8 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
   if (!record.message && record.status === 'pending' && !early) record = await postedOrQueued(context, record)
   if (record.status === 'failed' && record.settlement?.error?.code === 'SLACK_API_ERROR') throw new ApiError(502, 'SLACK_API_ERROR', record.settlement.error.message)
   context.onOpened?.(record)
-  sendJson(res, 201, askCreatedResponse(record))
+  // Still unposted (its first poster died mid-post, another instance takes over): when it is due, as the lifecycle said.
+  sendJson(res, 201, askCreatedResponse(record, queued?.expectedPostAt))
 }
 
 /** Idempotency keys start with it: apart from the relay's keys (a host URL) in the store's one unique column. */

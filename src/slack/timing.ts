@@ -147,6 +147,12 @@ export const TIMING = {
   leaseMs: 15_000,
   /** How often an instance on a shared store looks for asks whose waiting process is gone. */
   leaseSweepMs: 5_000,
+  /**
+   * Ours: the right to post one ask's card runs this far beyond the wait
+   * its channel's queue expects, and is renewed while the post lasts; an
+   * instance that dies mid-post leaves the ask to another once it runs out.
+   */
+  postClaimMs: 15_000,
   /** The right to update one ask's message, held while the update runs (a holder that dies frees it when this runs out). */
   messageClaimMs: 30_000,
   /**

@@ -45,6 +45,19 @@ export interface RelayDelivery {
 }
 
 /**
+ * The right to post an ask's card: the outbox's lease. Whoever holds it
+ * until `until` is the only one that posts; once it runs out with the card
+ * still unposted (its holder died mid-post), another instance may take it.
+ */
+export interface PostClaim {
+  holder: string
+  until: number
+}
+
+/** What asking for the post claim found: taken, held by another until then, or moot (posted, settled or gone). */
+export type PostClaimResult = { kind: 'taken' } | { kind: 'held'; until: number } | { kind: 'moot' }
+
+/**
  * The key a repeated request finds its ask by (the store's unique
  * `external_key`): the relay's and the HTTP API's never collide, because
  * every idempotency key starts with `http-idempotency:` and a relay key with

@@ -1,7 +1,7 @@
 import type { AskLimits } from '../../policy/operator-policy.js'
 import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
-import { requestKeyOf, type AskRecord, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from '../ask-record.js'
+import { requestKeyOf, type AskRecord, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { PendingCapReached } from '../pending-caps.js'
 import { SettleWatchers } from '../settle-watchers.js'
@@ -146,7 +146,7 @@ export class PostgresAskStore implements AskStore {
     return result
   }
 
-  async insert(record: AskRecord, caps?: AskLimits): Promise<void> {
+  async insert(record: AskRecord, caps?: AskLimits, postClaim?: PostClaim): Promise<void> {
     if (this.#insertListeners.size > 0 && record.expiresAt !== undefined) this.#insertedHere.add(record.id)
     let capped: AskLimits | undefined
     try {
@@ -162,6 +162,8 @@ export class PostgresAskStore implements AskStore {
         record.rule ?? null,
         caps?.pending ?? null,
         caps?.pendingPerKey ?? null,
+        postClaim?.holder ?? null,
+        postClaim?.until ?? null,
       ])
       // Without caps the insert has no condition: it added the row or threw.
       if (caps && result.rows.length === 0) capped = caps
@@ -242,6 +244,14 @@ export class PostgresAskStore implements AskStore {
 
   async claimMessage(id: string, holder: string, now: number, until: number): Promise<boolean> {
     return (await this.#query(SQL.claimMessage, [id, holder, now, until])).rowCount === 1
+  }
+
+  async claimPost(id: string, holder: string, now: number, until: number): Promise<PostClaimResult> {
+    const row = (await this.#query<{ taken: number; until: string | null }>(SQL.claimPost, [id, holder, now, until])).rows[0]
+    if (!row) return { kind: 'moot' }
+    if (row.taken === 1) return { kind: 'taken' }
+    // Taken by another in the moment since this statement's snapshot: held, for as long as a claim runs. (bigint comes back as text.)
+    return { kind: 'held', until: row.until === null ? until : Number(row.until) }
   }
 
   async releaseMessage(id: string, holder: string, shown: boolean): Promise<void> {

@@ -8,3 +8,9 @@ WHERE record ->> 'externalKey' LIKE 'http-idempotency:%';
 UPDATE asks
 SET record = (record - 'externalKey') || jsonb_build_object('relayDelivery', jsonb_build_object('key', record -> 'externalKey'))
 WHERE record ? 'externalKey';
+-- Posting is an outbox: the instance that inserts an ask holds the right to
+-- post its card until post_claim_until; an ask still unposted once that has
+-- run out (its instance died mid-post) is posted by whichever instance sees
+-- it next.
+ALTER TABLE asks ADD COLUMN post_claim text;
+ALTER TABLE asks ADD COLUMN post_claim_until bigint;
