@@ -1,4 +1,4 @@
-import { randomFillSync, randomUUID } from 'node:crypto'
+import { randomUUID } from 'node:crypto'
 import { noticeText } from '../../blocks/index.js'
 import type { Outcome, Person } from '../../blocks/view.js'
 import { checkAnswer, UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
@@ -16,6 +16,9 @@ import { setLongTimeout } from './long-timeout.js'
 import { describeOutcome } from './describe-outcome.js'
 import { ProcessLease } from './process-lease.js'
 import { AskPoster } from './ask-poster.js'
+import { newAskId } from './ask-ids.js'
+import { AuditOrigins, originOf } from './audit-origins.js'
+import { awaitsDelivery, elsewhereOutcome, personOfOutcome, shownOutcome } from './shown-outcome.js'
 import { AskOutbox, type MayPost } from './ask-outbox.js'
 import { MessageUpdates } from './message-updates.js'
 import { OpenAsksHere } from './open-asks-here.js'
@@ -64,31 +67,9 @@ export type ApproveResult =
   | { kind: 'closed'; record: AskRecord }
 
 
-/** How many asks' rule and key the lifecycle remembers for their events. */
-const ORIGINS_KEPT = 10_000
-
-function originOf(record: AskRecord | undefined): { rule?: string; key?: string } {
-  return { ...(record?.rule !== undefined ? { rule: record.rule } : {}), ...(record?.apiKey !== undefined ? { key: record.apiKey } : {}) }
-}
-
 /** Settlements a person makes in Slack (as opposed to the agent, a timer or a stop). */
 const BY_A_PERSON: ReadonlySet<string> = new Set(['answered', 'decided', 'dismissed'])
 
-const ASK_ID_BYTES = 12
-/** Random bytes for the next 128 ask ids: one call into the CSPRNG per 128 asks instead of one each. */
-const askIdPool = Buffer.alloc(ASK_ID_BYTES * 128)
-let askIdPoolAt = askIdPool.length
-
-/** Ask ids go into action ids: url-safe, unguessable, short. */
-export function newAskId(): string {
-  if (askIdPoolAt + ASK_ID_BYTES > askIdPool.length) {
-    randomFillSync(askIdPool)
-    askIdPoolAt = 0
-  }
-  const id = askIdPool.toString('base64url', askIdPoolAt, askIdPoolAt + ASK_ID_BYTES)
-  askIdPoolAt += ASK_ID_BYTES
-  return id
-}
 
 /**
  * One ask's life, whoever asked (the seam, the HTTP API, the relay): record
@@ -120,7 +101,7 @@ export class AskLifecycle {
   readonly #outbox: AskOutbox
   readonly #policy: PolicyHolder
   /** Rule and key of recent asks, for their audit events. */
-  readonly #origins = new Map<string, { rule?: string; key?: string }>()
+  readonly #origins: AuditOrigins
   /** Open asks posted here, as recorded with their message: a click on one is not read back. */
   readonly #openHere = new OpenAsksHere()
   /** Audit events waiting for the store to be reachable again. */
@@ -141,7 +122,8 @@ export class AskLifecycle {
       stopped: () => this.#stopped,
       postTakenOver: (record, claim) => this.#track(this.#postAndFollow(record, claim)),
     })
-    this.#lateEvents = new LateEvents({ append: (event) => this.#append(event), logger })
+    this.#origins = new AuditOrigins(store)
+    this.#lateEvents = new LateEvents({ append: (event) => this.#origins.append(event), logger })
     this.#leaseMs = options.leaseMs ?? TIMING.leaseMs
     this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs: this.#leaseMs, now: this.#now, logger: options.logger })
     // Another instance's new ask with an expiry: arm it here too, so it
@@ -237,7 +219,7 @@ export class AskLifecycle {
     const createdAt = this.#now()
     const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner, rule: decision.rule.name }
     if (facts.key !== undefined) record.apiKey = facts.key
-    this.#remember(record.id, originOf(record))
+    this.#origins.remember(record)
     const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs
     const problem = timeoutMs === undefined ? null : timeoutProblem(timeoutMs)
     if (problem) throw new UserInteractionError('BAD_REQUEST', `timeoutMs ${problem}`)
@@ -447,34 +429,6 @@ export class AskLifecycle {
     return this.#lateEvents.record(event)
   }
 
-  async #append(event: NewAskEvent): Promise<void> {
-    // No extra turn when the origin is known: events keep their place relative to message updates.
-    const known = event.rule !== undefined ? event : this.#withKnownOrigin(event)
-    await this.options.store.appendEvent(known ?? (await this.#withOrigin(event)))
-  }
-
-  /**
-   * Every event names the rule the ask fell under and the key that sent it.
-   * Asks opened here are remembered (a bounded map); another instance's ask
-   * is read from the store once.
-   */
-  #withKnownOrigin(event: NewAskEvent): NewAskEvent | undefined {
-    const origin = this.#origins.get(event.askId)
-    return origin ? { ...event, ...origin } : undefined
-  }
-
-  async #withOrigin(event: NewAskEvent): Promise<NewAskEvent> {
-    const record = await this.options.store.get(event.askId).catch(() => undefined)
-    const origin = originOf(record)
-    if (record) this.#remember(event.askId, origin)
-    return { ...event, ...origin }
-  }
-
-  #remember(id: string, origin: { rule?: string; key?: string }): void {
-    if (this.#origins.size >= ORIGINS_KEPT) this.#origins.delete(this.#origins.keys().next().value!)
-    this.#origins.set(id, origin)
-  }
-
   /** An escalation copy posted after its ask settled: give it the settled state. */
   showCopiesSettled(record: AskRecord): Promise<void> {
     return this.#messages.showCopiesSettled(record)
@@ -679,33 +633,6 @@ function withHost(agent: AskRecord['agent'], host: string | undefined): AskRecor
   return { ...agent, host }
 }
 
-/**
- * A relayed request settled in Slack by a person: the relay still has to
- * deliver the answer, and only the host's receipt makes it "answered" (the
- * relay calls `delivered`). An ask with only an idempotency key has nothing
- * to deliver: its agent reads the settlement from the service.
- */
-function awaitsDelivery(record: AskRecord, outcome: Outcome): boolean {
-  return record.relayDelivery !== undefined && personOfOutcome(outcome) !== undefined
-}
-
-/** What the message shows for a settlement: "being delivered" while the relay has not delivered it. */
-function shownOutcome(record: AskRecord, outcome: Outcome): Outcome {
-  if (!awaitsDelivery(record, outcome)) return outcome
-  return outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided' ? { ...outcome, delivering: true } : outcome
-}
-
-/** Who settled an ask in Slack, when a person did. */
-function personOfOutcome(outcome: Outcome | undefined): Person | undefined {
-  return outcome?.kind === 'answered' || outcome?.kind === 'dismissed' || outcome?.kind === 'decided' ? outcome.by : undefined
-}
-
-/** The outcome a relay's closing shows; `undelivered` names whose answer was lost. */
-function elsewhereOutcome(record: AskRecord, how: CloseHow, at: number): Outcome {
-  if (typeof how === 'object') return { kind: 'failed', at, reason: how.failed }
-  const by = how === 'undelivered' ? personOfOutcome(record.settlement?.outcome) : undefined
-  return { kind: 'settled-elsewhere', at, how, ...(by ? { by } : {}) }
-}
 
 /** The reminder and escalation an ask's policy asks for, due relative to when it was asked. */
 function jobsOf(record: AskRecord): ScheduledJob[] {
