@@ -12,12 +12,13 @@ import { adviceFor } from '../slack/slack-error-advice.js'
 import type { MessageContent, SlackPort } from '../slack/slack-port.js'
 import { agentView } from './agent-view.js'
 import type { ViewSettings } from './ask-view.js'
-import { setLongTimeout } from './long-timeout.js'
 import { describeOutcome } from './describe-outcome.js'
 import { ProcessLease } from './process-lease.js'
 import { AskPoster } from './ask-poster.js'
 import { newAskId } from './ask-ids.js'
 import { AuditOrigins, originOf } from './audit-origins.js'
+import { AskExpiry } from './ask-expiry.js'
+import { AskRecovery } from './ask-recovery.js'
 import { awaitsDelivery, elsewhereOutcome, personOfOutcome, shownOutcome } from './shown-outcome.js'
 import { AskOutbox, type MayPost } from './ask-outbox.js'
 import { MessageUpdates } from './message-updates.js'
@@ -79,7 +80,8 @@ const BY_A_PERSON: ReadonlySet<string> = new Set(['answered', 'decided', 'dismis
  */
 export class AskLifecycle {
   readonly instance = randomUUID()
-  readonly #expiryTimers = new Map<string, () => void>()
+  readonly #expiry: AskExpiry
+  readonly #recovery: AskRecovery
   readonly #settledListeners = new Set<(record: AskRecord) => void>()
   /** Told when an open ask is posted or gains an approval (the Home tab lists open asks). */
   readonly #openListeners = new Set<(record: AskRecord) => void>()
@@ -87,10 +89,8 @@ export class AskLifecycle {
   readonly #posting = new Set<Promise<unknown>>()
   #stopped = false
   readonly #now: () => number
-  readonly #leaseMs: number
   /** A library process's lease in the store, held from its first ask until stop. */
   readonly #lease: ProcessLease
-  #sweepTimer: NodeJS.Timeout | undefined
   /** Messages named by clicks, recorded if their poster has not done it by then (adoptMessage). */
   readonly #adoptions = new Map<string, NodeJS.Timeout>()
   readonly #unsubscribe: (() => void) | undefined
@@ -123,13 +123,26 @@ export class AskLifecycle {
       postTakenOver: (record, claim) => this.#track(this.#postAndFollow(record, claim)),
     })
     this.#origins = new AuditOrigins(store)
+    this.#expiry = new AskExpiry({ now: this.#now, expire: (id) => void this.expire(id) })
     this.#lateEvents = new LateEvents({ append: (event) => this.#origins.append(event), logger })
-    this.#leaseMs = options.leaseMs ?? TIMING.leaseMs
-    this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs: this.#leaseMs, now: this.#now, logger: options.logger })
+    const leaseMs = options.leaseMs ?? TIMING.leaseMs
+    this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs, now: this.#now, logger: options.logger })
+    this.#recovery = new AskRecovery({
+      store,
+      owner: options.owner,
+      lease: this.#lease,
+      leaseMs,
+      outbox: this.#outbox,
+      logger,
+      expire: (id) => this.expire(id),
+      armExpiry: (record) => this.#expiry.arm(record),
+      showSettled: (record) => this.#messages.showSettled(record, shownOutcome(record, record.settlement!.outcome), 'recovery'),
+      stopped: () => this.#stopped,
+    })
     // Another instance's new ask with an expiry: arm it here too, so it
     // expires even if that instance dies; the settle claim makes it once.
     this.#unsubscribe = options.store.onInsertedElsewhere?.((ask) => {
-      if (!this.#stopped) this.#armExpiry(ask)
+      if (!this.#stopped) this.#expiry.arm(ask)
     })
   }
 
@@ -270,7 +283,7 @@ export class AskLifecycle {
     if (current.status === 'pending') {
       // Unposted: the claim was lost to another instance, which posts it.
       if (current.message) this.#openHere.keep(current)
-      this.#armExpiry(current)
+      this.#expiry.arm(current)
       await this.options.store.schedule(jobsOf(current))
       // Approved while we were posting, before the message was known: show the progress now.
       if (hasQuorum(current) && (await this.options.store.approvals(current.id)).length > 0) await this.#messages.showProgress(current.id)
@@ -349,12 +362,6 @@ export class AskLifecycle {
     await this.#poster.whenContinued(id)
   }
 
-  #armExpiry(record: Pick<AskRecord, 'id' | 'expiresAt'>): void {
-    if (record.expiresAt === undefined || this.#expiryTimers.has(record.id)) return
-    const cancel = setLongTimeout(() => void this.expire(record.id), record.expiresAt - this.#now())
-    this.#expiryTimers.set(record.id, cancel)
-  }
-
   /**
    * Pending → settled, once. The winner's answer is validated first (an
    * answer that breaks the seam never reaches the agent), waiting callers
@@ -383,8 +390,7 @@ export class AskLifecycle {
       this.showIfUnshown(result.record)
       return result
     }
-    this.#expiryTimers.get(id)?.()
-    this.#expiryTimers.delete(id)
+    this.#expiry.disarm(id)
     const shown = this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
     // Once the card's update is on its way: the log line and the listeners (the Home tabs, a relay's host) can wait that long.
     const listeners = [...this.#settledListeners]
@@ -482,8 +488,7 @@ export class AskLifecycle {
 
   async expire(id: string): Promise<AskRecord | undefined> {
     // Its timer fired (or is moot): drop it, settled here or by another instance.
-    this.#expiryTimers.get(id)?.()
-    this.#expiryTimers.delete(id)
+    this.#expiry.disarm(id)
     const record = await this.options.store.get(id)
     if (!record || record.status !== 'pending') return record
     return (await this.settle(id, { status: 'expired', outcome: { kind: 'expired', at: this.#now() }, error: { code: 'ASK_EXPIRED', message: 'nobody answered the question in time' } })).record
@@ -555,31 +560,8 @@ export class AskLifecycle {
    * asks whose message update failed are shown again. The check for gone
    * processes repeats while this instance runs.
    */
-  async recover(): Promise<void> {
-    await this.#sweep()
-    for (const record of await this.options.store.listUnshownSettled()) {
-      if (record.settlement) await this.#messages.showSettled(record, shownOutcome(record, record.settlement.outcome), 'recovery')
-    }
-    // Repeated, not only at start: a library process killed a moment ago
-    // still has a running lease, and its asks must expire once it lapses.
-    if (!this.#stopped && !this.#sweepTimer) {
-      this.#sweepTimer = setInterval(() => {
-        this.#sweep().catch((error: unknown) => this.options.logger.warn(`could not check for asks whose process is gone: ${error instanceof Error ? error.message : String(error)}`))
-      }, Math.min(TIMING.leaseSweepMs, this.#leaseMs / 3))
-      this.#sweepTimer.unref()
-    }
-  }
-
-  async #sweep(): Promise<void> {
-    for (const record of await this.options.store.listPending()) {
-      if (await this.#lease.ownerGone(record)) await this.expire(record.id)
-      // On a local store a library process leaves a service's asks to the service.
-      else if (this.options.store.shared || (record.owner.kind === 'service' && this.options.owner === 'service')) {
-        this.#armExpiry(record)
-        // Recorded, never posted, and not being posted here: its poster may have died mid-post.
-        if (!record.message) await this.#outbox.takeOver(record)
-      }
-    }
+  recover(): Promise<void> {
+    return this.#recovery.recover()
   }
 
   /** Withdraws this process's open asks (all of a service's, when asked to) and clears every timer. */
@@ -599,15 +581,14 @@ export class AskLifecycle {
       )
       await Promise.all(mine.map((record) => this.abort(record.id, { kind: 'stopped', at: this.#now() })))
     }
-    for (const cancel of this.#expiryTimers.values()) cancel()
-    this.#expiryTimers.clear()
+    this.#expiry.stop()
     this.#settledListeners.clear()
     this.#openListeners.clear()
     this.#openHere.clear()
     await this.#lateEvents.stop()
     await this.#renderer.close()
     this.#unsubscribe?.()
-    clearInterval(this.#sweepTimer)
+    this.#recovery.stop()
     await this.#lease.end(withdraw)
   }
 
@@ -623,7 +604,7 @@ export class AskLifecycle {
 
   /** Open expiry timers (for leak checks). */
   get armedTimers(): number {
-    return this.#expiryTimers.size
+    return this.#expiry.armed
   }
 }
 
