@@ -1,5 +1,4 @@
 import { randomUUID } from 'node:crypto'
-import { noticeText } from '../../blocks/index.js'
 import type { Outcome, Person } from '../../blocks/view.js'
 import { checkAnswer, UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
 import { timeoutProblem } from '../config/duration.js'
@@ -19,7 +18,9 @@ import { newAskId } from './ask-ids.js'
 import { AuditOrigins, originOf } from './audit-origins.js'
 import { AskExpiry } from './ask-expiry.js'
 import { AskRecovery } from './ask-recovery.js'
-import { awaitsDelivery, elsewhereOutcome, personOfOutcome, shownOutcome } from './shown-outcome.js'
+import { MessageAdoption } from './message-adoption.js'
+import { RelayClosing } from './relay-closing.js'
+import { shownOutcome } from './shown-outcome.js'
 import { AskOutbox, type MayPost } from './ask-outbox.js'
 import { MessageUpdates } from './message-updates.js'
 import { OpenAsksHere } from './open-asks-here.js'
@@ -92,7 +93,9 @@ export class AskLifecycle {
   /** A library process's lease in the store, held from its first ask until stop. */
   readonly #lease: ProcessLease
   /** Messages named by clicks, recorded if their poster has not done it by then (adoptMessage). */
-  readonly #adoptions = new Map<string, NodeJS.Timeout>()
+  readonly #adoption: MessageAdoption
+  /** A relay's word on its asks: delivered, or settled on the host. */
+  readonly #relay: RelayClosing
   readonly #unsubscribe: (() => void) | undefined
 
   readonly #renderer: Renderer
@@ -123,6 +126,8 @@ export class AskLifecycle {
       postTakenOver: (record, claim) => this.#track(this.#postAndFollow(record, claim)),
     })
     this.#origins = new AuditOrigins(store)
+    this.#adoption = new MessageAdoption({ store, logger, stopped: () => this.#stopped, showSettled: (record) => this.#messages.showSettled(record, record.settlement!.outcome, 'recovery') })
+    this.#relay = new RelayClosing({ store, slack, settings, logger, now: this.#now, settle: (id, settlement) => this.settle(id, settlement), showSettled: (record, outcome) => this.#messages.showSettled(record, outcome, 'correction') })
     this.#expiry = new AskExpiry({ now: this.#now, expire: (id) => void this.expire(id) })
     this.#lateEvents = new LateEvents({ append: (event) => this.#origins.append(event), logger })
     const leaseMs = options.leaseMs ?? TIMING.leaseMs
@@ -315,31 +320,9 @@ export class AskLifecycle {
     throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
   }
 
-  /**
-   * A click on an ask whose record does not say where its message is: its
-   * poster is still between posting and recording it, or stopped there
-   * (SIGKILL, the store away). The click names the message; if the record
-   * still lacks it a little later, the poster is taken to be gone: the
-   * message is recorded from the click and shows the settlement like any
-   * other. Never awaited by the click: its answer counts at once.
-   */
+  /** A click names the message of an ask whose record lacks it (see MessageAdoption). */
   adoptMessage(id: string, message: { channel: string; ts: string }): void {
-    if (this.#stopped || this.#adoptions.has(id)) return
-    const timer = setTimeout(() => {
-      this.#adoptions.delete(id)
-      this.#adopt(id, message).catch((error: unknown) => this.options.logger.warn(`ask ${id}: could not record its message from a click: ${error instanceof Error ? error.message : String(error)}`))
-    }, TIMING.adoptMessageAfterMs)
-    timer.unref()
-    this.#adoptions.set(id, timer)
-  }
-
-  async #adopt(id: string, message: { channel: string; ts: string }): Promise<void> {
-    if (this.#stopped) return
-    const record = await this.options.store.get(id)
-    if (!record || record.message) return
-    const current = await this.options.store.attachMessage(id, message)
-    this.options.logger.warn(`ask ${id}: its message (ts ${message.ts}) was posted by an instance that stopped before recording where; recorded from a click on it`)
-    if (current?.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome, 'recovery')
+    this.#adoption.adopt(id, message)
   }
 
   /**
@@ -406,10 +389,8 @@ export class AskLifecycle {
    * Relay: the host accepted the answer given in Slack. Until now the
    * message said it was being delivered; now it says who answered.
    */
-  async delivered(id: string): Promise<void> {
-    const record = await this.options.store.get(id)
-    if (!record?.settlement || !awaitsDelivery(record, record.settlement.outcome)) return
-    await this.#messages.showSettled(record, record.settlement.outcome, 'correction')
+  delivered(id: string): Promise<void> {
+    return this.#relay.delivered(id)
   }
 
   /**
@@ -500,32 +481,8 @@ export class AskLifecycle {
    * longer held the request; the card says so, naming them, and they are told
    * privately (the ask keeps its settlement: it is what they answered).
    */
-  async closeElsewhere(id: string, how: CloseHow): Promise<AskRecord | undefined> {
-    const record = await this.options.store.get(id)
-    if (!record) return undefined
-    const at = this.#now()
-    const outcome = elsewhereOutcome(record, how, at)
-    if (record.status !== 'pending') {
-      await this.#messages.showSettled(record, outcome, 'correction')
-      if (how === 'undelivered') await this.#tellUndelivered(record)
-      return record
-    }
-    const status = typeof how === 'object' ? 'failed' : how === 'cancelled' ? 'cancelled' : how === 'gone' || how === 'undelivered' ? 'aborted' : 'answered'
-    const message = typeof how === 'object' ? how.failed : `settled outside Slack (${how})`
-    const result = await this.settle(id, { status, outcome, error: { code: status === 'cancelled' ? 'ASK_CANCELLED' : 'ASK_ABORTED', message } })
-    // Settled in Slack a moment earlier: the host's word still corrects the message.
-    if (!result.won) await this.#messages.showSettled(result.record, outcome, 'correction')
-    return result.record
-  }
-
-  async #tellUndelivered(record: AskRecord): Promise<void> {
-    const by = personOfOutcome(record.settlement?.outcome)
-    if (!by || !record.message) return
-    try {
-      await this.options.slack.postEphemeral(record.message.channel, by.id, noticeText(this.options.settings.locale, { kind: 'undelivered' }))
-    } catch (error) {
-      this.options.logger.warn(`ask ${record.id}: could not tell ${by.id} the answer was not delivered: ${error instanceof Error ? error.message : String(error)}`)
-    }
+  closeElsewhere(id: string, how: CloseHow): Promise<AskRecord | undefined> {
+    return this.#relay.closeElsewhere(id, how)
   }
 
   /** Every open ask once posted, and again whenever an approval is counted towards its quorum. */
@@ -567,8 +524,7 @@ export class AskLifecycle {
   /** Withdraws this process's open asks (all of a service's, when asked to) and clears every timer. */
   async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
     this.#stopped = true
-    for (const timer of this.#adoptions.values()) clearTimeout(timer)
-    this.#adoptions.clear()
+    this.#adoption.stop()
     this.#outbox.stop()
     await Promise.all([...this.#posting])
     this.#messages.stop()
