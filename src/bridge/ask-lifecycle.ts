@@ -3,11 +3,10 @@ import type { Outcome, Person } from '../../blocks/view.js'
 import { checkAnswer, UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
 import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
-import { requestKeyOf, type AskOwner, type AskRecord, type PostClaim, type Settlement, type SettleResult } from '../store/ask-record.js'
+import { requestKeyOf, type AskOwner, type AskRecord, type Settlement, type SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { TIMING } from '../slack/timing.js'
-import { adviceFor } from '../slack/slack-error-advice.js'
 import type { MessageContent, SlackPort } from '../slack/slack-port.js'
 import { agentView } from './agent-view.js'
 import type { ViewSettings } from './ask-view.js'
@@ -21,19 +20,20 @@ import { AskRecovery } from './ask-recovery.js'
 import { MessageAdoption } from './message-adoption.js'
 import { RelayClosing } from './relay-closing.js'
 import { shownOutcome } from './shown-outcome.js'
-import { AskOutbox, type MayPost } from './ask-outbox.js'
+import { AskPosting } from './ask-posting.js'
+import { jobsOf } from './scheduled-jobs.js'
 import { MessageUpdates } from './message-updates.js'
 import { OpenAsksHere } from './open-asks-here.js'
 import { LateEvents } from './late-events.js'
 import { createRenderer, type Renderer } from './render-pool.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
 import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
-import type { AskFacts, AskLimits } from '../policy/operator-policy.js'
+import type { AskFacts } from '../policy/operator-policy.js'
 import { policyFromEnvironment } from '../policy/environment-policy.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
-import { postedEvent, settlementEvent } from './audit-events.js'
+import { settlementEvent } from './audit-events.js'
 import { hasQuorum, quorumSettlement, requiredApprovals } from './quorum.js'
-import type { NewAskEvent, ScheduledJob } from '../store/team-records.js'
+import type { NewAskEvent } from '../store/team-records.js'
 
 export interface LifecycleOptions {
   store: AskStore
@@ -86,8 +86,8 @@ export class AskLifecycle {
   readonly #settledListeners = new Set<(record: AskRecord) => void>()
   /** Told when an open ask is posted or gains an approval (the Home tab lists open asks). */
   readonly #openListeners = new Set<(record: AskRecord) => void>()
-  /** Asks being posted right now: stop() lets them finish before withdrawing them. */
-  readonly #posting = new Set<Promise<unknown>>()
+  /** Recording and posting asks, as an outbox. */
+  readonly #posting: AskPosting
   #stopped = false
   readonly #now: () => number
   /** A library process's lease in the store, held from its first ask until stop. */
@@ -101,7 +101,6 @@ export class AskLifecycle {
   readonly #renderer: Renderer
   readonly #messages: MessageUpdates
   readonly #poster: AskPoster
-  readonly #outbox: AskOutbox
   readonly #policy: PolicyHolder
   /** Rule and key of recent asks, for their audit events. */
   readonly #origins: AuditOrigins
@@ -117,14 +116,6 @@ export class AskLifecycle {
     const { store, slack, pacer, settings, logger } = options
     this.#poster = new AskPoster({ store, slack, pacer, settings, logger, renderer: this.#renderer, ...(options.workspaceUrl ? { workspaceUrl: options.workspaceUrl } : {}), stopped: () => this.#stopped })
     this.#messages = new MessageUpdates({ store, slack, pacer, settings, logger, renderer: this.#renderer, instance: this.instance, now: this.#now, recordEvent: (event) => this.#record(event) })
-    this.#outbox = new AskOutbox({
-      store,
-      instance: this.instance,
-      now: this.#now,
-      logger,
-      stopped: () => this.#stopped,
-      postTakenOver: (record, claim) => this.#track(this.#postAndFollow(record, claim)),
-    })
     this.#origins = new AuditOrigins(store)
     this.#adoption = new MessageAdoption({ store, logger, stopped: () => this.#stopped, showSettled: (record) => this.#messages.showSettled(record, record.settlement!.outcome, 'recovery') })
     this.#relay = new RelayClosing({ store, slack, settings, logger, now: this.#now, settle: (id, settlement) => this.settle(id, settlement), showSettled: (record, outcome) => this.#messages.showSettled(record, outcome, 'correction') })
@@ -132,12 +123,28 @@ export class AskLifecycle {
     this.#lateEvents = new LateEvents({ append: (event) => this.#origins.append(event), logger })
     const leaseMs = options.leaseMs ?? TIMING.leaseMs
     this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs, now: this.#now, logger: options.logger })
+    this.#posting = new AskPosting({
+      store,
+      pacer,
+      logger,
+      instance: this.instance,
+      now: this.#now,
+      poster: this.#poster,
+      lease: this.#lease,
+      openHere: this.#openHere,
+      expiry: this.#expiry,
+      messages: this.#messages,
+      stopped: () => this.#stopped,
+      abort: (id) => this.abort(id),
+      settle: (id, settlement) => this.settle(id, settlement),
+      tellOpen: (record) => this.#tellOpen(record),
+    })
     this.#recovery = new AskRecovery({
       store,
       owner: options.owner,
       lease: this.#lease,
       leaseMs,
-      outbox: this.#outbox,
+      outbox: this.#posting.outbox,
       logger,
       expire: (id) => this.expire(id),
       armExpiry: (record) => this.#expiry.arm(record),
@@ -177,14 +184,14 @@ export class AskLifecycle {
   async openValid(valid: ValidRequest, options: OpenAskOptions = {}): Promise<AskRecord> {
     const requestKey = requestKeyOf(options)
     const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
-    if (existing) return this.#repeated(existing, options.onQueued)
+    if (existing) return this.#posting.repeated(existing, options.onQueued)
     const style = styleOfQuestions(valid.questions)
     const seen = agentView(valid.agent)
     const record = this.#newRecord('question', options, style, questionFacts(style, seen, options.origin))
     record.questions = valid.questions
     const agent = withHost(seen, options.host)
     if (agent) record.agent = agent
-    return this.#insertAndPost(record, valid.signal, options.onQueued, options.caps).catch(async (error: unknown) => {
+    return this.#posting.insertAndPost(record, valid.signal, options.onQueued, options.caps).catch(async (error: unknown) => {
       // Two requests with one key at once (a client retrying a POST that is
       // still being handled): the insert of the second fails on the key, and
       // it gets the first's ask.
@@ -198,7 +205,7 @@ export class AskLifecycle {
   async openApproval(input: OpenApprovalInput, options: OpenAskOptions = {}): Promise<AskRecord> {
     const requestKey = requestKeyOf(options)
     const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
-    if (existing) return this.#repeated(existing, options.onQueued)
+    if (existing) return this.#posting.repeated(existing, options.onQueued)
     if (typeof input.toolName !== 'string' || input.toolName.trim() === '') throw new UserInteractionError('BAD_REQUEST', 'an approval needs a tool name')
     const record = this.#newRecord('approval', options, 'approval', approvalFacts(input.toolName, input.arguments, input.agent, options.origin))
     record.approval = { toolName: input.toolName }
@@ -207,21 +214,7 @@ export class AskLifecycle {
     if (input.arguments !== undefined) record.approval.arguments = input.arguments
     const agent = withHost(input.agent, options.host)
     if (agent) record.agent = agent
-    return this.#insertAndPost(record)
-  }
-
-  /**
-   * The ask a repeated request names. Its card if it has one; if its first
-   * poster stopped before posting it, posted here now, or, while that
-   * poster's claim runs, the caller is told when it will be posted at the
-   * latest (by it, or by whichever instance takes over).
-   */
-  async #repeated(existing: AskRecord, onQueued: OpenAskOptions['onQueued']): Promise<AskRecord> {
-    if (existing.status !== 'pending' || existing.message || this.#outbox.postingHere(existing.id)) return existing
-    const { result, posted } = await this.#outbox.takeOver(existing)
-    if (posted) return posted
-    if (result.kind === 'held') onQueued?.({ record: existing, expectedPostAt: Math.max(result.until, this.#now()) + this.options.pacer.expectedWaitMs(existing.target) })
-    return result.kind === 'moot' ? ((await this.options.store.get(existing.id)) ?? existing) : existing
+    return this.#posting.insertAndPost(record)
   }
 
   /** The policy in force now (a reload swaps it; open asks keep theirs). */
@@ -248,78 +241,6 @@ export class AskLifecycle {
     return record
   }
 
-  #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: AskLimits): Promise<AskRecord> {
-    if (this.#stopped) return Promise.reject(new UserInteractionError('ASK_ABORTED', 'the bridge is stopped; start a new one to ask'))
-    return this.#track(this.#insertAndPostNow(record, signal, onQueued, caps))
-  }
-
-  /** A post in flight: stop() lets it finish first. */
-  #track(posting: Promise<AskRecord>): Promise<AskRecord> {
-    const tracked = posting.catch(() => undefined).finally(() => this.#posting.delete(tracked))
-    this.#posting.add(tracked)
-    return posting
-  }
-
-  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: AskLimits): Promise<AskRecord> {
-    if (record.owner.kind === 'library') await this.#lease.hold()
-    const waitMs = this.options.pacer.expectedWaitMs(record.target)
-    // The row and the right to post its card in one step: an instance that dies before posting leaves it to another.
-    const claim = this.#outbox.claimAtInsert(waitMs)
-    await this.options.store.insert(record, caps, claim)
-    onQueued?.({ record, expectedPostAt: this.#now() + waitMs })
-    return this.#postAndFollow(record, claim, signal)
-  }
-
-  /** Posts a recorded ask under its post claim, then arms what an open ask needs (or shows how it ended meanwhile). */
-  async #postAndFollow(record: AskRecord, claim: PostClaim, signal?: AbortSignal): Promise<AskRecord> {
-    // An abort while we post must still withdraw the message once it exists.
-    const onAbort = () => void this.abort(record.id)
-    signal?.addEventListener('abort', onAbort, { once: true })
-    let posted: AskRecord | undefined
-    try {
-      posted = await this.#outbox.posting(record.id, claim, (mayPost) => this.#post(record, mayPost))
-    } finally {
-      signal?.removeEventListener('abort', onAbort)
-    }
-    // An abort between validation and the listener above did not fire it.
-    if (signal?.aborted) await this.abort(record.id)
-    // Recording the message read the ask back; only an abort can have changed it since.
-    const current = (posted && !signal?.aborted ? posted : await this.options.store.get(record.id)) ?? record
-    if (current.status === 'pending') {
-      // Unposted: the claim was lost to another instance, which posts it.
-      if (current.message) this.#openHere.keep(current)
-      this.#expiry.arm(current)
-      await this.options.store.schedule(jobsOf(current))
-      // Approved while we were posting, before the message was known: show the progress now.
-      if (hasQuorum(current) && (await this.options.store.approvals(current.id)).length > 0) await this.#messages.showProgress(current.id)
-    }
-    // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
-    // As a recovery: a click may have recorded the message meanwhile (adoptMessage) and shown it; the claim and the shown flag make it once.
-    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, shownOutcome(current, current.settlement.outcome), 'recovery')
-    // After the caller has its answer: a log line written to a file costs as much as a render, and
-    // the listeners (the Home tabs) only mark whose list to draw again from the store.
-    const where = `${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`
-    const opened = current.status === 'pending' ? current : undefined
-    const unposted = current.status === 'pending' && !current.message
-    setImmediate(() => {
-      this.options.logger.info(unposted ? `ask ${record.id}: its card is left to the instance that took over posting it` : `ask ${record.id} posted to ${where}`)
-      if (opened) this.#tellOpen(opened)
-    })
-    return current
-  }
-
-  /** Posts the ask's message; returns the ask as it stands once the message is recorded. */
-  async #post(record: AskRecord, mayPost: MayPost): Promise<AskRecord | undefined> {
-    const result = await this.#poster.post(record, (asked, message) => ({ ...postedEvent({ ...asked, message }, this.#now()), ...originOf(asked) }), mayPost)
-    if ('posted' in result) return result.posted
-    if ('claimLost' in result) return undefined
-    const { failure, channel } = result
-    const message = `${failure.method} failed with Slack error "${failure.slackError}": ${adviceFor(failure.slackError, { channel })}`
-    this.options.logger.error(`ask ${record.id}: ${message}`)
-    await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
-    throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
-  }
-
   /** A click names the message of an ask whose record lacks it (see MessageAdoption). */
   adoptMessage(id: string, message: { channel: string; ts: string }): void {
     this.#adoption.adopt(id, message)
@@ -341,7 +262,7 @@ export class AskLifecycle {
 
   /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
   async whenFullyPosted(id: string): Promise<void> {
-    await Promise.all([...this.#posting])
+    await this.#posting.allPosted()
     await this.#poster.whenContinued(id)
   }
 
@@ -525,8 +446,8 @@ export class AskLifecycle {
   async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
     this.#stopped = true
     this.#adoption.stop()
-    this.#outbox.stop()
-    await Promise.all([...this.#posting])
+    this.#posting.stop()
+    await this.#posting.allPosted()
     this.#messages.stop()
     // Continuations end between parts once stopped; the part in flight finishes first.
     await this.#poster.allContinued()
@@ -570,12 +491,3 @@ function withHost(agent: AskRecord['agent'], host: string | undefined): AskRecor
   return { ...agent, host }
 }
 
-
-/** The reminder and escalation an ask's policy asks for, due relative to when it was asked. */
-function jobsOf(record: AskRecord): ScheduledJob[] {
-  const jobs: ScheduledJob[] = []
-  const policy = record.policy
-  if (policy?.remindAfterMs !== undefined) jobs.push({ askId: record.id, kind: 'remind', dueAt: record.createdAt + policy.remindAfterMs })
-  if (policy?.escalateAfterMs !== undefined && policy.escalateTo !== undefined) jobs.push({ askId: record.id, kind: 'escalate', dueAt: record.createdAt + policy.escalateAfterMs })
-  return jobs
-}
