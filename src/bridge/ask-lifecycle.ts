@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto'
 import type { Outcome, Person } from '../../blocks/view.js'
-import { checkAnswer, UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
+import { UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
 import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
 import { requestKeyOf, type AskOwner, type AskRecord, type Settlement, type SettleResult } from '../store/ask-record.js'
@@ -10,18 +10,17 @@ import { TIMING } from '../slack/timing.js'
 import type { MessageContent, SlackPort } from '../slack/slack-port.js'
 import { agentView } from './agent-view.js'
 import type { ViewSettings } from './ask-view.js'
-import { describeOutcome } from './describe-outcome.js'
 import { ProcessLease } from './process-lease.js'
 import { AskPoster } from './ask-poster.js'
 import { newAskId } from './ask-ids.js'
-import { AuditOrigins, originOf } from './audit-origins.js'
+import { AuditOrigins } from './audit-origins.js'
 import { AskExpiry } from './ask-expiry.js'
 import { AskRecovery } from './ask-recovery.js'
 import { MessageAdoption } from './message-adoption.js'
 import { RelayClosing } from './relay-closing.js'
 import { shownOutcome } from './shown-outcome.js'
 import { AskPosting } from './ask-posting.js'
-import { jobsOf } from './scheduled-jobs.js'
+import { AskSettlement, type ApproveResult } from './ask-settlement.js'
 import { MessageUpdates } from './message-updates.js'
 import { OpenAsksHere } from './open-asks-here.js'
 import { LateEvents } from './late-events.js'
@@ -31,8 +30,6 @@ import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskS
 import type { AskFacts } from '../policy/operator-policy.js'
 import { policyFromEnvironment } from '../policy/environment-policy.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
-import { settlementEvent } from './audit-events.js'
-import { hasQuorum, quorumSettlement, requiredApprovals } from './quorum.js'
 import type { NewAskEvent } from '../store/team-records.js'
 
 export interface LifecycleOptions {
@@ -59,18 +56,7 @@ export interface LifecycleOptions {
   renderer?: Renderer
 }
 
-/** What an approval towards a quorum did. */
-export type ApproveResult =
-  | { kind: 'counted'; given: number; required: number }
-  | { kind: 'duplicate'; given: number; required: number }
-  /** This approval completed the quorum and settled the ask. */
-  | { kind: 'settled'; record: AskRecord }
-  /** Too late: settled already (by a veto, another approval, expiry…). */
-  | { kind: 'closed'; record: AskRecord }
-
-
-/** Settlements a person makes in Slack (as opposed to the agent, a timer or a stop). */
-const BY_A_PERSON: ReadonlySet<string> = new Set(['answered', 'decided', 'dismissed'])
+export type { ApproveResult } from './ask-settlement.js'
 
 
 /**
@@ -83,7 +69,8 @@ export class AskLifecycle {
   readonly instance = randomUUID()
   readonly #expiry: AskExpiry
   readonly #recovery: AskRecovery
-  readonly #settledListeners = new Set<(record: AskRecord) => void>()
+  /** Pending → settled, once, and showing it. */
+  readonly #settlement: AskSettlement
   /** Told when an open ask is posted or gains an approval (the Home tab lists open asks). */
   readonly #openListeners = new Set<(record: AskRecord) => void>()
   /** Recording and posting asks, as an outbox. */
@@ -137,6 +124,19 @@ export class AskLifecycle {
       stopped: () => this.#stopped,
       abort: (id) => this.abort(id),
       settle: (id, settlement) => this.settle(id, settlement),
+      tellOpen: (record) => this.#tellOpen(record),
+    })
+    this.#settlement = new AskSettlement({
+      store,
+      logger,
+      instance: this.instance,
+      now: this.#now,
+      lease: this.#lease,
+      openHere: this.#openHere,
+      expiry: this.#expiry,
+      messages: this.#messages,
+      stopped: () => this.#stopped,
+      recordEvent: (event) => this.#record(event),
       tellOpen: (record) => this.#tellOpen(record),
     })
     this.#recovery = new AskRecovery({
@@ -246,18 +246,9 @@ export class AskLifecycle {
     this.#adoption.adopt(id, message)
   }
 
-  /**
-   * A settled ask whose card still shows its controls, met by a click (or a
-   * settle that lost): the instance that was to show how it ended stopped
-   * first (the next start's recovery would), or is showing it right now.
-   * It is shown as a recovery: under the card's claim, so never while
-   * another instance holds it, and not at all once shown. Never awaited.
-   */
+  /** A settled ask whose card still shows its controls (see AskSettlement). Never awaited. */
   showIfUnshown(record: AskRecord): void {
-    if (this.#stopped || record.status === 'pending' || !record.message || record.finalMessageShown || !record.settlement) return
-    this.#messages.showSettled(record, shownOutcome(record, record.settlement.outcome), 'recovery').catch((error: unknown) => {
-      this.options.logger.warn(`ask ${record.id}: could not show how it ended on its card: ${error instanceof Error ? error.message : String(error)}`)
-    })
+    this.#settlement.showIfUnshown(record)
   }
 
   /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
@@ -266,44 +257,9 @@ export class AskLifecycle {
     await this.#poster.whenContinued(id)
   }
 
-  /**
-   * Pending → settled, once. The winner's answer is validated first (an
-   * answer that breaks the seam never reaches the agent), waiting callers
-   * are resolved, and then the message shows the settlement. `known`: the
-   * ask as the caller has just read it (what settling reads of it, its
-   * questions, owner and origin, never changes), saving a read.
-   */
-  async settle(id: string, settlement: Settlement, known?: AskRecord): Promise<SettleResult> {
-    this.#openHere.forget(id)
-    const record = known ?? (await this.options.store.get(id))
-    if (!record) throw new Error(`no ask ${id}`)
-    // A person's answer to an ask whose library process died would reach no
-    // agent: the ask expires instead, and the person is told it is closed.
-    // (Checked only for another process's asks: this one's own settle with no extra turn.)
-    if (BY_A_PERSON.has(settlement.outcome.kind) && this.#lease.ownedElsewhere(record) && (await this.#lease.ownerGone(record))) {
-      return { won: false, record: (await this.expire(id)) ?? record }
-    }
-    if (settlement.answer) settlement = { ...settlement, answer: checkAnswer(record, settlement.answer) }
-    // The winner records its event and takes the card's claim in the same step: it shows the settlement.
-    const result = await this.options.store.settle(id, settlement, {
-      event: { ...settlementEvent(id, settlement), ...originOf(record) },
-      messageClaim: { holder: this.instance, until: this.#now() + TIMING.messageClaimMs },
-      hasJobs: jobsOf(record).length > 0,
-    })
-    if (!result.won) {
-      this.showIfUnshown(result.record)
-      return result
-    }
-    this.#expiry.disarm(id)
-    const shown = this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
-    // Once the card's update is on its way: the log line and the listeners (the Home tabs, a relay's host) can wait that long.
-    const listeners = [...this.#settledListeners]
-    setImmediate(() => {
-      this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
-      this.#tellSettled(listeners, result.record)
-    })
-    await shown
-    return result
+  /** Pending → settled, once (see AskSettlement). */
+  settle(id: string, settlement: Settlement, known?: AskRecord): Promise<SettleResult> {
+    return this.#settlement.settle(id, settlement, known)
   }
 
   /**
@@ -357,43 +313,18 @@ export class AskLifecycle {
     return this.#record(event)
   }
 
-  /**
-   * One person approves an ask with a quorum. The same person never counts
-   * twice; the approval that completes the quorum settles the ask with the
-   * seam's ordinary answer; any other approval updates the message's progress.
-   */
-  async approve(id: string, by: Person): Promise<ApproveResult> {
-    const record = await this.options.store.get(id)
-    if (!record) throw new Error(`no ask ${id}`)
-    const required = requiredApprovals(record)
-    const at = this.#now()
-    const added = await this.options.store.addApproval(id, { by, at })
-    if (added.kind === 'closed') return { kind: 'closed', record: added.record }
-    if (added.kind === 'duplicate') return { kind: 'duplicate', given: added.approvals.length, required }
-    await this.#record({ askId: id, type: 'approved', at, by, detail: { given: added.approvals.length, required } })
-    if (added.approvals.length >= required || !hasQuorum(record)) {
-      const result = await this.settle(id, quorumSettlement(record, added.approvals, at))
-      return result.won ? { kind: 'settled', record: result.record } : { kind: 'closed', record: result.record }
-    }
-    this.#tellOpen(record)
-    await this.#messages.showProgress(id)
-    return { kind: 'counted', given: added.approvals.length, required }
+  /** One person approves an ask with a quorum (see AskSettlement). */
+  approve(id: string, by: Person): Promise<ApproveResult> {
+    return this.#settlement.approve(id, by)
   }
 
   /** The agent withdrew the ask. Idempotent: a settled ask keeps its status. */
-  async abort(id: string, outcome: Outcome = { kind: 'aborted', at: this.#now() }): Promise<AskRecord | undefined> {
-    const record = await this.options.store.get(id)
-    if (!record || record.status !== 'pending') return record
-    const reason = outcome.kind === 'stopped' ? 'the bridge stopped with the question still open' : 'the question was withdrawn'
-    return (await this.settle(id, { status: 'aborted', outcome, error: { code: 'ASK_ABORTED', message: reason } })).record
+  abort(id: string, outcome: Outcome = { kind: 'aborted', at: this.#now() }): Promise<AskRecord | undefined> {
+    return this.#settlement.abort(id, outcome)
   }
 
-  async expire(id: string): Promise<AskRecord | undefined> {
-    // Its timer fired (or is moot): drop it, settled here or by another instance.
-    this.#expiry.disarm(id)
-    const record = await this.options.store.get(id)
-    if (!record || record.status !== 'pending') return record
-    return (await this.settle(id, { status: 'expired', outcome: { kind: 'expired', at: this.#now() }, error: { code: 'ASK_EXPIRED', message: 'nobody answered the question in time' } })).record
+  expire(id: string): Promise<AskRecord | undefined> {
+    return this.#settlement.expire(id)
   }
 
   /**
@@ -416,19 +347,8 @@ export class AskLifecycle {
     for (const listener of this.#openListeners) listener(record)
   }
 
-  #tellSettled(listeners: readonly ((record: AskRecord) => void)[], record: AskRecord): void {
-    for (const listener of listeners) {
-      try {
-        listener(record)
-      } catch (error) {
-        this.options.logger.error(`a settlement listener failed: ${error instanceof Error ? error.message : String(error)}`)
-      }
-    }
-  }
-
   onSettled(listener: (record: AskRecord) => void): () => void {
-    this.#settledListeners.add(listener)
-    return () => this.#settledListeners.delete(listener)
+    return this.#settlement.onSettled(listener)
   }
 
   /**
@@ -459,7 +379,7 @@ export class AskLifecycle {
       await Promise.all(mine.map((record) => this.abort(record.id, { kind: 'stopped', at: this.#now() })))
     }
     this.#expiry.stop()
-    this.#settledListeners.clear()
+    this.#settlement.stop()
     this.#openListeners.clear()
     this.#openHere.clear()
     await this.#lateEvents.stop()
