@@ -1,9 +1,5 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
-import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
-import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+import { describe, expect, it } from 'vitest'
+import { servesOnPostgres, type ServeInstance } from '../support/serve-on-postgres.js'
 
 /**
  * Issue 39 (3), measured: what happens to clicks Slack hands to an instance
@@ -15,52 +11,19 @@ import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
  * clicks counted once it thawed).
  */
 
-const suite = cliSuite('dsh-slack-frozen-clicks-')
 const question = (n: number) => ({ questions: [{ id: 'pm', question: `Which package manager? (${n})`, options: [{ label: 'npm' }, { label: 'pnpm' }] }] })
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-interface Instance {
-  run: CliRun
-  url: string
-}
+const suite = servesOnPostgres('dsh-slack-frozen-clicks-')
 
-let db: FreshDatabase
-let slack: Sandbox
-const instances: Instance[] = []
-
-async function serve(name: string): Promise<Instance> {
-  const cwd = join(suite.cwd, name)
-  mkdirSync(cwd, { recursive: true })
-  const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: db.url, PORT: '0' }
-  const run = runCli(suite.main, ['serve'], { env: cleanEnv(env), cwd })
-  const output = await run.waitForOutput(/API: (http:\/\/\S+)\/v1\/asks/)
-  const instance = { run, url: /API: (http:\/\/\S+)\/v1\/asks/.exec(output)![1]! }
-  instances.push(instance)
-  return instance
-}
-
-async function status(instance: Instance, id: string): Promise<string> {
+async function status(instance: ServeInstance, id: string): Promise<string> {
   return ((await (await fetch(`${instance.url}/v1/asks/${id}`)).json()) as { status: string }).status
 }
 
-beforeAll(async () => {
-  db = await freshDatabase()
-  slack = await startSandbox()
-}, 60_000)
-
-afterAll(async () => {
-  for (const { run } of instances) {
-    if (run.child.signalCode === 'SIGSTOP') run.child.kill('SIGCONT')
-    if (run.child.exitCode === null) run.child.kill('SIGTERM')
-  }
-  await Promise.all(instances.map(({ run }) => run.exited))
-  await slack?.close()
-  await db?.drop()
-}, 60_000)
-
 describe('clicks Slack hands to a frozen instance', () => {
   it('are refused to the person, are not counted after a thaw past the pong timeout, and a click again on any instance counts', async () => {
-    const [live, frozen] = [await serve('live'), await serve('frozen')]
+    const slack = suite.slack
+    const [live, frozen] = [await suite.serve('live'), await suite.serve('frozen')]
     const asks: { id: string; ts: string }[] = []
     for (let n = 0; n < 6; n++) {
       const created = (await (await fetch(`${live!.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(question(n)) })).json()) as { id: string; ts: string }

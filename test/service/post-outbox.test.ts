@@ -1,10 +1,6 @@
-import { mkdirSync } from 'node:fs'
-import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
-import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
+import { describe, expect, it } from 'vitest'
 import { interactiveElements, visibleText } from '../support/messages.js'
-import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+import { servesOnPostgres, type ServeInstance } from '../support/serve-on-postgres.js'
 
 /**
  * Issue 39 (2): posting is an outbox. Three `serve` instances share one
@@ -14,50 +10,20 @@ import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
  * ask gets its card once, and is answerable.
  */
 
-const suite = cliSuite('dsh-slack-post-outbox-')
 const ALICE = 'U0SANDBOX01'
 const question = { questions: [{ id: 'pm', question: 'Which package manager?', options: [{ label: 'npm' }, { label: 'pnpm' }] }] }
 
-interface Instance {
-  run: CliRun
-  url: string
-}
+const suite = servesOnPostgres('dsh-slack-post-outbox-')
 
-let db: FreshDatabase
-let slack: Sandbox
-const instances: Instance[] = []
-
-async function serve(name: string): Promise<Instance> {
-  const cwd = join(suite.cwd, name)
-  mkdirSync(cwd, { recursive: true })
-  const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: db.url, PORT: '0' }
-  const run = runCli(suite.main, ['serve'], { env: cleanEnv(env), cwd })
-  const output = await run.waitForOutput(/API: (http:\/\/\S+)\/v1\/asks/)
-  const instance = { run, url: /API: (http:\/\/\S+)\/v1\/asks/.exec(output)![1]! }
-  instances.push(instance)
-  return instance
-}
-
-async function post(instance: Instance, key: string) {
+async function post(instance: ServeInstance, key: string) {
   const response = await fetch(`${instance.url}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json', 'idempotency-key': key }, body: JSON.stringify(question) })
   return { status: response.status, body: (await response.json()) as Record<string, any> }
 }
 
-beforeAll(async () => {
-  db = await freshDatabase()
-  slack = await startSandbox()
-}, 60_000)
-
-afterAll(async () => {
-  for (const { run } of instances) if (run.child.exitCode === null && run.child.signalCode === null) run.child.kill('SIGTERM')
-  await Promise.all(instances.map(({ run }) => run.exited))
-  await slack?.close()
-  await db?.drop()
-}, 60_000)
-
 describe('an ask whose instance is killed after recording it and before Slack took its card', () => {
   it('is posted once by another instance when the client retries its POST there, and is answerable', async () => {
-    const [first, second] = [await serve('a'), await serve('b'), await serve('c')]
+    const slack = suite.slack
+    const [first, second] = [await suite.serve('a'), await suite.serve('b'), await suite.serve('c')]
     // Slack refuses the first post for now (429): the card is not in Slack while the instance waits to send it again.
     slack.faults.inject('chat.postMessage', { status: 429, retryAfter: 10 })
     const lost = post(first!, 'outbox-1').catch((error: unknown) => error)
