@@ -210,6 +210,17 @@ describe('AskLifecycle', () => {
     expect(JSON.stringify(slack.messages[0]!.updates[0])).toContain('<@U1>')
   })
 
+  it('drops the expiry timer of an ask once it is answered: nothing is left armed', async () => {
+    const { lifecycle } = setup({ owner: 'service', defaultTimeoutMs: 60_000 })
+    const answers = [{ id: 'pm', selected: ['npm'] }]
+    const record = await lifecycle.open({ questions: [question] })
+    const armed = lifecycle.armedTimers
+
+    await lifecycle.settle(record.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers }, answer: { answers } })
+
+    expect([armed, lifecycle.armedTimers]).toEqual([1, 0])
+  })
+
   it('leaves no watcher behind once asks settle', async () => {
     const { store, lifecycle, provider } = setup()
     const answers = [{ id: 'pm', selected: ['npm'] }]
