@@ -6,6 +6,13 @@ export const TIMING = {
   schedulerPollMs: 5000,
   /** Slack shows "Operation timed out" when an interaction is not acknowledged in this time. */
   ackDeadlineMs: 3000,
+  /**
+   * Slack sends an Events API delivery it got no acknowledgement for again,
+   * up to three times: nearly at once, after a minute, after five (over
+   * Socket Mode with `retry_attempt` and `retry_reason`). An interactive
+   * envelope (a click) is never sent again.
+   */
+  eventRetryDelaysMs: [0, 60_000, 5 * 60_000],
   /** A trigger_id works once, for this long: open modals right after ack(). */
   triggerIdLifetimeMs: 3000,
   /** Requests signed longer ago than this are replays (Slack's rule, enforced by Bolt). */

@@ -46,6 +46,30 @@ describe('Socket Mode', () => {
     ws.close()
   })
 
+  it('sends an event nobody acknowledged again, marked as a retry, as Slack does; a click it never sends again', async () => {
+    const { url } = await webClient(slack, slack.appToken).apps.connections.open()
+    const ws = new WebSocket(url!)
+    const frames: Record<string, unknown>[] = []
+    ws.on('message', (data) => {
+      const frame = JSON.parse(String(data)) as Record<string, unknown>
+      frames.push(frame)
+      // Only a retry is acknowledged: the first delivery of each envelope goes unanswered.
+      if (frame.envelope_id && Number(frame.retry_attempt) > 0) ws.send(JSON.stringify({ envelope_id: frame.envelope_id }))
+    })
+    await slack.waitFor(() => frames.length > 0, { message: 'hello' })
+
+    const opened = await slack.user('U0SANDBOX01').openHome().catch((error: { code?: string }) => error.code)
+    const clicked = await slack.user('U0SANDBOX01').click(buttonMessage(slack), 'Go').catch((error: { code?: string }) => error.code)
+    await slack.waitFor(() => frames.filter((frame) => frame.type === 'events_api').length >= 2 || undefined, { timeoutMs: 2_000, message: 'the retry' })
+
+    const events = frames.filter((frame) => frame.type === 'events_api')
+    expect([opened, clicked]).toEqual(['NOT_ACKNOWLEDGED', 'NOT_ACKNOWLEDGED'])
+    expect(events.map((frame) => [frame.retry_attempt, frame.retry_reason])).toEqual([[0, ''], [1, 'timeout']])
+    expect(events[1]!.payload).toEqual(events[0]!.payload)
+    expect(frames.filter((frame) => frame.type === 'interactive')).toHaveLength(1)
+    ws.close()
+  }, 15_000)
+
   it('refuses a connection URL used twice', async () => {
     const app = await startRawApp(slack)
     apps.push(app)
