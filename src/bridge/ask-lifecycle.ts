@@ -1,18 +1,16 @@
 import { randomUUID } from 'node:crypto'
 import type { Outcome, Person } from '../../blocks/view.js'
 import { UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
-import { timeoutProblem } from '../config/duration.js'
 import type { Logger } from '../log/logger.js'
 import { requestKeyOf, type AskOwner, type AskRecord, type Settlement, type SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { TIMING } from '../slack/timing.js'
 import type { MessageContent, SlackPort } from '../slack/slack-port.js'
-import { agentView } from './agent-view.js'
 import type { ViewSettings } from './ask-view.js'
 import { ProcessLease } from './process-lease.js'
 import { AskPoster } from './ask-poster.js'
-import { newAskId } from './ask-ids.js'
+import { approvalRecord, questionRecord, type IntakeContext } from './ask-intake.js'
 import { AuditOrigins } from './audit-origins.js'
 import { AskExpiry } from './ask-expiry.js'
 import { AskRecovery } from './ask-recovery.js'
@@ -26,8 +24,6 @@ import { OpenAsksHere } from './open-asks-here.js'
 import { LateEvents } from './late-events.js'
 import { createRenderer, type Renderer } from './render-pool.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
-import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
-import type { AskFacts } from '../policy/operator-policy.js'
 import { policyFromEnvironment } from '../policy/environment-policy.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
 import type { NewAskEvent } from '../store/team-records.js'
@@ -185,12 +181,8 @@ export class AskLifecycle {
     const requestKey = requestKeyOf(options)
     const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
     if (existing) return this.#posting.repeated(existing, options.onQueued)
-    const style = styleOfQuestions(valid.questions)
-    const seen = agentView(valid.agent)
-    const record = this.#newRecord('question', options, style, questionFacts(style, seen, options.origin))
-    record.questions = valid.questions
-    const agent = withHost(seen, options.host)
-    if (agent) record.agent = agent
+    const record = questionRecord(valid, options, this.#intake())
+    this.#origins.remember(record)
     return this.#posting.insertAndPost(record, valid.signal, options.onQueued, options.caps).catch(async (error: unknown) => {
       // Two requests with one key at once (a client retrying a POST that is
       // still being handled): the insert of the second fails on the key, and
@@ -206,14 +198,8 @@ export class AskLifecycle {
     const requestKey = requestKeyOf(options)
     const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
     if (existing) return this.#posting.repeated(existing, options.onQueued)
-    if (typeof input.toolName !== 'string' || input.toolName.trim() === '') throw new UserInteractionError('BAD_REQUEST', 'an approval needs a tool name')
-    const record = this.#newRecord('approval', options, 'approval', approvalFacts(input.toolName, input.arguments, input.agent, options.origin))
-    record.approval = { toolName: input.toolName }
-    if (input.reason !== undefined) record.approval.reason = input.reason
-    if (input.callId !== undefined) record.approval.callId = input.callId
-    if (input.arguments !== undefined) record.approval.arguments = input.arguments
-    const agent = withHost(input.agent, options.host)
-    if (agent) record.agent = agent
+    const record = approvalRecord(input, options, this.#intake())
+    this.#origins.remember(record)
     return this.#posting.insertAndPost(record)
   }
 
@@ -222,23 +208,15 @@ export class AskLifecycle {
     return this.#policy
   }
 
-  #newRecord(kind: AskRecord['kind'], options: OpenAskOptions, style: AskStyle, facts: AskFacts): AskRecord {
-    const decision = decidePolicy(this.#policy.current, facts, { ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.channel !== undefined ? { channel: options.channel } : {}) }, style)
-    const target = decision.target ?? this.options.defaultChannel
-    if (!target) throw new UserInteractionError('BAD_REQUEST', 'no channel to ask in: set SLACK_CHANNEL (or the channel option), or pass a channel with the request')
-    const policy = decision.policy
-    const createdAt = this.#now()
-    const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner, rule: decision.rule.name }
-    if (facts.key !== undefined) record.apiKey = facts.key
-    this.#origins.remember(record)
-    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs
-    const problem = timeoutMs === undefined ? null : timeoutProblem(timeoutMs)
-    if (problem) throw new UserInteractionError('BAD_REQUEST', `timeoutMs ${problem}`)
-    if (timeoutMs !== undefined) record.expiresAt = createdAt + timeoutMs
-    if (options.idempotencyKey !== undefined) record.idempotencyKey = options.idempotencyKey
-    if (options.relayDelivery !== undefined) record.relayDelivery = { key: options.relayDelivery.key }
-    if (policy) record.policy = policy
-    return record
+  /** What a new ask's record is built from, as things stand now. */
+  #intake(): IntakeContext {
+    return {
+      policy: this.#policy.current,
+      owner: this.owner,
+      now: this.#now(),
+      ...(this.options.defaultChannel !== undefined ? { defaultChannel: this.options.defaultChannel } : {}),
+      ...(this.options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: this.options.defaultTimeoutMs } : {}),
+    }
   }
 
   /** A click names the message of an ask whose record lacks it (see MessageAdoption). */
@@ -403,11 +381,5 @@ export class AskLifecycle {
   get armedTimers(): number {
     return this.#expiry.armed
   }
-}
-
-/** The agent view with the relay's host named, when it names one. */
-function withHost(agent: AskRecord['agent'], host: string | undefined): AskRecord['agent'] {
-  if (host === undefined || host.trim() === '') return agent
-  return { ...agent, host }
 }
 
