@@ -1,33 +1,32 @@
-import { randomFillSync, randomUUID } from 'node:crypto'
-import { noticeText } from '../../blocks/index.js'
+import { randomUUID } from 'node:crypto'
 import type { Outcome, Person } from '../../blocks/view.js'
-import { checkAnswer, UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
-import { timeoutProblem } from '../config/duration.js'
+import { UserInteractionError, validateRequest, type AskUserQuestionRequest, type ValidRequest } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
-import type { AskOwner, AskRecord, Settlement, SettleResult } from '../store/ask-record.js'
+import { requestKeyOf, type AskOwner, type AskRecord, type Settlement, type SettleResult } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { ChannelPacer } from '../slack/channel-pacer.js'
 import { TIMING } from '../slack/timing.js'
-import { adviceFor } from '../slack/slack-error-advice.js'
 import type { MessageContent, SlackPort } from '../slack/slack-port.js'
-import { agentView } from './agent-view.js'
 import type { ViewSettings } from './ask-view.js'
-import { setLongTimeout } from './long-timeout.js'
-import { describeOutcome } from './describe-outcome.js'
 import { ProcessLease } from './process-lease.js'
 import { AskPoster } from './ask-poster.js'
+import { approvalRecord, questionRecord, type IntakeContext } from './ask-intake.js'
+import { AuditOrigins } from './audit-origins.js'
+import { AskExpiry } from './ask-expiry.js'
+import { AskRecovery } from './ask-recovery.js'
+import { MessageAdoption } from './message-adoption.js'
+import { RelayClosing } from './relay-closing.js'
+import { shownOutcome } from './shown-outcome.js'
+import { AskPosting } from './ask-posting.js'
+import { AskSettlement, type ApproveResult } from './ask-settlement.js'
 import { MessageUpdates } from './message-updates.js'
 import { OpenAsksHere } from './open-asks-here.js'
 import { LateEvents } from './late-events.js'
 import { createRenderer, type Renderer } from './render-pool.js'
 import type { CloseHow, OpenApprovalInput, OpenAskOptions } from './types.js'
-import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
-import type { AskFacts, AskLimits } from '../policy/operator-policy.js'
 import { policyFromEnvironment } from '../policy/environment-policy.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
-import { postedEvent, settlementEvent } from './audit-events.js'
-import { hasQuorum, quorumSettlement, requiredApprovals } from './quorum.js'
-import type { NewAskEvent, ScheduledJob } from '../store/team-records.js'
+import type { NewAskEvent } from '../store/team-records.js'
 
 export interface LifecycleOptions {
   store: AskStore
@@ -53,41 +52,8 @@ export interface LifecycleOptions {
   renderer?: Renderer
 }
 
-/** What an approval towards a quorum did. */
-export type ApproveResult =
-  | { kind: 'counted'; given: number; required: number }
-  | { kind: 'duplicate'; given: number; required: number }
-  /** This approval completed the quorum and settled the ask. */
-  | { kind: 'settled'; record: AskRecord }
-  /** Too late: settled already (by a veto, another approval, expiry…). */
-  | { kind: 'closed'; record: AskRecord }
+export type { ApproveResult } from './ask-settlement.js'
 
-
-/** How many asks' rule and key the lifecycle remembers for their events. */
-const ORIGINS_KEPT = 10_000
-
-function originOf(record: AskRecord | undefined): { rule?: string; key?: string } {
-  return { ...(record?.rule !== undefined ? { rule: record.rule } : {}), ...(record?.apiKey !== undefined ? { key: record.apiKey } : {}) }
-}
-
-/** Settlements a person makes in Slack (as opposed to the agent, a timer or a stop). */
-const BY_A_PERSON: ReadonlySet<string> = new Set(['answered', 'decided', 'dismissed'])
-
-const ASK_ID_BYTES = 12
-/** Random bytes for the next 128 ask ids: one call into the CSPRNG per 128 asks instead of one each. */
-const askIdPool = Buffer.alloc(ASK_ID_BYTES * 128)
-let askIdPoolAt = askIdPool.length
-
-/** Ask ids go into action ids: url-safe, unguessable, short. */
-export function newAskId(): string {
-  if (askIdPoolAt + ASK_ID_BYTES > askIdPool.length) {
-    randomFillSync(askIdPool)
-    askIdPoolAt = 0
-  }
-  const id = askIdPool.toString('base64url', askIdPoolAt, askIdPoolAt + ASK_ID_BYTES)
-  askIdPoolAt += ASK_ID_BYTES
-  return id
-}
 
 /**
  * One ask's life, whoever asked (the seam, the HTTP API, the relay): record
@@ -97,20 +63,22 @@ export function newAskId(): string {
  */
 export class AskLifecycle {
   readonly instance = randomUUID()
-  readonly #expiryTimers = new Map<string, () => void>()
-  readonly #settledListeners = new Set<(record: AskRecord) => void>()
+  readonly #expiry: AskExpiry
+  readonly #recovery: AskRecovery
+  /** Pending → settled, once, and showing it. */
+  readonly #settlement: AskSettlement
   /** Told when an open ask is posted or gains an approval (the Home tab lists open asks). */
   readonly #openListeners = new Set<(record: AskRecord) => void>()
-  /** Asks being posted right now: stop() lets them finish before withdrawing them. */
-  readonly #posting = new Set<Promise<unknown>>()
+  /** Recording and posting asks, as an outbox. */
+  readonly #posting: AskPosting
   #stopped = false
   readonly #now: () => number
-  readonly #leaseMs: number
   /** A library process's lease in the store, held from its first ask until stop. */
   readonly #lease: ProcessLease
-  #sweepTimer: NodeJS.Timeout | undefined
   /** Messages named by clicks, recorded if their poster has not done it by then (adoptMessage). */
-  readonly #adoptions = new Map<string, NodeJS.Timeout>()
+  readonly #adoption: MessageAdoption
+  /** A relay's word on its asks: delivered, or settled on the host. */
+  readonly #relay: RelayClosing
   readonly #unsubscribe: (() => void) | undefined
 
   readonly #renderer: Renderer
@@ -118,7 +86,7 @@ export class AskLifecycle {
   readonly #poster: AskPoster
   readonly #policy: PolicyHolder
   /** Rule and key of recent asks, for their audit events. */
-  readonly #origins = new Map<string, { rule?: string; key?: string }>()
+  readonly #origins: AuditOrigins
   /** Open asks posted here, as recorded with their message: a click on one is not read back. */
   readonly #openHere = new OpenAsksHere()
   /** Audit events waiting for the store to be reachable again. */
@@ -131,13 +99,58 @@ export class AskLifecycle {
     const { store, slack, pacer, settings, logger } = options
     this.#poster = new AskPoster({ store, slack, pacer, settings, logger, renderer: this.#renderer, ...(options.workspaceUrl ? { workspaceUrl: options.workspaceUrl } : {}), stopped: () => this.#stopped })
     this.#messages = new MessageUpdates({ store, slack, pacer, settings, logger, renderer: this.#renderer, instance: this.instance, now: this.#now, recordEvent: (event) => this.#record(event) })
-    this.#lateEvents = new LateEvents({ append: (event) => this.#append(event), logger })
-    this.#leaseMs = options.leaseMs ?? TIMING.leaseMs
-    this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs: this.#leaseMs, now: this.#now, logger: options.logger })
+    this.#origins = new AuditOrigins(store)
+    this.#adoption = new MessageAdoption({ store, logger, stopped: () => this.#stopped, showSettled: (record) => this.#messages.showSettled(record, record.settlement!.outcome, 'recovery') })
+    this.#relay = new RelayClosing({ store, slack, settings, logger, now: this.#now, settle: (id, settlement) => this.settle(id, settlement), showSettled: (record, outcome) => this.#messages.showSettled(record, outcome, 'correction') })
+    this.#expiry = new AskExpiry({ now: this.#now, expire: (id) => void this.expire(id) })
+    this.#lateEvents = new LateEvents({ append: (event) => this.#origins.append(event), logger })
+    const leaseMs = options.leaseMs ?? TIMING.leaseMs
+    this.#lease = new ProcessLease({ store: options.store, instance: this.instance, leaseMs, now: this.#now, logger: options.logger })
+    this.#posting = new AskPosting({
+      store,
+      pacer,
+      logger,
+      instance: this.instance,
+      now: this.#now,
+      poster: this.#poster,
+      lease: this.#lease,
+      openHere: this.#openHere,
+      expiry: this.#expiry,
+      messages: this.#messages,
+      stopped: () => this.#stopped,
+      abort: (id) => this.abort(id),
+      settle: (id, settlement) => this.settle(id, settlement),
+      tellOpen: (record) => this.#tellOpen(record),
+    })
+    this.#settlement = new AskSettlement({
+      store,
+      logger,
+      instance: this.instance,
+      now: this.#now,
+      lease: this.#lease,
+      openHere: this.#openHere,
+      expiry: this.#expiry,
+      messages: this.#messages,
+      stopped: () => this.#stopped,
+      recordEvent: (event) => this.#record(event),
+      tellOpen: (record) => this.#tellOpen(record),
+    })
+    this.#recovery = new AskRecovery({
+      store,
+      owner: options.owner,
+      lease: this.#lease,
+      leaseMs,
+      outbox: this.#posting.outbox,
+      logger,
+      expire: (id) => this.expire(id),
+      armExpiry: (record) => this.#expiry.arm(record),
+      showSettled: (record) => this.#messages.showSettled(record, shownOutcome(record, record.settlement!.outcome), 'recovery'),
+      stopped: () => this.#stopped,
+    })
     // Another instance's new ask with an expiry: arm it here too, so it
     // expires even if that instance dies; the settle claim makes it once.
     this.#unsubscribe = options.store.onInsertedElsewhere?.((ask) => {
-      if (!this.#stopped) this.#armExpiry(ask)
+      if (!this.#stopped) this.#expiry.arm(ask)
     })
   }
 
@@ -158,44 +171,36 @@ export class AskLifecycle {
     return this.options.owner === 'service' ? { kind: 'service' } : { kind: 'library', pid: process.pid, instance: this.instance }
   }
 
-  /** Validates and posts a question ask; with a known external key returns the existing ask. */
+  /** Validates and posts a question ask; with a known idempotency key or relayed request returns the existing ask. */
   async open(request: AskUserQuestionRequest | unknown, options: OpenAskOptions = {}): Promise<AskRecord> {
     const valid = validateRequest(request)
     return this.openValid(valid, options)
   }
 
   async openValid(valid: ValidRequest, options: OpenAskOptions = {}): Promise<AskRecord> {
-    const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
-    if (existing) return existing
-    const style = styleOfQuestions(valid.questions)
-    const seen = agentView(valid.agent)
-    const record = this.#newRecord('question', options, style, questionFacts(style, seen, options.origin))
-    record.questions = valid.questions
-    const agent = withHost(seen, options.host)
-    if (agent) record.agent = agent
-    return this.#insertAndPost(record, valid.signal, options.onQueued, options.caps).catch(async (error: unknown) => {
+    const requestKey = requestKeyOf(options)
+    const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
+    if (existing) return this.#posting.repeated(existing, options.onQueued)
+    const record = questionRecord(valid, options, this.#intake())
+    this.#origins.remember(record)
+    return this.#posting.insertAndPost(record, valid.signal, options.onQueued, options.caps).catch(async (error: unknown) => {
       // Two requests with one key at once (a client retrying a POST that is
       // still being handled): the insert of the second fails on the key, and
       // it gets the first's ask.
-      if (options.externalKey === undefined || error instanceof UserInteractionError) throw error
-      const first = await this.options.store.findByExternalKey(options.externalKey).catch(() => undefined)
+      if (requestKey === undefined || error instanceof UserInteractionError) throw error
+      const first = await this.options.store.findByExternalKey(requestKey).catch(() => undefined)
       if (!first || first.id === record.id) throw error
       return first
     })
   }
 
   async openApproval(input: OpenApprovalInput, options: OpenAskOptions = {}): Promise<AskRecord> {
-    const existing = options.externalKey === undefined ? undefined : await this.options.store.findByExternalKey(options.externalKey)
-    if (existing) return existing
-    if (typeof input.toolName !== 'string' || input.toolName.trim() === '') throw new UserInteractionError('BAD_REQUEST', 'an approval needs a tool name')
-    const record = this.#newRecord('approval', options, 'approval', approvalFacts(input.toolName, input.arguments, input.agent, options.origin))
-    record.approval = { toolName: input.toolName }
-    if (input.reason !== undefined) record.approval.reason = input.reason
-    if (input.callId !== undefined) record.approval.callId = input.callId
-    if (input.arguments !== undefined) record.approval.arguments = input.arguments
-    const agent = withHost(input.agent, options.host)
-    if (agent) record.agent = agent
-    return this.#insertAndPost(record)
+    const requestKey = requestKeyOf(options)
+    const existing = requestKey === undefined ? undefined : await this.options.store.findByExternalKey(requestKey)
+    if (existing) return this.#posting.repeated(existing, options.onQueued)
+    const record = approvalRecord(input, options, this.#intake())
+    this.#origins.remember(record)
+    return this.#posting.insertAndPost(record)
   }
 
   /** The policy in force now (a reload swaps it; open asks keep theirs). */
@@ -203,183 +208,44 @@ export class AskLifecycle {
     return this.#policy
   }
 
-  #newRecord(kind: AskRecord['kind'], options: OpenAskOptions, style: AskStyle, facts: AskFacts): AskRecord {
-    const decision = decidePolicy(this.#policy.current, facts, { ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.channel !== undefined ? { channel: options.channel } : {}) }, style)
-    const target = decision.target ?? this.options.defaultChannel
-    if (!target) throw new UserInteractionError('BAD_REQUEST', 'no channel to ask in: set SLACK_CHANNEL (or the channel option), or pass a channel with the request')
-    const policy = decision.policy
-    const createdAt = this.#now()
-    const record: AskRecord = { id: newAskId(), kind, questions: [], target, status: 'pending', createdAt, owner: this.owner, rule: decision.rule.name }
-    if (facts.key !== undefined) record.apiKey = facts.key
-    this.#remember(record.id, originOf(record))
-    const timeoutMs = options.timeoutMs ?? this.options.defaultTimeoutMs
-    const problem = timeoutMs === undefined ? null : timeoutProblem(timeoutMs)
-    if (problem) throw new UserInteractionError('BAD_REQUEST', `timeoutMs ${problem}`)
-    if (timeoutMs !== undefined) record.expiresAt = createdAt + timeoutMs
-    if (options.externalKey !== undefined) record.externalKey = options.externalKey
-    if (policy) record.policy = policy
-    return record
-  }
-
-  #insertAndPost(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: AskLimits): Promise<AskRecord> {
-    if (this.#stopped) return Promise.reject(new UserInteractionError('ASK_ABORTED', 'the bridge is stopped; start a new one to ask'))
-    const posting = this.#insertAndPostNow(record, signal, onQueued, caps)
-    const tracked = posting.catch(() => undefined).finally(() => this.#posting.delete(tracked))
-    this.#posting.add(tracked)
-    return posting
-  }
-
-  async #insertAndPostNow(record: AskRecord, signal?: AbortSignal, onQueued?: OpenAskOptions['onQueued'], caps?: AskLimits): Promise<AskRecord> {
-    if (record.owner.kind === 'library') await this.#lease.hold()
-    await this.options.store.insert(record, caps)
-    onQueued?.({ record, expectedPostAt: this.#now() + this.options.pacer.expectedWaitMs(record.target) })
-    // An abort while we post must still withdraw the message once it exists.
-    const onAbort = () => void this.abort(record.id)
-    signal?.addEventListener('abort', onAbort, { once: true })
-    let posted: AskRecord | undefined
-    try {
-      posted = await this.#post(record)
-    } finally {
-      signal?.removeEventListener('abort', onAbort)
+  /** What a new ask's record is built from, as things stand now. */
+  #intake(): IntakeContext {
+    return {
+      policy: this.#policy.current,
+      owner: this.owner,
+      now: this.#now(),
+      ...(this.options.defaultChannel !== undefined ? { defaultChannel: this.options.defaultChannel } : {}),
+      ...(this.options.defaultTimeoutMs !== undefined ? { defaultTimeoutMs: this.options.defaultTimeoutMs } : {}),
     }
-    // An abort between validation and the listener above did not fire it.
-    if (signal?.aborted) await this.abort(record.id)
-    // Recording the message read the ask back; only an abort can have changed it since.
-    const current = (posted && !signal?.aborted ? posted : await this.options.store.get(record.id)) ?? record
-    if (current.status === 'pending') {
-      this.#openHere.keep(current)
-      this.#armExpiry(current)
-      await this.options.store.schedule(jobsOf(current))
-      // Approved while we were posting, before the message was known: show the progress now.
-      if (hasQuorum(current) && (await this.options.store.approvals(current.id)).length > 0) await this.#messages.showProgress(current.id)
-    }
-    // Settled while we were posting (an abort, a fast click) before the message existed: show it now.
-    // As a recovery: a click may have recorded the message meanwhile (adoptMessage) and shown it; the claim and the shown flag make it once.
-    else if (current.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, shownOutcome(current, current.settlement.outcome), 'recovery')
-    // After the caller has its answer: a log line written to a file costs as much as a render, and
-    // the listeners (the Home tabs) only mark whose list to draw again from the store.
-    const where = `${current.message?.channel ?? record.target}${current.message ? ` (ts ${current.message.ts})` : ''}`
-    const opened = current.status === 'pending' ? current : undefined
-    setImmediate(() => {
-      this.options.logger.info(`ask ${record.id} posted to ${where}`)
-      if (opened) this.#tellOpen(opened)
-    })
-    return current
   }
 
-  /** Posts the ask's message; returns the ask as it stands once the message is recorded. */
-  async #post(record: AskRecord): Promise<AskRecord | undefined> {
-    const result = await this.#poster.post(record, (asked, message) => ({ ...postedEvent({ ...asked, message }, this.#now()), ...originOf(asked) }))
-    if ('posted' in result) return result.posted
-    const { failure, channel } = result
-    const message = `${failure.method} failed with Slack error "${failure.slackError}": ${adviceFor(failure.slackError, { channel })}`
-    this.options.logger.error(`ask ${record.id}: ${message}`)
-    await this.settle(record.id, { status: 'failed', outcome: { kind: 'failed', at: this.#now(), reason: failure.slackError }, error: { code: 'SLACK_API_ERROR', message } })
-    throw new UserInteractionError('SLACK_API_ERROR', message, { cause: failure })
-  }
-
-  /**
-   * A click on an ask whose record does not say where its message is: its
-   * poster is still between posting and recording it, or stopped there
-   * (SIGKILL, the store away). The click names the message; if the record
-   * still lacks it a little later, the poster is taken to be gone: the
-   * message is recorded from the click and shows the settlement like any
-   * other. Never awaited by the click: its answer counts at once.
-   */
+  /** A click names the message of an ask whose record lacks it (see MessageAdoption). */
   adoptMessage(id: string, message: { channel: string; ts: string }): void {
-    if (this.#stopped || this.#adoptions.has(id)) return
-    const timer = setTimeout(() => {
-      this.#adoptions.delete(id)
-      this.#adopt(id, message).catch((error: unknown) => this.options.logger.warn(`ask ${id}: could not record its message from a click: ${error instanceof Error ? error.message : String(error)}`))
-    }, TIMING.adoptMessageAfterMs)
-    timer.unref()
-    this.#adoptions.set(id, timer)
+    this.#adoption.adopt(id, message)
   }
 
-  async #adopt(id: string, message: { channel: string; ts: string }): Promise<void> {
-    if (this.#stopped) return
-    const record = await this.options.store.get(id)
-    if (!record || record.message) return
-    const current = await this.options.store.attachMessage(id, message)
-    this.options.logger.warn(`ask ${id}: its message (ts ${message.ts}) was posted by an instance that stopped before recording where; recorded from a click on it`)
-    if (current?.settlement && !current.finalMessageShown) await this.#messages.showSettled(current, current.settlement.outcome, 'recovery')
-  }
-
-  /**
-   * A settled ask whose card still shows its controls, met by a click (or a
-   * settle that lost): the instance that was to show how it ended stopped
-   * first (the next start's recovery would), or is showing it right now.
-   * It is shown as a recovery: under the card's claim, so never while
-   * another instance holds it, and not at all once shown. Never awaited.
-   */
+  /** A settled ask whose card still shows its controls (see AskSettlement). Never awaited. */
   showIfUnshown(record: AskRecord): void {
-    if (this.#stopped || record.status === 'pending' || !record.message || record.finalMessageShown || !record.settlement) return
-    this.#messages.showSettled(record, shownOutcome(record, record.settlement.outcome), 'recovery').catch((error: unknown) => {
-      this.options.logger.warn(`ask ${record.id}: could not show how it ended on its card: ${error instanceof Error ? error.message : String(error)}`)
-    })
+    this.#settlement.showIfUnshown(record)
   }
 
   /** Resolves once the ask's thread continuation (if any) has gone out, or been given up. */
   async whenFullyPosted(id: string): Promise<void> {
-    await Promise.all([...this.#posting])
+    await this.#posting.allPosted()
     await this.#poster.whenContinued(id)
   }
 
-  #armExpiry(record: Pick<AskRecord, 'id' | 'expiresAt'>): void {
-    if (record.expiresAt === undefined || this.#expiryTimers.has(record.id)) return
-    const cancel = setLongTimeout(() => void this.expire(record.id), record.expiresAt - this.#now())
-    this.#expiryTimers.set(record.id, cancel)
-  }
-
-  /**
-   * Pending → settled, once. The winner's answer is validated first (an
-   * answer that breaks the seam never reaches the agent), waiting callers
-   * are resolved, and then the message shows the settlement. `known`: the
-   * ask as the caller has just read it (what settling reads of it, its
-   * questions, owner and origin, never changes), saving a read.
-   */
-  async settle(id: string, settlement: Settlement, known?: AskRecord): Promise<SettleResult> {
-    this.#openHere.forget(id)
-    const record = known ?? (await this.options.store.get(id))
-    if (!record) throw new Error(`no ask ${id}`)
-    // A person's answer to an ask whose library process died would reach no
-    // agent: the ask expires instead, and the person is told it is closed.
-    // (Checked only for another process's asks: this one's own settle with no extra turn.)
-    if (BY_A_PERSON.has(settlement.outcome.kind) && this.#lease.ownedElsewhere(record) && (await this.#lease.ownerGone(record))) {
-      return { won: false, record: (await this.expire(id)) ?? record }
-    }
-    if (settlement.answer) settlement = { ...settlement, answer: checkAnswer(record, settlement.answer) }
-    // The winner records its event and takes the card's claim in the same step: it shows the settlement.
-    const result = await this.options.store.settle(id, settlement, {
-      event: { ...settlementEvent(id, settlement), ...originOf(record) },
-      messageClaim: { holder: this.instance, until: this.#now() + TIMING.messageClaimMs },
-      hasJobs: jobsOf(record).length > 0,
-    })
-    if (!result.won) {
-      this.showIfUnshown(result.record)
-      return result
-    }
-    this.#expiryTimers.get(id)?.()
-    this.#expiryTimers.delete(id)
-    const shown = this.#messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
-    // Once the card's update is on its way: the log line and the listeners (the Home tabs, a relay's host) can wait that long.
-    const listeners = [...this.#settledListeners]
-    setImmediate(() => {
-      this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
-      this.#tellSettled(listeners, result.record)
-    })
-    await shown
-    return result
+  /** Pending → settled, once (see AskSettlement). */
+  settle(id: string, settlement: Settlement, known?: AskRecord): Promise<SettleResult> {
+    return this.#settlement.settle(id, settlement, known)
   }
 
   /**
    * Relay: the host accepted the answer given in Slack. Until now the
    * message said it was being delivered; now it says who answered.
    */
-  async delivered(id: string): Promise<void> {
-    const record = await this.options.store.get(id)
-    if (!record?.settlement || !awaitsDelivery(record, record.settlement.outcome)) return
-    await this.#messages.showSettled(record, record.settlement.outcome, 'correction')
+  delivered(id: string): Promise<void> {
+    return this.#relay.delivered(id)
   }
 
   /**
@@ -405,34 +271,6 @@ export class AskLifecycle {
     return this.#lateEvents.record(event)
   }
 
-  async #append(event: NewAskEvent): Promise<void> {
-    // No extra turn when the origin is known: events keep their place relative to message updates.
-    const known = event.rule !== undefined ? event : this.#withKnownOrigin(event)
-    await this.options.store.appendEvent(known ?? (await this.#withOrigin(event)))
-  }
-
-  /**
-   * Every event names the rule the ask fell under and the key that sent it.
-   * Asks opened here are remembered (a bounded map); another instance's ask
-   * is read from the store once.
-   */
-  #withKnownOrigin(event: NewAskEvent): NewAskEvent | undefined {
-    const origin = this.#origins.get(event.askId)
-    return origin ? { ...event, ...origin } : undefined
-  }
-
-  async #withOrigin(event: NewAskEvent): Promise<NewAskEvent> {
-    const record = await this.options.store.get(event.askId).catch(() => undefined)
-    const origin = originOf(record)
-    if (record) this.#remember(event.askId, origin)
-    return { ...event, ...origin }
-  }
-
-  #remember(id: string, origin: { rule?: string; key?: string }): void {
-    if (this.#origins.size >= ORIGINS_KEPT) this.#origins.delete(this.#origins.keys().next().value!)
-    this.#origins.set(id, origin)
-  }
-
   /** An escalation copy posted after its ask settled: give it the settled state. */
   showCopiesSettled(record: AskRecord): Promise<void> {
     return this.#messages.showCopiesSettled(record)
@@ -453,44 +291,18 @@ export class AskLifecycle {
     return this.#record(event)
   }
 
-  /**
-   * One person approves an ask with a quorum. The same person never counts
-   * twice; the approval that completes the quorum settles the ask with the
-   * seam's ordinary answer; any other approval updates the message's progress.
-   */
-  async approve(id: string, by: Person): Promise<ApproveResult> {
-    const record = await this.options.store.get(id)
-    if (!record) throw new Error(`no ask ${id}`)
-    const required = requiredApprovals(record)
-    const at = this.#now()
-    const added = await this.options.store.addApproval(id, { by, at })
-    if (added.kind === 'closed') return { kind: 'closed', record: added.record }
-    if (added.kind === 'duplicate') return { kind: 'duplicate', given: added.approvals.length, required }
-    await this.#record({ askId: id, type: 'approved', at, by, detail: { given: added.approvals.length, required } })
-    if (added.approvals.length >= required || !hasQuorum(record)) {
-      const result = await this.settle(id, quorumSettlement(record, added.approvals, at))
-      return result.won ? { kind: 'settled', record: result.record } : { kind: 'closed', record: result.record }
-    }
-    this.#tellOpen(record)
-    await this.#messages.showProgress(id)
-    return { kind: 'counted', given: added.approvals.length, required }
+  /** One person approves an ask with a quorum (see AskSettlement). */
+  approve(id: string, by: Person): Promise<ApproveResult> {
+    return this.#settlement.approve(id, by)
   }
 
   /** The agent withdrew the ask. Idempotent: a settled ask keeps its status. */
-  async abort(id: string, outcome: Outcome = { kind: 'aborted', at: this.#now() }): Promise<AskRecord | undefined> {
-    const record = await this.options.store.get(id)
-    if (!record || record.status !== 'pending') return record
-    const reason = outcome.kind === 'stopped' ? 'the bridge stopped with the question still open' : 'the question was withdrawn'
-    return (await this.settle(id, { status: 'aborted', outcome, error: { code: 'ASK_ABORTED', message: reason } })).record
+  abort(id: string, outcome: Outcome = { kind: 'aborted', at: this.#now() }): Promise<AskRecord | undefined> {
+    return this.#settlement.abort(id, outcome)
   }
 
-  async expire(id: string): Promise<AskRecord | undefined> {
-    // Its timer fired (or is moot): drop it, settled here or by another instance.
-    this.#expiryTimers.get(id)?.()
-    this.#expiryTimers.delete(id)
-    const record = await this.options.store.get(id)
-    if (!record || record.status !== 'pending') return record
-    return (await this.settle(id, { status: 'expired', outcome: { kind: 'expired', at: this.#now() }, error: { code: 'ASK_EXPIRED', message: 'nobody answered the question in time' } })).record
+  expire(id: string): Promise<AskRecord | undefined> {
+    return this.#settlement.expire(id)
   }
 
   /**
@@ -499,32 +311,8 @@ export class AskLifecycle {
    * longer held the request; the card says so, naming them, and they are told
    * privately (the ask keeps its settlement: it is what they answered).
    */
-  async closeElsewhere(id: string, how: CloseHow): Promise<AskRecord | undefined> {
-    const record = await this.options.store.get(id)
-    if (!record) return undefined
-    const at = this.#now()
-    const outcome = elsewhereOutcome(record, how, at)
-    if (record.status !== 'pending') {
-      await this.#messages.showSettled(record, outcome, 'correction')
-      if (how === 'undelivered') await this.#tellUndelivered(record)
-      return record
-    }
-    const status = typeof how === 'object' ? 'failed' : how === 'cancelled' ? 'cancelled' : how === 'gone' || how === 'undelivered' ? 'aborted' : 'answered'
-    const message = typeof how === 'object' ? how.failed : `settled outside Slack (${how})`
-    const result = await this.settle(id, { status, outcome, error: { code: status === 'cancelled' ? 'ASK_CANCELLED' : 'ASK_ABORTED', message } })
-    // Settled in Slack a moment earlier: the host's word still corrects the message.
-    if (!result.won) await this.#messages.showSettled(result.record, outcome, 'correction')
-    return result.record
-  }
-
-  async #tellUndelivered(record: AskRecord): Promise<void> {
-    const by = personOfOutcome(record.settlement?.outcome)
-    if (!by || !record.message) return
-    try {
-      await this.options.slack.postEphemeral(record.message.channel, by.id, noticeText(this.options.settings.locale, { kind: 'undelivered' }))
-    } catch (error) {
-      this.options.logger.warn(`ask ${record.id}: could not tell ${by.id} the answer was not delivered: ${error instanceof Error ? error.message : String(error)}`)
-    }
+  closeElsewhere(id: string, how: CloseHow): Promise<AskRecord | undefined> {
+    return this.#relay.closeElsewhere(id, how)
   }
 
   /** Every open ask once posted, and again whenever an approval is counted towards its quorum. */
@@ -537,19 +325,8 @@ export class AskLifecycle {
     for (const listener of this.#openListeners) listener(record)
   }
 
-  #tellSettled(listeners: readonly ((record: AskRecord) => void)[], record: AskRecord): void {
-    for (const listener of listeners) {
-      try {
-        listener(record)
-      } catch (error) {
-        this.options.logger.error(`a settlement listener failed: ${error instanceof Error ? error.message : String(error)}`)
-      }
-    }
-  }
-
   onSettled(listener: (record: AskRecord) => void): () => void {
-    this.#settledListeners.add(listener)
-    return () => this.#settledListeners.delete(listener)
+    return this.#settlement.onSettled(listener)
   }
 
   /**
@@ -559,36 +336,16 @@ export class AskLifecycle {
    * asks whose message update failed are shown again. The check for gone
    * processes repeats while this instance runs.
    */
-  async recover(): Promise<void> {
-    await this.#sweep()
-    for (const record of await this.options.store.listUnshownSettled()) {
-      if (record.settlement) await this.#messages.showSettled(record, shownOutcome(record, record.settlement.outcome), 'recovery')
-    }
-    // Repeated, not only at start: a library process killed a moment ago
-    // still has a running lease, and its asks must expire once it lapses.
-    if (!this.#stopped && !this.#sweepTimer) {
-      this.#sweepTimer = setInterval(() => {
-        this.#sweep().catch((error: unknown) => this.options.logger.warn(`could not check for asks whose process is gone: ${error instanceof Error ? error.message : String(error)}`))
-      }, Math.min(TIMING.leaseSweepMs, this.#leaseMs / 3))
-      this.#sweepTimer.unref()
-    }
-  }
-
-  async #sweep(): Promise<void> {
-    // Every few seconds over every pending ask: only the owner and the expiry are read, not the records.
-    for (const record of await this.options.store.listPendingSummaries()) {
-      if (await this.#lease.ownerGone(record)) await this.expire(record.id)
-      // On a local store a library process leaves a service's asks to the service.
-      else if (this.options.store.shared || (record.owner.kind === 'service' && this.options.owner === 'service')) this.#armExpiry(record)
-    }
+  recover(): Promise<void> {
+    return this.#recovery.recover()
   }
 
   /** Withdraws this process's open asks (all of a service's, when asked to) and clears every timer. */
   async stop(options: { withdrawOpen?: boolean } = {}): Promise<void> {
     this.#stopped = true
-    for (const timer of this.#adoptions.values()) clearTimeout(timer)
-    this.#adoptions.clear()
-    await Promise.all([...this.#posting])
+    this.#adoption.stop()
+    this.#posting.stop()
+    await this.#posting.allPosted()
     this.#messages.stop()
     // Continuations end between parts once stopped; the part in flight finishes first.
     await this.#poster.allContinued()
@@ -599,15 +356,14 @@ export class AskLifecycle {
       )
       await Promise.all(mine.map((record) => this.abort(record.id, { kind: 'stopped', at: this.#now() })))
     }
-    for (const cancel of this.#expiryTimers.values()) cancel()
-    this.#expiryTimers.clear()
-    this.#settledListeners.clear()
+    this.#expiry.stop()
+    this.#settlement.stop()
     this.#openListeners.clear()
     this.#openHere.clear()
     await this.#lateEvents.stop()
     await this.#renderer.close()
     this.#unsubscribe?.()
-    clearInterval(this.#sweepTimer)
+    this.#recovery.stop()
     await this.#lease.end(withdraw)
   }
 
@@ -623,49 +379,7 @@ export class AskLifecycle {
 
   /** Open expiry timers (for leak checks). */
   get armedTimers(): number {
-    return this.#expiryTimers.size
+    return this.#expiry.armed
   }
 }
 
-/** The agent view with the relay's host named, when it names one. */
-function withHost(agent: AskRecord['agent'], host: string | undefined): AskRecord['agent'] {
-  if (host === undefined || host.trim() === '') return agent
-  return { ...agent, host }
-}
-
-/**
- * A relayed request (it has an external key) settled in Slack by a person:
- * the relay still has to deliver the answer, and only the host's receipt
- * makes it "answered" (the relay calls `delivered`).
- */
-function awaitsDelivery(record: AskRecord, outcome: Outcome): boolean {
-  return record.externalKey !== undefined && (outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided')
-}
-
-/** What the message shows for a settlement: "being delivered" while the relay has not delivered it. */
-function shownOutcome(record: AskRecord, outcome: Outcome): Outcome {
-  if (record.externalKey === undefined) return outcome
-  if (outcome.kind === 'answered' || outcome.kind === 'dismissed' || outcome.kind === 'decided') return { ...outcome, delivering: true }
-  return outcome
-}
-
-/** Who settled an ask in Slack, when a person did. */
-function personOfOutcome(outcome: Outcome | undefined): Person | undefined {
-  return outcome?.kind === 'answered' || outcome?.kind === 'dismissed' || outcome?.kind === 'decided' ? outcome.by : undefined
-}
-
-/** The outcome a relay's closing shows; `undelivered` names whose answer was lost. */
-function elsewhereOutcome(record: AskRecord, how: CloseHow, at: number): Outcome {
-  if (typeof how === 'object') return { kind: 'failed', at, reason: how.failed }
-  const by = how === 'undelivered' ? personOfOutcome(record.settlement?.outcome) : undefined
-  return { kind: 'settled-elsewhere', at, how, ...(by ? { by } : {}) }
-}
-
-/** The reminder and escalation an ask's policy asks for, due relative to when it was asked. */
-function jobsOf(record: AskRecord): ScheduledJob[] {
-  const jobs: ScheduledJob[] = []
-  const policy = record.policy
-  if (policy?.remindAfterMs !== undefined) jobs.push({ askId: record.id, kind: 'remind', dueAt: record.createdAt + policy.remindAfterMs })
-  if (policy?.escalateAfterMs !== undefined && policy.escalateTo !== undefined) jobs.push({ askId: record.id, kind: 'escalate', dueAt: record.createdAt + policy.escalateAfterMs })
-  return jobs
-}

@@ -29,8 +29,15 @@ export interface PostFailure {
   channel: string
 }
 
-/** The ask as it stands once its message is recorded (it may have settled meanwhile), or why posting failed. */
-export type PostResult = { posted: AskRecord | undefined } | PostFailure
+/**
+ * The ask as it stands once its message is recorded (it may have settled
+ * meanwhile), or why posting failed, or `claimLost`: this instance no longer
+ * held the right to post it when its turn came (another instance may).
+ */
+export type PostResult = { posted: AskRecord | undefined } | PostFailure | { claimLost: true }
+
+/** Thrown in the channel's queue when the post's claim was lost by its turn: nothing was sent. */
+class PostClaimLost extends Error {}
 
 /** The audit event that records where an ask's message went (written with the message, in one step). */
 export type PostedEventFor = (record: AskRecord, message: PostedMessage) => NewAskEvent
@@ -49,13 +56,16 @@ export class AskPoster {
   constructor(private readonly options: AskPosterOptions) {}
 
   /** Posts the ask's message; a failure is returned, not thrown, for the lifecycle to settle the ask with. */
-  async post(record: AskRecord, postedEvent: PostedEventFor): Promise<PostResult> {
+  async post(record: AskRecord, postedEvent: PostedEventFor, mayPost: () => boolean = () => true): Promise<PostResult> {
     const { slack, pacer, settings, renderer, store, workspaceUrl } = this.options
     let channel = record.target
     try {
       channel = await this.#resolveChannel(record.target)
       const plan = await renderer.open(record, settings)
-      const posted = await pacer.run(channel, () => slack.postMessage(channel, plan.message))
+      const posted = await pacer.run(channel, async () => {
+        if (!mayPost()) throw new PostClaimLost()
+        return slack.postMessage(channel, plan.message)
+      })
       const permalink = messagePermalink(workspaceUrl, posted.channel, posted.ts) ?? (await slack.permalink(posted.channel, posted.ts).catch(() => undefined))
       // The message is in Slack now: a store that is away at this moment is
       // waited for, and is never taken for Slack refusing the post (that
@@ -71,6 +81,7 @@ export class AskPoster {
       return { posted: current }
     } catch (error) {
       if (error instanceof StoreStillUnavailable) throw error.cause
+      if (error instanceof PostClaimLost) return { claimLost: true }
       return { failure: error instanceof SlackCallError ? error : toSlackCallError('chat.postMessage', error), channel }
     }
   }

@@ -1,6 +1,6 @@
 import type { AgentView, Locale, SettledElsewhereHow } from '../../blocks/view.js'
 import type { AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
-import type { ApprovalRequest, AskRecord } from '../store/ask-record.js'
+import type { ApprovalRequest, AskRecord, RelayDelivery } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { Logger } from '../log/logger.js'
 import type { AskOrigin, PolicyInput } from './ask-policy.js'
@@ -91,8 +91,10 @@ export interface OpenAskOptions {
   channel?: string
   /** Overrides the default expiry for this ask. */
   timeoutMs?: number
-  /** Relay: a stable key for the host's request, so a replay finds the same ask. */
-  externalKey?: string
+  /** `POST /v1/asks`: the request's scoped `Idempotency-Key`, so a retried POST finds the same ask. */
+  idempotencyKey?: string
+  /** Relay: the host's request, so a replay finds the same ask and the card waits for the delivery. */
+  relayDelivery?: RelayDelivery
   /** Quorum, approvers, reminder and escalation for this ask: it may only tighten the operator's policy (`POLICY_FORBIDDEN`). */
   policy?: PolicyInput
   /** Relay with several hosts: which host asks, shown on the card beside the session. */
@@ -138,7 +140,8 @@ export interface SlackBridge {
    * Validates and posts an ask, and returns its record (status `pending`,
    * `message` set). Rejects with a `UserInteractionError` (`BAD_REQUEST`,
    * `EMPTY_QUESTIONS`, `BAD_INTENT`, `SLACK_API_ERROR`, …). With an
-   * `externalKey` that already has an ask, returns that ask and posts nothing.
+   * `idempotencyKey` or `relayDelivery` that already has an ask, returns that
+   * ask and posts nothing.
    */
   open(request: AskUserQuestionRequest, options?: OpenAskOptions): Promise<AskRecord>
   /** Posts a tool approval card (relay); same rules as `open`. */

@@ -17,6 +17,7 @@ import { healthOf } from './health.js'
 import { sendJson } from './send-json.js'
 import { refusalLog } from '../log/refusal-log.js'
 import { storeOutage } from './store-outage.js'
+import { OutageLog } from './outage-log.js'
 
 export interface ApiServerOptions {
   bridge: SlackBridge
@@ -101,6 +102,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
   let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
   const loggedHosts = new Set<string>()
   const logRefusal = refusalLog(options.logger)
+  const outageLog = new OutageLog(options.bridge.store, options.logger)
 
   const server = createServer({ requestTimeout: REQUEST_RECEIVE_TIMEOUT_MS }, (req, res) => {
     route(req, res).catch((error: unknown) => {
@@ -126,7 +128,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     const outage = await storeOutage(options.bridge.store, error)
     if (res.headersSent || res.destroyed) return
     if (outage) {
-      options.logger.warn(`${req.method} ${pathOf(req)}: the ${options.bridge.store.kind} store is unreachable (${reason}); answered 503`)
+      outageLog.refused(`${req.method} ${pathOf(req)}`, reason)
       sendJson(res, 503, { error: { code: 'STATE_UNAVAILABLE', message: outage } }, { 'retry-after': String(TIMING.storeRetryAfterSeconds) })
       return
     }
@@ -246,6 +248,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       }),
     drain,
     close: async () => {
+      outageLog.stop()
       await drain()
       await new Promise<void>((resolve) => {
         closing.abort()

@@ -67,7 +67,7 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
     ...(body.channel !== undefined ? { channel: body.channel } : {}),
     ...(body.timeoutMs !== undefined ? { timeoutMs: body.timeoutMs } : {}),
     ...(body.policy !== undefined ? { policy: body.policy } : {}),
-    ...(key !== undefined ? { externalKey: idempotencyExternalKey(origin.key, key) } : {}),
+    ...(key !== undefined ? { idempotencyKey: scopedIdempotencyKey(origin.key, key) } : {}),
     ...(origin.key !== undefined ? { origin } : {}),
     // Counted as the ask is recorded; a repeated Idempotency-Key finds its ask before any count.
     ...(caps ? { caps } : {}),
@@ -100,10 +100,11 @@ export async function createAsk(context: AskHandlerContext, req: IncomingMessage
   if (!record.message && record.status === 'pending' && !early) record = await postedOrQueued(context, record)
   if (record.status === 'failed' && record.settlement?.error?.code === 'SLACK_API_ERROR') throw new ApiError(502, 'SLACK_API_ERROR', record.settlement.error.message)
   context.onOpened?.(record)
-  sendJson(res, 201, askCreatedResponse(record))
+  // Still unposted (its first poster died mid-post, another instance takes over): when it is due, as the lifecycle said.
+  sendJson(res, 201, askCreatedResponse(record, queued?.expectedPostAt))
 }
 
-/** External keys of asks created with an Idempotency-Key: apart from the relay's keys. */
+/** Idempotency keys start with it: apart from the relay's keys (a host URL) in the store's one unique column. */
 const IDEMPOTENCY_PREFIX = 'http-idempotency:'
 
 /**
@@ -113,7 +114,7 @@ const IDEMPOTENCY_PREFIX = 'http-idempotency:'
  * by `:`, empty when the service has no keys, so `a` + `b:c` and `a:b` +
  * `c` can never build the same key.
  */
-export function idempotencyExternalKey(apiKey: string | undefined, idempotencyKey: string): string {
+export function scopedIdempotencyKey(apiKey: string | undefined, idempotencyKey: string): string {
   return `${IDEMPOTENCY_PREFIX}${apiKey ?? ''}:${idempotencyKey}`
 }
 

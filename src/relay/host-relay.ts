@@ -214,9 +214,9 @@ export class HostRelay {
 
   /** The host's request as an ask: found again by its key, matched by the operator's rules on its host, named on the card when several hosts are relayed. */
   #openOptions(rpcId: string): OpenAskOptions {
-    const externalKey = externalKeyFor(this.endpoints.base, rpcId)
+    const relayDelivery = { key: externalKeyFor(this.endpoints.base, rpcId) }
     const origin = { host: this.endpoints.base }
-    return this.#options.nameHost ? { externalKey, origin, host: this.endpoints.label } : { externalKey, origin }
+    return this.#options.nameHost ? { relayDelivery, origin, host: this.endpoints.label } : { relayDelivery, origin }
   }
 
   /** A tool call the stream carried: the arguments an open approval card was still missing. */
@@ -304,7 +304,7 @@ export class HostRelay {
     if (connection !== this.#connection || !this.#client.connected || this.#stopped) return
     const pending = await this.#options.bridge.store.listPending()
     for (const record of pending) {
-      const rpcId = rpcIdFromExternalKey(this.endpoints.base, record.externalKey)
+      const rpcId = rpcIdFromExternalKey(this.endpoints.base, record.relayDelivery?.key)
       if (rpcId === undefined || this.#seen.has(rpcId) || this.#opening.has(rpcId)) continue
       if (connection !== this.#connection) return
       const how = this.#resolved.get(rpcId) ?? 'gone'
@@ -317,7 +317,7 @@ export class HostRelay {
   // ---- Slack → host ----------------------------------------------------------
 
   #onSettled(record: AskRecord): void {
-    const rpcId = rpcIdFromExternalKey(this.endpoints.base, record.externalKey)
+    const rpcId = rpcIdFromExternalKey(this.endpoints.base, record.relayDelivery?.key)
     if (rpcId === undefined || this.#stopped || this.#outbox.knows(rpcId)) return
     const request = this.#requests.get(rpcId)
     if (!request) {

@@ -108,8 +108,19 @@ export class SocketModeServer {
     pending.resolve(typeof payload === 'object' && payload !== null ? (payload as Record<string, unknown>) : {})
   }
 
-  /** Sends one envelope (`interactive`, or `events_api` for an event) to one connection and resolves with its ack payload. */
+  /**
+   * Sends one envelope (`interactive`, or `events_api` for an event) to one
+   * connection and resolves with its ack payload. An event nobody
+   * acknowledged is sent again, as Slack does (TIMING.eventRetryDelaysMs),
+   * to whichever connection's turn it is; a click is not.
+   */
   deliver(payload: Record<string, unknown>, acceptsResponsePayload: boolean, type: 'interactive' | 'events_api' = 'interactive'): Promise<Record<string, unknown>> {
+    const sent = this.send(payload, acceptsResponsePayload, type, 0)
+    if (type === 'events_api') sent.catch((error: unknown) => (error instanceof SandboxError && error.code === 'NOT_ACKNOWLEDGED' ? this.retryEvent(payload, 1) : undefined))
+    return sent
+  }
+
+  private send(payload: Record<string, unknown>, acceptsResponsePayload: boolean, type: 'interactive' | 'events_api', attempt: number): Promise<Record<string, unknown>> {
     const live = this.open.filter((ws) => ws.readyState === WebSocket.OPEN)
     if (live.length === 0) return Promise.reject(new SandboxError('NO_RECEIVER', 'no app is connected over Socket Mode, so this was not sent to any app: start the app (or wait for it to reconnect) and try again'))
     const ws = live[this.turn++ % live.length]!
@@ -120,9 +131,23 @@ export class SocketModeServer {
         reject(new SandboxError('NOT_ACKNOWLEDGED', `the app did not acknowledge ${describe(payload)} within ${TIMING.ackDeadlineMs} ms`))
       }, TIMING.ackDeadlineMs)
       this.pending.set(envelopeId, { resolve, reject, timer })
-      const envelope = type === 'events_api' ? { envelope_id: envelopeId, payload, type, accepts_response_payload: false, retry_attempt: 0, retry_reason: '' } : { envelope_id: envelopeId, payload, type, accepts_response_payload: acceptsResponsePayload }
+      const retry = { retry_attempt: attempt, retry_reason: attempt === 0 ? '' : 'timeout' }
+      const envelope = type === 'events_api' ? { envelope_id: envelopeId, payload, type, accepts_response_payload: false, ...retry } : { envelope_id: envelopeId, payload, type, accepts_response_payload: acceptsResponsePayload }
       ws.send(JSON.stringify(envelope))
     })
+  }
+
+  /** The `attempt`th retry of an unacknowledged event, after its delay; the last unacknowledged one is dropped. */
+  private retryEvent(payload: Record<string, unknown>, attempt: number): void {
+    const delay = TIMING.eventRetryDelaysMs[attempt - 1]
+    if (delay === undefined) return
+    const timer = setTimeout(() => {
+      this.timers.delete(timer)
+      this.send(payload, false, 'events_api', attempt).catch((error: unknown) => {
+        if (error instanceof SandboxError && (error.code === 'NOT_ACKNOWLEDGED' || error.code === 'NO_RECEIVER')) this.retryEvent(payload, attempt + 1)
+      })
+    }, delay)
+    this.timers.add(timer)
   }
 
   /** Asks every connection to reconnect, as Slack does before it recycles a link. */

@@ -6,6 +6,13 @@ export const TIMING = {
   schedulerPollMs: 5000,
   /** Slack shows "Operation timed out" when an interaction is not acknowledged in this time. */
   ackDeadlineMs: 3000,
+  /**
+   * Slack sends an Events API delivery it got no acknowledgement for again,
+   * up to three times: nearly at once, after a minute, after five (over
+   * Socket Mode with `retry_attempt` and `retry_reason`). An interactive
+   * envelope (a click) is never sent again.
+   */
+  eventRetryDelaysMs: [0, 60_000, 5 * 60_000],
   /** A trigger_id works once, for this long: open modals right after ack(). */
   triggerIdLifetimeMs: 3000,
   /** Requests signed longer ago than this are replays (Slack's rule, enforced by Bolt). */
@@ -154,6 +161,12 @@ export const TIMING = {
   leaseMs: 15_000,
   /** How often an instance on a shared store looks for asks whose waiting process is gone. */
   leaseSweepMs: 5_000,
+  /**
+   * Ours: the right to post one ask's card runs this far beyond the wait
+   * its channel's queue expects, and is renewed while the post lasts; an
+   * instance that dies mid-post leaves the ask to another once it runs out.
+   */
+  postClaimMs: 15_000,
   /** The right to update one ask's message, held while the update runs (a holder that dies frees it when this runs out). */
   messageClaimMs: 30_000,
   /**

@@ -33,6 +33,40 @@ export interface ApprovalRequest {
   arguments?: string
 }
 
+/**
+ * A request relayed from a harness host. A replay of the request finds its
+ * ask by `key`, and a person's answer given in Slack reaches the agent only
+ * once the relay has delivered it (it calls `delivered`): until then the
+ * card says the answer is being delivered.
+ */
+export interface RelayDelivery {
+  /** `<host url>#<rpcId>`. */
+  key: string
+}
+
+/**
+ * The right to post an ask's card: the outbox's lease. Whoever holds it
+ * until `until` is the only one that posts; once it runs out with the card
+ * still unposted (its holder died mid-post), another instance may take it.
+ */
+export interface PostClaim {
+  holder: string
+  until: number
+}
+
+/** What asking for the post claim found: taken, held by another until then, or moot (posted, settled or gone). */
+export type PostClaimResult = { kind: 'taken' } | { kind: 'held'; until: number } | { kind: 'moot' }
+
+/**
+ * The key a repeated request finds its ask by (the store's unique
+ * `external_key`): the relay's and the HTTP API's never collide, because
+ * every idempotency key starts with `http-idempotency:` and a relay key with
+ * the host's URL.
+ */
+export function requestKeyOf(ask: Pick<AskRecord, 'idempotencyKey' | 'relayDelivery'>): string | undefined {
+  return ask.relayDelivery?.key ?? ask.idempotencyKey
+}
+
 /** How an ask was settled: written once, by whoever won the claim. */
 export interface Settlement {
   status: SettledStatus
@@ -64,8 +98,14 @@ export interface AskRecord {
   createdAt: number
   expiresAt?: number
   owner: AskOwner
-  /** Relay: `<host url>#<rpcId>`, so a replayed request never posts twice. */
-  externalKey?: string
+  /**
+   * `POST /v1/asks` with an `Idempotency-Key`: `http-idempotency:[<api key>:]<key>`,
+   * so a retried POST finds this ask instead of posting again. Nothing waits
+   * for a delivery: the agent reads the settlement from the service itself.
+   */
+  idempotencyKey?: string
+  /** Relay: a host's request, whose answer the relay still has to deliver to that host. */
+  relayDelivery?: RelayDelivery
   /** The operator's rule the ask fell under (`policy explain`, the audit trail, `GET /v1/asks?rule=`). */
   rule?: string
   /** The name of the API key that sent it, when it came through the HTTP API. */

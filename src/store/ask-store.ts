@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskRecord, PendingSummary, PostClaim, PostClaimResult, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
@@ -39,10 +39,12 @@ export interface AskStore {
    * Adds a new pending ask. Fails if the id or the external key is taken,
    * and with `PendingCapReached` when `caps` are given and one is reached
    * (counted in the same statement as the insert, without reading any body).
+   * `postClaim`: the inserting instance holds the right to post the card
+   * (see `claimPost`), taken in the same statement.
    */
-  insert(record: AskRecord, caps?: AskLimits): Promise<void>
+  insert(record: AskRecord, caps?: AskLimits, postClaim?: PostClaim): Promise<void>
   get(id: string): Promise<AskRecord | undefined>
-  /** The ask created for a relayed request, if any. */
+  /** The ask with this request key (`requestKeyOf`: a relayed request's, or a POST's idempotency key), if any. */
   findByExternalKey(key: string): Promise<AskRecord | undefined>
   /**
    * Records where the ask's message was posted, and `event` (the audit
@@ -60,6 +62,12 @@ export interface AskStore {
    * also drops the ask's scheduled jobs and writes `also` in the same step.
    */
   settle(id: string, settlement: Settlement, also?: SettleAlso): Promise<SettleResult>
+  /**
+   * Takes (or renews) the right to post a pending ask's card until `until`,
+   * unless its message is recorded already, it is settled, or another
+   * holder's claim has not run out by `now` (then: when it does).
+   */
+  claimPost(id: string, holder: string, now: number, until: number): Promise<PostClaimResult>
   /** Marks that the message now shows the settlement. */
   markFinalMessageShown(id: string): Promise<void>
   /**

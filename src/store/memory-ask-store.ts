@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import { requestKeyOf, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { capReached, PendingCapReached } from './pending-caps.js'
 import { SettleWatchers } from './settle-watchers.js'
@@ -16,22 +16,34 @@ export class MemoryAskStore implements AskStore {
   readonly watchers = new SettleWatchers()
   readonly #leases = new Map<string, number>()
   readonly #claims = new Map<string, { holder: string; until: number }>()
+  readonly #postClaims = new Map<string, PostClaim>()
   readonly #approvals = new Map<string, Approval[]>()
   /** Unclaimed jobs by `askId:kind`. */
   readonly #jobs = new Map<string, ScheduledJob>()
   readonly #events: AskEvent[] = []
 
-  async insert(record: AskRecord, caps?: AskLimits): Promise<void> {
+  async insert(record: AskRecord, caps?: AskLimits, postClaim?: PostClaim): Promise<void> {
     if (this.#records.has(record.id)) throw new Error(`ask ${record.id} already exists`)
     if (caps) {
       const count = await this.countPending(record.apiKey)
       if (capReached(count, caps, record.apiKey)) throw new PendingCapReached(count, caps, record.apiKey)
     }
-    if (record.externalKey !== undefined) {
-      if (this.#byExternalKey.has(record.externalKey)) throw new Error(`an ask for ${record.externalKey} already exists`)
-      this.#byExternalKey.set(record.externalKey, record.id)
+    const requestKey = requestKeyOf(record)
+    if (requestKey !== undefined) {
+      if (this.#byExternalKey.has(requestKey)) throw new Error(`an ask for ${requestKey} already exists`)
+      this.#byExternalKey.set(requestKey, record.id)
     }
     this.#records.set(record.id, structuredClone(record))
+    if (postClaim) this.#postClaims.set(record.id, { ...postClaim })
+  }
+
+  async claimPost(id: string, holder: string, now: number, until: number): Promise<PostClaimResult> {
+    const record = this.#records.get(id)
+    if (!record || record.status !== 'pending' || record.message) return { kind: 'moot' }
+    const claim = this.#postClaims.get(id)
+    if (claim && claim.holder !== holder && claim.until >= now) return { kind: 'held', until: claim.until }
+    this.#postClaims.set(id, { holder, until })
+    return { kind: 'taken' }
   }
 
   async get(id: string): Promise<AskRecord | undefined> {

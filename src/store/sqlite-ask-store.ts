@@ -1,7 +1,7 @@
 import type { AskLimits } from '../policy/operator-policy.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import type { AskPolicy, PendingCount } from './team-records.js'
-import type { AskOwner, AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import { requestKeyOf, type AskOwner, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
@@ -109,13 +109,13 @@ export class SqliteAskStore implements AskStore {
     const db = this.#db
     this.#statements = {
       insert: db.prepare(
-        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
-         VALUES (@id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule)`,
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until)
+         VALUES (@id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil)`,
       ),
       // The caps counted in the insert itself: one statement, and no other writer between the count and the row.
       insertWithinCaps: db.prepare(
-        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule)
-         SELECT @id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until)
+         SELECT @id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil
          WHERE (SELECT count(*) FROM asks WHERE status = 'pending') < @pending
            AND (@apiKey IS NULL OR (SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = @apiKey) < @pendingPerKey)`,
       ),
@@ -168,6 +168,15 @@ export class SqliteAskStore implements AskStore {
         `UPDATE asks SET message_claim = @holder, message_claim_until = @until
          WHERE id = @id AND (message_claim IS NULL OR message_claim = @holder OR message_claim_until < @now)`,
       ),
+      // Only while the card is unposted and the ask open: after that there is nothing left to post.
+      claimPost: db.prepare(
+        `UPDATE asks SET post_claim = @holder, post_claim_until = @until
+         WHERE id = @id AND status = 'pending' AND json_extract(record, '$.message') IS NULL
+           AND (post_claim IS NULL OR post_claim = @holder OR post_claim_until < @now)`,
+      ),
+      postClaimUntil: db.prepare(
+        `SELECT post_claim_until FROM asks WHERE id = ? AND status = 'pending' AND json_extract(record, '$.message') IS NULL`,
+      ).pluck(),
       releaseMessage: db.prepare(
         `UPDATE asks SET message_claim = NULL, message_claim_until = NULL,
              record = CASE WHEN @shown THEN json_set(record, '$.finalMessageShown', json('true')) ELSE record END
@@ -219,15 +228,17 @@ export class SqliteAskStore implements AskStore {
       .immediate()
   }
 
-  async insert(record: AskRecord, caps?: AskLimits): Promise<void> {
+  async insert(record: AskRecord, caps?: AskLimits, postClaim?: PostClaim): Promise<void> {
     const row = {
       id: record.id,
       status: record.status,
-      externalKey: record.externalKey ?? null,
+      externalKey: requestKeyOf(record) ?? null,
       createdAt: record.createdAt,
       record: JSON.stringify(record),
       apiKey: record.apiKey ?? null,
       rule: record.rule ?? null,
+      postClaim: postClaim?.holder ?? null,
+      postClaimUntil: postClaim?.until ?? null,
     }
     try {
       if (!caps) {
@@ -237,7 +248,7 @@ export class SqliteAskStore implements AskStore {
       if (this.#statements.insertWithinCaps.run({ ...row, pending: caps.pending, pendingPerKey: caps.pendingPerKey }).changes === 1) return
     } catch (error) {
       if ((error as { code?: string }).code?.startsWith('SQLITE_CONSTRAINT')) {
-        throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
+        throw new Error(`ask ${record.id}${requestKeyOf(record) === undefined ? '' : ` or an ask for ${requestKeyOf(record)}`} already exists`, { cause: error })
       }
       throw error
     }
@@ -273,6 +284,12 @@ export class SqliteAskStore implements AskStore {
 
   async claimMessage(id: string, holder: string, now: number, until: number): Promise<boolean> {
     return this.#statements.claimMessage.run({ id, holder, now, until }).changes === 1
+  }
+
+  async claimPost(id: string, holder: string, now: number, until: number): Promise<PostClaimResult> {
+    if (this.#statements.claimPost.run({ id, holder, now, until }).changes === 1) return { kind: 'taken' }
+    const held = this.#statements.postClaimUntil.get(id) as number | null | undefined
+    return typeof held === 'number' ? { kind: 'held', until: held } : { kind: 'moot' }
   }
 
   async releaseMessage(id: string, holder: string, shown: boolean): Promise<void> {

@@ -177,11 +177,48 @@ describe('AskLifecycle', () => {
   it('returns the existing ask for a known external key and posts nothing more', async () => {
     const { slack, lifecycle } = setup()
 
-    const first = await lifecycle.open({ questions: [question] }, { externalKey: 'http://host#rpc-1' })
-    const again = await lifecycle.open({ questions: [question] }, { externalKey: 'http://host#rpc-1' })
+    const first = await lifecycle.open({ questions: [question] }, { relayDelivery: { key: 'http://host#rpc-1' } })
+    const again = await lifecycle.open({ questions: [question] }, { relayDelivery: { key: 'http://host#rpc-1' } })
 
     expect(again.id).toBe(first.id)
     expect(slack.messages).toHaveLength(1)
+  })
+
+  it("says a relayed request's answer is being delivered until the relay has delivered it, then who answered", async () => {
+    const { slack, lifecycle } = setup({ owner: 'service' })
+    const answers = [{ id: 'pm', selected: ['npm'] }]
+    const record = await lifecycle.open({ questions: [question] }, { relayDelivery: { key: 'http://host#rpc-1' } })
+
+    await lifecycle.settle(record.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers }, answer: { answers } })
+    const whileDelivering = JSON.stringify(slack.messages[0]!.updates.at(-1))
+    await lifecycle.delivered(record.id)
+    const once = JSON.stringify(slack.messages[0]!.updates.at(-1))
+
+    expect(whileDelivering).toMatch(/Delivering/)
+    expect(once).not.toMatch(/Delivering/)
+    expect(once).toContain('<@U1>')
+  })
+
+  it('shows who answered an ask posted with an idempotency key at once: nothing is left to deliver', async () => {
+    const { slack, lifecycle } = setup({ owner: 'service' })
+    const record = await lifecycle.open({ questions: [question] }, { idempotencyKey: 'http-idempotency:run-1' })
+
+    await lifecycle.settle(record.id, { status: 'cancelled', outcome: { kind: 'dismissed', by, at: 1 }, error: { code: 'ASK_CANCELLED', message: 'dismissed' } })
+
+    expect(slack.messages[0]!.updates).toHaveLength(1)
+    expect(JSON.stringify(slack.messages[0]!.updates[0])).not.toMatch(/Delivering/)
+    expect(JSON.stringify(slack.messages[0]!.updates[0])).toContain('<@U1>')
+  })
+
+  it('drops the expiry timer of an ask once it is answered: nothing is left armed', async () => {
+    const { lifecycle } = setup({ owner: 'service', defaultTimeoutMs: 60_000 })
+    const answers = [{ id: 'pm', selected: ['npm'] }]
+    const record = await lifecycle.open({ questions: [question] })
+    const armed = lifecycle.armedTimers
+
+    await lifecycle.settle(record.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers }, answer: { answers } })
+
+    expect([armed, lifecycle.armedTimers]).toEqual([1, 0])
   })
 
   it('leaves no watcher behind once asks settle', async () => {

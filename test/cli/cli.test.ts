@@ -103,7 +103,7 @@ describe('dsh-slack ask --url (exit codes against a service)', () => {
 
     expect(await run.exited).toBe(0)
     // The CLI sends an Idempotency-Key, so a retried POST is never posted twice.
-    expect(bridge.opened[0]?.options).toEqual({ channel: 'C0OTHER', timeoutMs: 600_000, externalKey: expect.stringMatching(/^http-idempotency::[0-9a-f-]{36}$/), onQueued: expect.any(Function) })
+    expect(bridge.opened[0]?.options).toEqual({ channel: 'C0OTHER', timeoutMs: 600_000, idempotencyKey: expect.stringMatching(/^http-idempotency::[0-9a-f-]{36}$/), onQueued: expect.any(Function) })
   })
 
   it('exits 2 for an invalid request, with the seam’s code on stderr', async () => {

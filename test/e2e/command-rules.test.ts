@@ -48,7 +48,7 @@ async function approvalFor(command: string): Promise<{ record: AskRecord; card: 
   call += 1
   const { rpcId, outcome } = host.requestApproval({ sessionId: 'session-1', toolName: 'bash', callId: `call-${call}`, reason: 'Runs a shell command.', arguments: { command } })
   // The relay keys its ask by the host's request id; the card is posted once the ask has its message.
-  const record = await eventually(async () => (await rig.bridge.store.listAsks({ limit: 200 })).asks.find((ask) => ask.externalKey?.endsWith(`#${rpcId}`) && ask.message !== undefined))
+  const record = await eventually(async () => (await rig.bridge.store.listAsks({ limit: 200 })).asks.find((ask) => ask.relayDelivery?.key.endsWith(`#${rpcId}`) && ask.message !== undefined))
   return { record, card: record.message!, outcome }
 }
 

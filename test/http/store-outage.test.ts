@@ -1,6 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { TIMING } from '../../src/slack/timing.js'
 import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
-import { silentLogger } from '../../src/log/logger.js'
+import { silentLogger, type Logger } from '../../src/log/logger.js'
+import { recordingLogger } from '../support/e2e.js'
 import { ServiceMetrics } from '../../src/metrics/service-metrics.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import type { AskStore } from '../../src/store/ask-store.js'
@@ -36,12 +38,12 @@ function outageStore(): { store: AskStore; down: boolean; failWith: () => Error 
   return Object.assign(state, { store })
 }
 
-async function start() {
+async function start(logger: Logger = silentLogger) {
   const outage = outageStore()
   const bridge = new FakeBridge(outage.store)
   const metrics = new ServiceMetrics()
   metrics.attach({ openAsks: async () => (await outage.store.listPending()).length, postsWaiting: () => new Map(), storeUp: () => outage.store.ping() })
-  const server = createApiServer({ bridge, logger: silentLogger, metrics })
+  const server = createApiServer({ bridge, logger, metrics })
   servers.push(server)
   const { url } = await server.listen('127.0.0.1', 0)
   const call = async (method: string, path: string, body?: unknown) => {
@@ -81,6 +83,24 @@ describe('the state store unreachable', () => {
     outage.down = true
 
     expect((await call('GET', `/v1/asks/${open.id}`)).status).toBe(503)
+  })
+
+  it('logs the outage once however many requests it refuses, and once more when the store answers again, for each outage', async () => {
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] })
+    const logger = recordingLogger()
+    const { outage, call } = await start(logger)
+
+    outage.down = true
+    for (let i = 0; i < 20; i++) await call('GET', '/v1/asks')
+    const during = [...logger.lines]
+    outage.down = false
+    await vi.advanceTimersByTimeAsync(TIMING.storeRetryAfterSeconds * 1000)
+    outage.down = true
+    await call('POST', '/v1/asks', oneQuestion)
+
+    expect(during).toEqual([expect.stringMatching(/^warn GET \/v1\/asks: the memory store is unreachable \(connect ECONNREFUSED .*\); answered 503.*logged once/)])
+    expect(logger.lines.slice(1)).toEqual(['info the memory store answers again: 20 requests were answered 503 meanwhile', expect.stringMatching(/^warn POST \/v1\/asks: the memory store is unreachable/)])
+    vi.useRealTimers()
   })
 
   it('still answers 500 for a failure while the store is up', async () => {

@@ -45,7 +45,7 @@ describe('relay: questions', () => {
     const { rpcId } = host.ask('session-1', [COLOR])
     const record = await askOf(bridge, host, rpcId)
 
-    expect(record.externalKey).toBe(`${host.url}#${rpcId}`)
+    expect(record.relayDelivery).toEqual({ key: `${host.url}#${rpcId}` })
     expect(record.agent).toEqual({ id: 'session-1' })
     expect(record.questions.map((question) => question.id)).toEqual(['color'])
     expect(bridge.posted).toHaveLength(1)
@@ -470,7 +470,7 @@ describe('relay: the event stream', () => {
 
   it('ignores asks of other hosts in the same store', async () => {
     const { host, bridge } = await setup()
-    const other = await bridge.open({ questions: [COLOR], agent: { id: 's' } }, { externalKey: 'http://127.0.0.1:1#elsewhere' })
+    const other = await bridge.open({ questions: [COLOR], agent: { id: 's' } }, { relayDelivery: { key: 'http://127.0.0.1:1#elsewhere' } })
 
     await bridge.answer(other.id, { answers: [{ id: 'color', selected: ['Blue'] }] })
     const { rpcId } = host.ask('session-1', [COLOR])

@@ -14,6 +14,20 @@ function buttonMessage(slack: Sandbox): { channel: string; ts: string } {
   })
 }
 
+/** A bare Socket Mode connection that keeps every frame it gets and answers as `onFrame` says, once it has its hello. */
+async function rawConnection(slack: Sandbox, onFrame: (frame: Record<string, unknown>, ws: WebSocket) => void): Promise<{ ws: WebSocket; frames: Record<string, unknown>[] }> {
+  const { url } = await webClient(slack, slack.appToken).apps.connections.open()
+  const ws = new WebSocket(url!)
+  const frames: Record<string, unknown>[] = []
+  ws.on('message', (data) => {
+    const frame = JSON.parse(String(data)) as Record<string, unknown>
+    frames.push(frame)
+    onFrame(frame, ws)
+  })
+  await slack.waitFor(() => frames.length > 0, { message: 'hello' })
+  return { ws, frames }
+}
+
 describe('Socket Mode', () => {
   let slack: Sandbox
   const apps: RawApp[] = []
@@ -28,15 +42,9 @@ describe('Socket Mode', () => {
   })
 
   it('greets a connection with hello and reads an ack with its payload', async () => {
-    const { url } = await webClient(slack, slack.appToken).apps.connections.open()
-    const ws = new WebSocket(url!)
-    const frames: Record<string, unknown>[] = []
-    ws.on('message', (data) => {
-      const frame = JSON.parse(String(data)) as Record<string, unknown>
-      frames.push(frame)
+    const { ws, frames } = await rawConnection(slack, (frame, ws) => {
       if (frame.envelope_id) ws.send(JSON.stringify({ envelope_id: frame.envelope_id, payload: { seen: true } }))
     })
-    await slack.waitFor(() => frames.length > 0, { message: 'hello' })
 
     const ack = await slack.user('U0SANDBOX01').click(buttonMessage(slack), 'Go')
 
@@ -45,6 +53,24 @@ describe('Socket Mode', () => {
     expect(ack).toEqual({ seen: true })
     ws.close()
   })
+
+  it('sends an event nobody acknowledged again, marked as a retry, as Slack does; a click it never sends again', async () => {
+    // Only a retry is acknowledged: the first delivery of each envelope goes unanswered.
+    const { ws, frames } = await rawConnection(slack, (frame, ws) => {
+      if (frame.envelope_id && Number(frame.retry_attempt) > 0) ws.send(JSON.stringify({ envelope_id: frame.envelope_id }))
+    })
+
+    const opened = await slack.user('U0SANDBOX01').openHome().catch((error: { code?: string }) => error.code)
+    const clicked = await slack.user('U0SANDBOX01').click(buttonMessage(slack), 'Go').catch((error: { code?: string }) => error.code)
+    await slack.waitFor(() => frames.filter((frame) => frame.type === 'events_api').length >= 2 || undefined, { timeoutMs: 2_000, message: 'the retry' })
+
+    const events = frames.filter((frame) => frame.type === 'events_api')
+    expect([opened, clicked]).toEqual(['NOT_ACKNOWLEDGED', 'NOT_ACKNOWLEDGED'])
+    expect(events.map((frame) => [frame.retry_attempt, frame.retry_reason])).toEqual([[0, ''], [1, 'timeout']])
+    expect(events[1]!.payload).toEqual(events[0]!.payload)
+    expect(frames.filter((frame) => frame.type === 'interactive')).toHaveLength(1)
+    ws.close()
+  }, 15_000)
 
   it('refuses a connection URL used twice', async () => {
     const app = await startRawApp(slack)

@@ -91,10 +91,10 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
 
     it('refuses a second record with the same external key, and finds the first by it', async () => {
       const store = await create()
-      const first = pendingRecord({ externalKey: 'http://host#rpc-1' })
+      const first = pendingRecord({ relayDelivery: { key: 'http://host#rpc-1' } })
       await store.insert(first)
 
-      await expect(store.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))).rejects.toThrow()
+      await expect(store.insert(pendingRecord({ relayDelivery: { key: 'http://host#rpc-1' } }))).rejects.toThrow()
 
       expect((await store.findByExternalKey('http://host#rpc-1'))?.id).toBe(first.id)
       expect(await store.findByExternalKey('http://host#rpc-2')).toBeUndefined()
@@ -262,6 +262,40 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
 
       expect(await store.claimMessage(posted.id, 'instance-a', 1_000, 2_000)).toBe(false)
       expect(await store.claimMessage(stillPosting.id, 'instance-a', 1_000, 2_000)).toBe(true)
+    })
+
+    it('gives the post claim taken at insert to its inserter until it runs out, then to the next instance that asks', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record, undefined, { holder: 'instance-a', until: 2_000 })
+
+      const whileHeld = await store.claimPost(record.id, 'instance-b', 1_500, 3_500)
+      const renewed = await store.claimPost(record.id, 'instance-a', 1_600, 3_600)
+      const afterItRanOut = await store.claimPost(record.id, 'instance-b', 3_601, 5_000)
+      const theFirstHolderLate = await store.claimPost(record.id, 'instance-a', 3_700, 5_700)
+
+      expect([whileHeld, renewed, afterItRanOut, theFirstHolderLate]).toEqual([{ kind: 'held', until: 2_000 }, { kind: 'taken' }, { kind: 'taken' }, { kind: 'held', until: 5_000 }])
+    })
+
+    it('finds nothing to post for an ask whose message is recorded, one that is settled, or none', async () => {
+      const store = await create()
+      const posted = pendingRecord()
+      const settled = pendingRecord()
+      for (const record of [posted, settled]) await store.insert(record, undefined, { holder: 'instance-a', until: 2_000 })
+      await store.attachMessage(posted.id, { channel: 'C0123ABCDEF', ts: '1.8' })
+      await store.settle(settled.id, aborted())
+
+      const found = await Promise.all([posted.id, settled.id, 'no-such-ask'].map((id) => store.claimPost(id, 'instance-b', 5_000, 6_000)))
+
+      expect(found).toEqual([{ kind: 'moot' }, { kind: 'moot' }, { kind: 'moot' }])
+    })
+
+    it('lets anyone take the post claim of an ask inserted without one', async () => {
+      const store = await create()
+      const record = pendingRecord()
+      await store.insert(record)
+
+      expect(await store.claimPost(record.id, 'instance-b', 1_000, 2_000)).toEqual({ kind: 'taken' })
     })
 
     it('keeps the latest lease of an instance, never moving it back, and forgets it when ended', async () => {
@@ -466,7 +500,7 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       const reopen = factory.reopen
       it('keeps asks, settlements and messages across a reopen', async () => {
         const store = await create()
-        const pending = pendingRecord({ externalKey: 'http://host#rpc-9' })
+        const pending = pendingRecord({ relayDelivery: { key: 'http://host#rpc-9' } })
         const settled = pendingRecord()
         await store.insert(pending)
         await store.insert(settled)

@@ -68,6 +68,31 @@ describe('PostgresAskStore shared by several instances', () => {
     }
   })
 
+  it('reads an ask written with the old external key as its idempotency key or its relayed request, by the key', async () => {
+    const fresh = await freshDatabase()
+    try {
+      const pool = new pg.Pool({ connectionString: fresh.url })
+      await migratePostgres(pool, loadMigrations('postgres').filter((migration) => migration.version <= 7))
+      const posted = { ...pendingRecord(), externalKey: 'http-idempotency:ci:run-7' }
+      const relayed = { ...pendingRecord(), externalKey: 'http://127.0.0.1:4000#rpc-3' }
+      for (const record of [posted, relayed]) {
+        await pool.query(`INSERT INTO asks (id, status, external_key, owner_instance, created_at, record) VALUES ($1, 'pending', $2, NULL, 1, $3::jsonb)`, [record.id, record.externalKey, JSON.stringify(record)])
+      }
+      await pool.end()
+
+      const store = await PostgresAskStore.open(fresh.url)
+      const [idempotent, relay] = await Promise.all([store.findByExternalKey(posted.externalKey), store.findByExternalKey(relayed.externalKey)])
+      await store.close()
+
+      const { externalKey: _posted, ...postedRest } = posted
+      const { externalKey: _relayed, ...relayedRest } = relayed
+      expect(idempotent).toEqual({ ...postedRest, idempotencyKey: 'http-idempotency:ci:run-7' })
+      expect(relay).toEqual({ ...relayedRest, relayDelivery: { key: 'http://127.0.0.1:4000#rpc-3' } })
+    } finally {
+      await fresh.drop()
+    }
+  })
+
   it('lets exactly one of twenty settle calls spread over three instances win', async () => {
     const [a, b, c] = await open(3)
     const record = pendingRecord()
@@ -120,9 +145,9 @@ describe('PostgresAskStore shared by several instances', () => {
 
   it('sees an external key another instance took', async () => {
     const [a, b] = await open(2)
-    await a!.insert(pendingRecord({ externalKey: 'http://host#rpc-pg' }))
+    await a!.insert(pendingRecord({ relayDelivery: { key: 'http://host#rpc-pg' } }))
 
-    await expect(b!.insert(pendingRecord({ externalKey: 'http://host#rpc-pg' }))).rejects.toThrow(/already exists/)
+    await expect(b!.insert(pendingRecord({ relayDelivery: { key: 'http://host#rpc-pg' } }))).rejects.toThrow(/already exists/)
   })
 
   it('shares leases between instances', async () => {

@@ -15,6 +15,12 @@ let files = 0
 const freshPath = () => join(dir, `nested-${++files}`, 'state.sqlite')
 const paths = new WeakMap<object, string>()
 
+/** A record as written before `externalKey` became `idempotencyKey` and `relayDelivery`, without it. */
+function withoutExternalKey(record: AskRecord & { externalKey: string }): AskRecord {
+  const { externalKey: _old, ...rest } = record
+  return rest
+}
+
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 askStoreConformance('MemoryAskStore', { create: () => new MemoryAskStore() })
@@ -75,9 +81,9 @@ describe('SqliteAskStore shared by two instances on one file', () => {
 
   it('sees an external key the other instance took', async () => {
     const [a, b] = openTwo()
-    await a.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))
+    await a.insert(pendingRecord({ relayDelivery: { key: 'http://host#rpc-1' } }))
 
-    await expect(b.insert(pendingRecord({ externalKey: 'http://host#rpc-1' }))).rejects.toThrow(/already exists/)
+    await expect(b.insert(pendingRecord({ relayDelivery: { key: 'http://host#rpc-1' } }))).rejects.toThrow(/already exists/)
   })
 })
 
@@ -180,6 +186,26 @@ describe('SqliteAskStore housekeeping', () => {
     const db = new SqliteDatabase(path, { readOnly: true })
     expect(db.pragma('user_version', { simple: true })).toBe(loadMigrations('sqlite').length)
     db.close()
+  })
+
+  it('reads an ask written with the old external key as its idempotency key or its relayed request, by the key', async () => {
+    const path = freshPath()
+    const posted = { ...pendingRecord(), externalKey: 'http-idempotency:ci:run-7' }
+    const relayed = { ...pendingRecord(), externalKey: 'http://127.0.0.1:4000#rpc-3' }
+    mkdirSync(dirname(path), { recursive: true })
+    const old = new SqliteDatabase(path)
+    for (const migration of loadMigrations('sqlite').filter((m) => m.version <= 6)) old.exec(migration.sql)
+    const insert = old.prepare(`INSERT INTO asks (id, status, external_key, owner, created_at, record) VALUES (?, 'pending', ?, '{}', 1, ?)`)
+    for (const record of [posted, relayed]) insert.run(record.id, record.externalKey, JSON.stringify(record))
+    old.pragma('user_version = 6')
+    old.close()
+
+    const store = new SqliteAskStore(path)
+    const [idempotent, relay] = await Promise.all([store.findByExternalKey(posted.externalKey), store.findByExternalKey(relayed.externalKey)])
+    await store.close()
+
+    expect(idempotent).toEqual({ ...withoutExternalKey(posted), idempotencyKey: 'http-idempotency:ci:run-7' })
+    expect(relay).toEqual({ ...withoutExternalKey(relayed), relayDelivery: { key: 'http://127.0.0.1:4000#rpc-3' } })
   })
 
   it('refuses a file written by a newer schema', async () => {

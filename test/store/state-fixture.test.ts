@@ -79,7 +79,7 @@ describe('a state file written by dsh-slack 0.1.0', () => {
 
     const first = await store.settle('ask-approval', answered('U0CAROL'))
     const second = await store.settle('ask-approval', answered('U0DAVE'))
-    await store.insert(pendingRecord({ id: 'ask-after', createdAt: FIXTURE_NOW, externalKey: 'http://127.0.0.1:4100#rpc-8' }))
+    await store.insert(pendingRecord({ id: 'ask-after', createdAt: FIXTURE_NOW, relayDelivery: { key: 'http://127.0.0.1:4100#rpc-8' } }))
     const next = await store.appendEvent({ askId: 'ask-after', type: 'posted', at: FIXTURE_NOW + 1 })
 
     expect(first.won).toBe(true)
@@ -87,6 +87,6 @@ describe('a state file written by dsh-slack 0.1.0', () => {
     expect(await store.listScheduled()).toEqual([])
     expect((await store.listPending()).map((record) => record.id)).toEqual(['ask-pending', 'ask-after'])
     expect(next.seq).toBe(7)
-    await expect(store.insert(pendingRecord({ externalKey: 'http://127.0.0.1:4100#rpc-7' }))).rejects.toThrow(/already exists/)
+    await expect(store.insert(pendingRecord({ relayDelivery: { key: 'http://127.0.0.1:4100#rpc-7' } }))).rejects.toThrow(/already exists/)
   })
 })

@@ -43,7 +43,8 @@ function question(id: string, overrides: Partial<AskRecord> = {}): AskRecord {
 
 /** Each ask as inserted, before the steps below changed it. */
 export const FIXTURE_INSERTED = {
-  pending: question('ask-pending', { externalKey: 'http://127.0.0.1:4100#rpc-7', apiKey: 'ci', rule: 'default', expiresAt: FIXTURE_NOW + 3_600_000 }),
+  // 0.1.0 wrote this relayed request's key as `externalKey`; migration 0007 reads it back as `relayDelivery`.
+  pending: question('ask-pending', { relayDelivery: { key: 'http://127.0.0.1:4100#rpc-7' }, apiKey: 'ci', rule: 'default', expiresAt: FIXTURE_NOW + 3_600_000 }),
   answered: question('ask-answered', { createdAt: FIXTURE_NOW - 50_000 }),
   expired: question('ask-expired', { createdAt: FIXTURE_NOW - 40_000, expiresAt: FIXTURE_NOW - 1000 }),
   approval: {

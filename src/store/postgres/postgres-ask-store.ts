@@ -1,7 +1,7 @@
 import type { AskLimits } from '../../policy/operator-policy.js'
 import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
-import type { AskOwner, AskRecord, PendingSummary, PostedMessage, SettleAlso, Settlement, SettleResult } from '../ask-record.js'
+import { requestKeyOf, type AskOwner, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { PendingCapReached } from '../pending-caps.js'
 import { SettleWatchers } from '../settle-watchers.js'
@@ -146,14 +146,14 @@ export class PostgresAskStore implements AskStore {
     return result
   }
 
-  async insert(record: AskRecord, caps?: AskLimits): Promise<void> {
+  async insert(record: AskRecord, caps?: AskLimits, postClaim?: PostClaim): Promise<void> {
     if (this.#insertListeners.size > 0 && record.expiresAt !== undefined) this.#insertedHere.add(record.id)
     let capped: AskLimits | undefined
     try {
       const result = await this.#query(SQL.insert, [
         record.id,
         record.status,
-        record.externalKey ?? null,
+        requestKeyOf(record) ?? null,
         record.owner.kind === 'library' ? record.owner.instance : null,
         record.createdAt,
         JSON.stringify(record),
@@ -162,13 +162,15 @@ export class PostgresAskStore implements AskStore {
         record.rule ?? null,
         caps?.pending ?? null,
         caps?.pendingPerKey ?? null,
+        postClaim?.holder ?? null,
+        postClaim?.until ?? null,
       ])
       // Without caps the insert has no condition: it added the row or threw.
       if (caps && result.rows.length === 0) capped = caps
     } catch (error) {
       this.#insertedHere.delete(record.id)
       if ((error as { code?: string }).code === '23505') {
-        throw new Error(`ask ${record.id}${record.externalKey === undefined ? '' : ` or an ask for ${record.externalKey}`} already exists`, { cause: error })
+        throw new Error(`ask ${record.id}${requestKeyOf(record) === undefined ? '' : ` or an ask for ${requestKeyOf(record)}`} already exists`, { cause: error })
       }
       throw error
     }
@@ -242,6 +244,14 @@ export class PostgresAskStore implements AskStore {
 
   async claimMessage(id: string, holder: string, now: number, until: number): Promise<boolean> {
     return (await this.#query(SQL.claimMessage, [id, holder, now, until])).rowCount === 1
+  }
+
+  async claimPost(id: string, holder: string, now: number, until: number): Promise<PostClaimResult> {
+    const row = (await this.#query<{ taken: number; until: string | null }>(SQL.claimPost, [id, holder, now, until])).rows[0]
+    if (!row) return { kind: 'moot' }
+    if (row.taken === 1) return { kind: 'taken' }
+    // Taken by another in the moment since this statement's snapshot: held, for as long as a claim runs. (bigint comes back as text.)
+    return { kind: 'held', until: row.until === null ? until : Number(row.until) }
   }
 
   async releaseMessage(id: string, holder: string, shown: boolean): Promise<void> {

@@ -35,13 +35,14 @@ export const SQL = {
 
   /**
    * The ask, announced when it has an expiry ($7), within the caps on
-   * pending asks ($10 in all, $11 for its API key $8; nulls: none): no row
+   * pending asks ($10 in all, $11 for its API key $8; nulls: none), with
+   * the right to post its card ($12 until $13, or nulls): no row
    * back means a cap was reached. Two instances inserting at once may each
    * count the other's ask as not there yet, so a cap can be passed by a few.
    */
   insert: `WITH inserted AS (
-             INSERT INTO asks (id, status, external_key, owner_instance, created_at, record, api_key, rule)
-             SELECT $1, $2, $3, $4, $5, $6::jsonb, $8::text, $9
+             INSERT INTO asks (id, status, external_key, owner_instance, created_at, record, api_key, rule, post_claim, post_claim_until)
+             SELECT $1, $2, $3, $4, $5, $6::jsonb, $8::text, $9, $12, $13
              WHERE $10::integer IS NULL
                 OR ((SELECT count(*) FROM asks WHERE status = 'pending') < $10::integer
                     AND ($8::text IS NULL OR (SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = $8::text) < $11::integer))
@@ -90,6 +91,19 @@ export const SQL = {
   markShown: `UPDATE asks SET final_message_shown = true, record = jsonb_set(record, '{finalMessageShown}', 'true') WHERE id = $1`,
   claimMessage: `UPDATE asks SET message_claim = $2, message_claim_until = $4
                  WHERE id = $1 AND (message_claim IS NULL OR message_claim = $2 OR message_claim_until < $3)`,
+  /**
+   * The post claim ($2 until $4, at $3), only while the card is unposted and
+   * the ask open; when another holder has it, when that runs out. (The outer
+   * SELECT reads the row as it was before the update.)
+   */
+  claimPost: `WITH taken AS (
+                UPDATE asks SET post_claim = $2, post_claim_until = $4
+                WHERE id = $1 AND status = 'pending' AND NOT record ? 'message'
+                  AND (post_claim IS NULL OR post_claim = $2 OR post_claim_until < $3)
+                RETURNING id
+              )
+              SELECT (SELECT count(*) FROM taken)::int AS taken, post_claim_until AS until
+              FROM asks WHERE id = $1 AND status = 'pending' AND NOT record ? 'message'`,
   releaseMessage: `UPDATE asks SET message_claim = NULL, message_claim_until = NULL,
                      final_message_shown = final_message_shown OR $3,
                      record = CASE WHEN $3 THEN jsonb_set(record, '{finalMessageShown}', 'true') ELSE record END

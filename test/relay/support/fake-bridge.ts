@@ -33,7 +33,7 @@ export class FakeBridge implements SlackBridge {
   readonly provider = { ask: () => Promise.reject(new Error('the fake bridge has no provider')) }
 
   async open(request: AskUserQuestionRequest, options: OpenAskOptions = {}): Promise<AskRecord> {
-    const existing = options.externalKey === undefined ? undefined : await this.store.findByExternalKey(options.externalKey)
+    const existing = options.relayDelivery === undefined ? undefined : await this.store.findByExternalKey(options.relayDelivery.key)
     if (existing) return existing
     if (this.failNextOpen) {
       const error = this.failNextOpen
@@ -45,7 +45,7 @@ export class FakeBridge implements SlackBridge {
   }
 
   async openApproval(input: OpenApprovalInput, options: OpenAskOptions = {}): Promise<AskRecord> {
-    const existing = options.externalKey === undefined ? undefined : await this.store.findByExternalKey(options.externalKey)
+    const existing = options.relayDelivery === undefined ? undefined : await this.store.findByExternalKey(options.relayDelivery.key)
     if (existing) return existing
     const { agent, ...approval } = input
     return this.#post({ kind: 'approval', questions: [], approval, ...(agent ? { agent } : {}) }, options)
@@ -63,7 +63,7 @@ export class FakeBridge implements SlackBridge {
       status: 'pending',
       createdAt: Date.now(),
       owner: { kind: 'service' },
-      ...(options.externalKey !== undefined ? { externalKey: options.externalKey } : {}),
+      ...(options.relayDelivery !== undefined ? { relayDelivery: options.relayDelivery } : {}),
     }
     await this.store.insert(record)
     this.posted.push(record)
