@@ -69,3 +69,26 @@ describe.each(MODES)('a click while the store is unreachable, in %s mode', (mode
     expect(await answer).toEqual({ answers: [{ id: 'pm', selected: [], custom: 'bun, please' }] })
   })
 })
+
+describe('a click on an ask this instance does not hold in memory, while the store is unreachable', () => {
+  it('tells the person to try again (not that the question is unknown), and counts their click once the store is back', async () => {
+    const outage = storeWithOutage()
+    // HTTP mode, so the clicks reach the second instance, which never held the ask.
+    const { slack, bridge, channel, restartBridge } = await startRig('http', { state: outage.store })
+    const answer = bridge.provider.ask({ questions: [pm] })
+    const message = await postedMessage(slack, channel)
+    await restartBridge()
+    outage.down = true
+
+    await slack.user(ALICE).click(message, 'pnpm')
+    const told = await slack.waitFor(() => slack.ephemerals(ALICE, channel)[0])
+    expect(told.text).toMatch(/not recorded.*try again in a moment/)
+    expect(interactiveElements(slack.messages(channel).find((m) => m.ts === message.ts)!).length).toBeGreaterThan(0)
+
+    outage.down = false
+    await slack.user(ALICE).click(message, 'pnpm')
+
+    expect(await answer).toEqual({ answers: [{ id: 'pm', selected: ['pnpm'] }] })
+    expect(visibleText(await settledMessage(slack, channel, message.ts))).toContain('pnpm')
+  })
+})
