@@ -163,7 +163,10 @@ class ClickCommand implements fc.AsyncCommand<Model, Real> {
   async run(model: Model) {
     const candidates = model.asks.filter(open)
     const ask = candidates[this.pick % candidates.length]!
-    const card = await slack.waitFor(() => cards(ask.question)[0], { timeoutMs: POST_DEADLINE_MS, message: `the card of ${ask.question}` })
+    const left = Math.max(1_000, ask.createdAt + POST_DEADLINE_MS - Date.now())
+    const card = await slack.waitFor(() => cards(ask.question)[0], { timeoutMs: left }).catch(() => {
+      throw new Error(`${ask.question} (${ask.id}): its agent was told it was created, and it has no card to click ${POST_DEADLINE_MS} ms on`)
+    })
     await slack.user('U0SANDBOX01').click(card, this.label)
     ask.clicked = this.label
     postedAtMostOnce(model)
@@ -228,30 +231,34 @@ class OtherKeyCommand implements fc.AsyncCommand<Model, Real> {
   toString = () => `another key reads, lists and withdraws ask #${this.pick}`
 }
 
-/** With every instance up: what each agent and person was promised, at the end of a sequence. */
+/** With every instance up: what each agent and person was promised, at the end of a sequence. Every broken promise is listed, not only the first. */
 async function promisesKept(model: Model, real: Real): Promise<void> {
+  const broken: string[] = []
   for (const ask of model.asks.filter((each) => each.id !== undefined)) {
     const left = Math.max(1_000, ask.createdAt + POST_DEADLINE_MS - Date.now())
-    await slack.waitFor(() => cards(ask.question)[0], { timeoutMs: left, message: `the card of ${ask.question}, which its agent was told was created (${ask.id}), within ${POST_DEADLINE_MS} ms` })
-    expect(cards(ask.question)).toHaveLength(1)
+    const card = await slack.waitFor(() => cards(ask.question)[0], { timeoutMs: left }).catch(() => undefined)
+    if (!card) broken.push(`${ask.question} (${ask.id}): its agent was told it was created, and it has no card ${POST_DEADLINE_MS} ms on`)
+    if (cards(ask.question).length > 1) broken.push(`${ask.question}: ${cards(ask.question).length} cards`)
   }
   const client = new pg.Client({ connectionString: db.url })
   await client.connect()
   try {
     const stuck = await client.query<{ id: string }>(`SELECT id FROM asks WHERE status = 'pending' AND record->'message' IS NULL AND created_at < $1`, [Date.now() - POST_DEADLINE_MS])
-    expect(stuck.rows.map((row) => row.id), 'asks pending without a card past the post deadline').toEqual([])
+    for (const row of stuck.rows) broken.push(`ask ${row.id} is pending without a card past the post deadline`)
   } finally {
     await client.end()
   }
   for (const ask of model.asks.filter((each) => each.clicked !== undefined && !each.withdrawn)) {
     const state = await call(alive(real)[0]!, 'GET', `/v1/asks/${ask.id}?wait=10`, ask.key)
-    expect(state.body, `what the agent of ${ask.question} receives`).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'pick', selected: [ask.clicked] }] } })
+    const answer = state.body.answer as { answers?: { selected?: string[] }[] } | undefined
+    if (state.body.status !== 'answered' || JSON.stringify(answer?.answers?.[0]?.selected) !== JSON.stringify([ask.clicked])) broken.push(`${ask.question}: ${ask.clicked} was clicked, and its agent receives ${JSON.stringify(state.body)}`)
   }
-  for (const ask of model.asks.filter((each) => each.id !== undefined && (each.clicked !== undefined || each.withdrawn))) {
+  for (const ask of model.asks.filter((each) => each.id !== undefined && (each.clicked !== undefined || each.withdrawn) && cards(each.question).length > 0)) {
     const card = () => cards(ask.question)[0]!
     const settled = await slack.waitFor(() => (interactiveElements(card()).length === 0 && !/Delivering/.test(visibleText(card())) ? card() : undefined), { timeoutMs: CARD_SETTLES_WITHIN_MS }).catch(() => undefined)
-    expect(settled, `the card of ${ask.question} (${ask.clicked ? `answered ${ask.clicked}` : 'withdrawn'}) shows its outcome; it shows: ${visibleText(card())}`).toBeDefined()
+    if (!settled) broken.push(`${ask.question} (${ask.clicked ? `answered ${ask.clicked}` : 'withdrawn'}): its card does not show its outcome within ${CARD_SETTLES_WITHIN_MS} ms; it shows: ${visibleText(card()).split('\n')[0]}`)
   }
+  expect(broken, 'promises broken').toEqual([])
 }
 
 /** Closes what is still open, so the next sequence starts clean (the stand-in's pacing allows its posts). */
@@ -311,7 +318,7 @@ afterAll(async () => {
 })
 
 describe('the service as a model: three instances on PostgreSQL, two keys', () => {
-  it('posts each ask once and within the deadline, gives each agent the answer clicked, and shows each outcome on its card, through kills, restarts and a store outage', () => runSequences(delivery, 3, 6), 300_000)
+  it('posts each ask once and within the deadline, gives each agent the answer clicked, and shows each outcome on its card, through kills, restarts and a store outage', () => runSequences(delivery, 2, 6, [new CreateCommand('one', 0, 'idempotent'), new ClickCommand(0, 'pnpm'), new CreateKilledMidPostCommand('two', 2)]), 300_000)
 
   it('keeps each key to its own asks: another key neither lists, reads nor withdraws them', () => runSequences(isolation, 2, 5, [new CreateCommand('one', 0, 'plain'), new CreateCommand('two', 1, 'plain'), new OtherKeyCommand(0)]), 120_000)
 })
