@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { Context, Service } from '@deepseek-ai/cordis'
+import { ApprovalService } from '@deepseek-ai/dsh-user-approval'
 import UserQuestionService from '@deepseek-ai/dsh-user-questions'
 import type { PolicyInput } from '../../src/bridge/ask-policy.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
@@ -30,7 +31,7 @@ import { sandboxEnv } from '../support/sandbox-env.js'
  */
 
 /** What the agent ends up with: the answer, or the seam's error code (however the door spells it). */
-export type AgentGot = { answer: AskUserQuestionAnswer } | { error: string }
+export type AgentGot = { answer: AskUserQuestionAnswer } | { error: string } | { decision: string }
 
 /** One ask in flight through a door. */
 export interface Asking {
@@ -53,6 +54,8 @@ export interface DoorRun {
   /** The audit trail's event types of the ask whose card is `ts`, oldest first. */
   auditTrail(ts: string): Promise<string[]>
   ask(input: AskInput): Asking
+  /** A tool approval for `command` (doors with tools only). */
+  approve?(command: string): Asking
   close(): Promise<void>
 }
 
@@ -260,6 +263,53 @@ export const DOORS: Door[] = [
           const asking = askThroughProvider(async (signal) => (await loaded).seam.ask({ questions: input.questions, signal }))
           void asking.got.finally(async () => (await loaded).fiber.dispose())
           return asking
+        },
+      }
+    },
+  },
+  {
+    name: 'the plugin with its own bridge',
+    tools: true,
+    async start() {
+      const slack = await startSandbox()
+      const ctx = new Context()
+      let fiber: { dispose(): unknown } | undefined
+      let timeout: number | undefined
+      let bridge: SlackBridge | undefined
+      // The plugin as published, with the real bridge kept in hand to read its audit trail.
+      const plugin = pluginModule.createSlackPlugin(async () => async (options) => (bridge = await createSlackBridge(options)))
+      // Loaded at the first ask or approval, with that cell's timeout, as a profile entry with its own Slack tokens.
+      const loaded = async () => {
+        if (!fiber) {
+          await ctx.plugin(UserQuestionService)
+          await ctx.plugin(ApprovalService, {})
+          await ctx.plugin(LoaderStandIn)
+          const config = { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:', ...(timeout ? { timeout } : {}) }
+          fiber = (await ctx.plugin(plugin as never, config as never)) as { dispose(): unknown }
+        }
+        return ctx as unknown as { userQuestions: { ask(request: unknown): Promise<AskUserQuestionAnswer> }; approval: { request(request: unknown): Promise<string> } }
+      }
+      return {
+        slack,
+        channel: slack.defaultChannel,
+        auditTrail: async (ts) => auditTrailOf(bridge!.store, ts),
+        ask(input) {
+          timeout = input.timeoutMs
+          return askThroughProvider(async (signal) => (await loaded()).userQuestions.ask({ questions: input.questions, signal }))
+        },
+        approve(command) {
+          const agent = new AbortController()
+          const call = { type: 'assistant/message', data: { message: { content: [{ type: 'tool-call', id: 'call-1', name: 'bash', arguments: { command } }] } } }
+          const events: { type: string; data?: unknown }[] = [{ type: 'turn/start' }, call]
+          const session = { id: 'session-1', header: { cwd: '/work/app' }, events, append: (type: string, data: unknown) => void events.push({ type, data }) }
+          const got = loaded()
+            .then((seam) => seam.approval.request({ agent: { id: 'session-1', session }, toolName: 'bash', callId: 'call-1', reason: 'runs outside the workspace', signal: agent.signal }))
+            .then((decision): AgentGot => ({ decision }), (error: unknown): AgentGot => ({ error: String(error) }))
+          return { got, withdraw: () => agent.abort() }
+        },
+        close: async () => {
+          await fiber?.dispose()
+          await slack.close()
         },
       }
     },

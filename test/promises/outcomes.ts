@@ -15,8 +15,8 @@ export const CAROL = 'U0SANDBOX03'
 export interface Outcome {
   name: string
   input: AskInput
-  /** A tool approval: only doors with tools can ask one. */
-  needsTools?: true
+  /** A tool approval for this command, instead of a question: only doors with tools ask one. */
+  tool?: string
   /** Text that shows the ask on the Home tab while it is open. */
   listedAs: string
   /** What happens once the card is posted. */
@@ -158,21 +158,21 @@ export const OUTCOMES: Outcome[] = [
   },
   {
     name: 'tool allowed',
-    needsTools: true,
+    tool: 'rm -rf build/',
     input: { questions: [] },
-    listedAs: 'bash',
-    act: async () => {},
-    agentGets: { error: 'no door in this table runs tools yet' },
+    listedAs: 'rm -rf build/',
+    act: async (run, card) => void (await run.slack.user(ALICE).click(card, /Allow/)),
+    agentGets: { decision: 'allowed-once' },
     card: /Allowed once by/,
     events: ['posted', 'decided'],
   },
   {
     name: 'tool rejected',
-    needsTools: true,
+    tool: 'rm -rf build/',
     input: { questions: [] },
-    listedAs: 'bash',
-    act: async () => {},
-    agentGets: { error: 'no door in this table runs tools yet' },
+    listedAs: 'rm -rf build/',
+    act: async (run, card) => void (await run.slack.user(ALICE).click(card, 'Reject')),
+    agentGets: { decision: 'rejected' },
     card: /Rejected by/,
     events: ['posted', 'decided'],
   },
