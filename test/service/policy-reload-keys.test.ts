@@ -50,20 +50,3 @@ describe.each(exposures)('a policy reload whose file names no key, when %s', (_,
     expect(logger.lines).toContainEqual(expect.stringMatching(/^error policy not reloaded \(SIGHUP\); version \w+ stays in force: .*(DSH_SLACK_API_KEY|DSH_SLACK_ALLOWED_HOSTS)/))
   })
 })
-
-describe('a policy reload whose file names no key, on loopback with named Host names', () => {
-  it('is taken: nothing outside this machine can reach the API', async () => {
-    const path = join(dir, 'policy-loopback.yml')
-    writeFileSync(path, WITH_KEY)
-    const config = configFromEnv({ DSH_SLACK_POLICY: path, DSH_SLACK_STATE: ':memory:' })
-    const logger = recordingLogger()
-    const holder = servicePolicy(config, undefined, logger)
-    const reloader = watchPolicy({ path, holder, config, logger, signals: false })
-    reloaders.push(reloader)
-
-    writeFileSync(path, WITHOUT_KEY)
-
-    expect(await reloader.reload('SIGHUP')).toBe(true)
-    expect(holder.current.keys).toEqual([])
-  })
-})
