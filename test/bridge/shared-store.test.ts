@@ -172,6 +172,41 @@ describe('instances sharing one PostgreSQL store', () => {
     expect(slack.messages[0]!.updates).toHaveLength(1)
   })
 
+  it('expires an ask whose library process holds no lease at all (it ended it, or the ask predates leases), from an instance that starts', async () => {
+    const slack = new FakeSlackPort()
+    const library = await instance(slack, 'library', 60_000)
+    const asked = library.provider.ask({ questions: [question] })
+    asked.catch(() => undefined)
+    const posted = await until(async () => (await library.store.listPending()).find((record) => record.message))
+    await library.lifecycle.stop({ withdrawOpen: false })
+    await library.store.endLease(library.lifecycle.instance)
+
+    const service = await instance(slack, 'service')
+
+    const record = await service.store.get(posted!.id)
+    expect(record?.status).toBe('expired')
+    await until(async () => (await service.store.get(posted!.id))?.finalMessageShown)
+    expect(slack.messages[0]!.updates).toHaveLength(1)
+  })
+
+  it('arms expiry, on an instance that starts, for pending asks other owners posted and no one is timing', async () => {
+    const slack = new FakeSlackPort()
+    const first = await instance(slack, 'service')
+    const record = await first.lifecycle.open({ questions: [question] }, { timeoutMs: 1_500 })
+    // As if SIGKILLed: its expiry timer is gone with it.
+    await first.lifecycle.stop({ withdrawOpen: false })
+    expect(first.lifecycle.armedTimers).toBe(0)
+
+    const library = await instance(slack, 'library')
+
+    expect(library.lifecycle.armedTimers).toBe(1)
+    const expired = await until(async () => {
+      const latest = await library.store.get(record.id)
+      return latest?.status === 'expired' && latest.finalMessageShown && latest
+    })
+    expect(expired.settlement?.outcome.kind).toBe('expired')
+  })
+
   it('keeps the asks of a library process that still renews its lease', async () => {
     const slack = new FakeSlackPort()
     const library = await instance(slack, 'library', 150)

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import type { AskStore } from '../../src/store/ask-store.js'
-import { MODES, startRig } from '../support/e2e.js'
+import { MODES, startRig, type Mode } from '../support/e2e.js'
 import { interactiveElements, postedMessage, settledMessage, visibleText } from '../support/messages.js'
 
 const ALICE = 'U0SANDBOX01'
@@ -28,22 +28,8 @@ function storeWithOutage(): { store: AskStore; down: boolean } {
 
 describe.each(MODES)('a click while the store is unreachable, in %s mode', (mode) => {
   it('tells the person privately to try again, keeps the question open, and counts their next click once the store is back', async () => {
-    const outage = storeWithOutage()
-    const { slack, bridge, channel } = await startRig(mode, { state: outage.store })
-    const answer = bridge.provider.ask({ questions: [pm] })
-    const message = await postedMessage(slack, channel)
-    outage.down = true
+    const { slack, channel } = await clickThroughOutage(mode, 'the instance that asked')
 
-    await slack.user(ALICE).click(message, 'pnpm')
-    const told = await slack.waitFor(() => slack.ephemerals(ALICE, channel)[0])
-    expect(told.text).toMatch(/not recorded.*try again in a moment/)
-    expect(interactiveElements(slack.messages(channel).find((m) => m.ts === message.ts)!).length).toBeGreaterThan(0)
-
-    outage.down = false
-    await slack.user(ALICE).click(message, 'pnpm')
-
-    expect(await answer).toEqual({ answers: [{ id: 'pm', selected: ['pnpm'] }] })
-    expect(visibleText(await settledMessage(slack, channel, message.ts))).toContain('pnpm')
     expect(slack.ephemerals(ALICE, channel)).toHaveLength(1)
   })
 
@@ -69,3 +55,37 @@ describe.each(MODES)('a click while the store is unreachable, in %s mode', (mode
     expect(await answer).toEqual({ answers: [{ id: 'pm', selected: [], custom: 'bun, please' }] })
   })
 })
+
+describe('a click on an ask this instance does not hold in memory, while the store is unreachable', () => {
+  it('tells the person to try again (not that the question is unknown), and counts their click once the store is back', async () => {
+    // HTTP mode, so the clicks reach the second instance, which never held the ask.
+    await clickThroughOutage('http', 'another instance')
+  })
+})
+
+/**
+ * An ask, the store cut, a click (told privately to try again, the question
+ * left open), the store back, the click again (counted, the card settled).
+ * `another instance`: the clicks reach a second instance on the same store,
+ * which never held the ask in memory (as after a restart).
+ */
+async function clickThroughOutage(mode: Mode, clicksReach: 'the instance that asked' | 'another instance') {
+  const outage = storeWithOutage()
+  const { slack, bridge, channel, restartBridge } = await startRig(mode, { state: outage.store })
+  const answer = bridge.provider.ask({ questions: [pm] })
+  const message = await postedMessage(slack, channel)
+  if (clicksReach === 'another instance') await restartBridge()
+  outage.down = true
+
+  await slack.user(ALICE).click(message, 'pnpm')
+  const told = await slack.waitFor(() => slack.ephemerals(ALICE, channel)[0])
+  expect(told.text).toMatch(/not recorded.*try again in a moment/)
+  expect(interactiveElements(slack.messages(channel).find((m) => m.ts === message.ts)!).length).toBeGreaterThan(0)
+
+  outage.down = false
+  await slack.user(ALICE).click(message, 'pnpm')
+
+  expect(await answer).toEqual({ answers: [{ id: 'pm', selected: ['pnpm'] }] })
+  expect(visibleText(await settledMessage(slack, channel, message.ts))).toContain('pnpm')
+  return { slack, channel }
+}

@@ -203,6 +203,23 @@ describe('relay: approvals', () => {
     expect((await askOf(bridge, host, second.rpcId)).approval?.arguments).toBeUndefined()
   })
 
+  it('never redraws a waiting card from a late call of another tool, read once the relay\'s pending updates have settled', async () => {
+    const { host, bridge, relay } = await setup()
+    const waiting = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-8' })
+    const record = await askOf(bridge, host, waiting.rpcId)
+    const marker = host.requestApproval({ sessionId: 'session-2', toolName: 'bash', callId: 'call-9' })
+    const markerRecord = await askOf(bridge, host, marker.rpcId)
+
+    host.sessionEvent('session-2', { type: 'tool/call', data: { callId: 'call-8', name: 'write_file', arguments: '{"path":"x"}' } })
+    host.sessionEvent('session-2', { type: 'tool/call', data: { callId: 'call-9', name: 'bash', arguments: '{"command":"echo marker"}' } })
+    await vi.waitFor(() => expect(bridge.shownArguments.map((shown) => shown.id)).toContain(markerRecord.id))
+    // Stopping waits for every update the relay has started: nothing can land after this read.
+    await relay.stop()
+
+    expect(bridge.shownArguments.filter((shown) => shown.id === record.id)).toEqual([])
+    expect((await bridge.store.get(record.id))?.approval?.arguments).toBeUndefined()
+  })
+
   it.each(['allowed-once', 'rejected'] as const)('sends the decision %s with the approval id', async (decision) => {
     const { host, bridge } = await setup()
     const { rpcId, approvalId, outcome } = host.requestApproval({ sessionId: 'session-2', toolName: 'bash' })
