@@ -5,6 +5,7 @@ import type { ApprovalOutcome, HarnessApprovalRequest } from '../../src/cordis/h
 import { silentLogger } from '../../src/log/logger.js'
 import type { AskRecord, Settlement } from '../../src/store/ask-record.js'
 import { FakeBridge } from '../http/fake-bridge.js'
+import { OffSwitch } from '../../src/cordis/off-switch.js'
 
 // The plugin's `approval/request` answerer with a fake bridge: what the card
 // is given to show, and which outcome the harness gets for each way the card
@@ -48,6 +49,9 @@ class ApprovalBridge extends FakeBridge {
   }
 }
 
+/** An off switch that is never thrown here: these cases are about the card and the verdict. */
+const stayOn = () => new OffSwitch(() => undefined, () => undefined)
+
 function toolCall(id: string, name: string, args: unknown) {
   return { type: 'assistant/message', data: { message: { content: [{ type: 'tool-call', id, name, arguments: args }] } } }
 }
@@ -58,7 +62,7 @@ function request(overrides: Partial<HarnessApprovalRequest> = {}): HarnessApprov
 
 async function decide(settlement: Settlement): Promise<ApprovalOutcome> {
   const bridge = new ApprovalBridge()
-  const answerer = slackApprovalAnswerer(async () => bridge, silentLogger)
+  const answerer = slackApprovalAnswerer(async () => bridge, stayOn(), silentLogger)
   const outcome = answerer(request(), () => Promise.resolve('unavailable'))
   await bridge.settleWhenPosted(settlement)
   return outcome
@@ -69,7 +73,7 @@ describe('the plugin’s approval card', () => {
     const bridge = new ApprovalBridge()
     const events = [toolCall('call-7', 'bash', { command: 'make deploy' })]
 
-    const outcome = slackApprovalAnswerer(async () => bridge, silentLogger)(request({ agent: { id: 's', session: { events } } }), () => Promise.resolve('unavailable'))
+    const outcome = slackApprovalAnswerer(async () => bridge, stayOn(), silentLogger)(request({ agent: { id: 's', session: { events } } }), () => Promise.resolve('unavailable'))
     await bridge.settleWhenPosted({ status: 'answered', decision: 'allowed-once', outcome: { kind: 'decided', by: alice, at: 1, decision: 'allowed-once' } })
 
     expect(await outcome).toBe('allowed-once')
@@ -81,7 +85,7 @@ describe('the plugin’s approval card', () => {
     // The newest event first in the search: the call of another tool, same id.
     const events = [toolCall('call-7', 'bash', { command: 'make deploy' }), toolCall('call-7', 'write_file', { path: '/etc/passwd' })]
 
-    const outcome = slackApprovalAnswerer(async () => bridge, silentLogger)(request({ agent: { id: 's', session: { events } } }), () => Promise.resolve('unavailable'))
+    const outcome = slackApprovalAnswerer(async () => bridge, stayOn(), silentLogger)(request({ agent: { id: 's', session: { events } } }), () => Promise.resolve('unavailable'))
     await bridge.settleWhenPosted({ status: 'answered', decision: 'rejected', outcome: { kind: 'decided', by: alice, at: 1, decision: 'rejected' } })
     await outcome
 
@@ -92,7 +96,7 @@ describe('the plugin’s approval card', () => {
     const bridge = new ApprovalBridge()
     const events = [toolCall('call-7', 'write_file', { path: '/etc/passwd' })]
 
-    const outcome = slackApprovalAnswerer(async () => bridge, silentLogger)(request({ agent: { id: 's', session: { events } } }), () => Promise.resolve('unavailable'))
+    const outcome = slackApprovalAnswerer(async () => bridge, stayOn(), silentLogger)(request({ agent: { id: 's', session: { events } } }), () => Promise.resolve('unavailable'))
     await bridge.settleWhenPosted({ status: 'answered', decision: 'rejected', outcome: { kind: 'decided', by: alice, at: 1, decision: 'rejected' } })
     await outcome
 
