@@ -16,7 +16,7 @@ export function canvasMarkdown(plan: string): string {
   return plan
     .replace(/!\[([^\]]*)\]\(([@#][^)]*)\)/g, (_all, label: string, target: string) => `${label || target.slice(1)}`)
     .replace(/</g, '‹')
-    .replace(/>(?!\s)/g, '›')
+    .replace(/(?<!^[ \t]*)>/gm, '›')
     .replace(/@(here|channel|everyone)\b/gi, '@\u200D$1')
     .replace(/(?<!!)\[([^\]]*)\]\(([^)\s]*)\)/g, (all, label: string, url: string) => (isSafeUrl(url) && labelShowsTarget(label, url) ? all : `${label} (${url})`))
 }
