@@ -107,6 +107,11 @@ export class CodeChannels {
 
   constructor(private readonly workspace: Workspace) {}
 
+  /** Tells whoever follows the workspace (the page, a test's wait) that a code channel or its canvas changed. */
+  changed(channelId: string): void {
+    this.workspace.emit('change', { type: 'code_channel_changed', channel: channelId })
+  }
+
   /** The code channel with this id, not archived (Slack's codes otherwise). */
   open(channelId: string): CodeChannel {
     const channel = this.channels.get(channelId)
@@ -167,6 +172,7 @@ export class CodeChannels {
     if (input.text.trim() === '') throw new SlackRefusal('no_text')
     const comment: CanvasComment = { id: this.workspace.ids.next('Fc'), sectionId: section.id, quotedText: input.quotedText, text: input.text, userId: input.userId, ts: this.workspace.ids.ts(), replies: [], resolved: false }
     canvas.comments.push(comment)
+    this.changed(channel.id)
     return comment
   }
 }

@@ -10,7 +10,7 @@ import { messageContainer, viewContainer, type ContainerKey } from './client-sta
 import type { CanvasComment } from './code-channels.js'
 import type { SandboxCore } from './core.js'
 import { elementsOf, isMultiChoice, isSingleChoice, isTextInput, matches, optionsOf, textOf, type FoundElement } from './elements.js'
-import { SandboxError } from './errors.js'
+import { SandboxError, SlackRefusal } from './errors.js'
 import type { EphemeralMessage, SandboxHomeView, SandboxUser, SandboxView, StoredMessage } from './model.js'
 import { appHomeOpenedCallback, blockActionsPayload, blockSuggestionPayload, viewClosedPayload, viewSubmissionPayload, type Surface } from './payloads.js'
 import { applyViewSubmissionAck } from './view-ack.js'
@@ -108,7 +108,12 @@ export class ScriptedUser {
    * the passage is not within one section.
    */
   commentOnCanvas(canvasId: string, quotedText: string, text: string): CanvasComment {
-    return this.core.codeChannels.comment({ canvasId, userId: this.id, quotedText, text })
+    try {
+      return this.core.codeChannels.comment({ canvasId, userId: this.id, quotedText, text })
+    } catch (error) {
+      if (error instanceof SlackRefusal) throw new SandboxError('INVALID_INPUT', `Slack would not take this comment: ${error.error}`)
+      throw error
+    }
   }
 
   /** Clicks a button, or an overflow menu item, by its visible text (and its action_id, when several show that text). */

@@ -88,6 +88,7 @@ export const agentMethods: MethodTable = {
       const channel = core.workspace.createChannel({ name, isPrivate, ...(members ? { members } : {}) })
       codeChannels.channels.set(channel.id, { id: channel.id, ...(args.session_id ? { sessionId: args.session_id } : {}), ...(origin ? { origin } : {}), views: [], contextBar: [], archived: false })
       if (args.session_id) codeChannels.bySession.set(args.session_id, channel.id)
+      codeChannels.changed(channel.id)
       return { channel_id: channel.id }
     },
   }),
@@ -130,6 +131,7 @@ export const agentMethods: MethodTable = {
       }
       Object.assign(view, { type: args.type, label, contentVersion: view.contentVersion + 1 })
       if (args.type === 'canvas') Object.assign(view, { canvasId: args.canvas_id, accessLevel: args.access_level ?? 'write' })
+      core.codeChannels.changed(channel.id)
       return { view_id: view.viewId }
     },
   }),
@@ -156,6 +158,7 @@ export const agentMethods: MethodTable = {
       core.codeChannels.rewrite(canvas, args.content)
       const view = channel.views.find((v) => v.canvasId === canvas.id)
       if (view) view.contentVersion += 1
+      core.codeChannels.changed(channel.id)
       return {}
     },
   }),
@@ -183,6 +186,7 @@ export const agentMethods: MethodTable = {
     run(args, core) {
       const channel = core.codeChannels.open(args.channel_id)
       if (args.code_channel?.context_bar_items) channel.contextBar = args.code_channel.context_bar_items
+      core.codeChannels.changed(channel.id)
       return {}
     },
   }),
@@ -201,6 +205,7 @@ export const agentMethods: MethodTable = {
         core.workspace.post({ channel: channel.origin.channel, thread_ts: channel.origin.ts, user: app.botUserId, bot_id: app.botId, app_id: app.appId, text: summary.text })
       }
       channel.archived = true
+      core.codeChannels.changed(channel.id)
       return {}
     },
   }),
