@@ -8,7 +8,10 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { serviceDeps } from '../../src/cli/service-deps.js'
 import { configFromEnv } from '../../src/config/config.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
-import { recordingLogger } from '../support/e2e.js'
+import { recordingLogger, startRig as startBridgeRig } from '../support/e2e.js'
+import { startFakeHost } from '../support/fake-host.js'
+import { startRelay } from '../../src/relay/index.js'
+import { FAST } from '../relay/support/fixtures.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
 import { startService } from '../../src/service/start-service.js'
@@ -46,11 +49,12 @@ async function startRig(scopes: string[], env: Record<string, string> = {}) {
 }
 
 /** The session's code channel and its plan canvas, once dsh-slack has put the plan there. */
-async function planCanvas(slack: Sandbox, contentVersion = 1) {
+async function planCanvas(slack: Sandbox, contentVersion = 1, session = SESSION) {
   return slack.waitFor(() => {
-    const channel = slack.codeChannels.channels.get(slack.codeChannels.bySession.get(SESSION) ?? '')
+    const channel = slack.codeChannels.channels.get(slack.codeChannels.bySession.get(session) ?? '')
     const view = channel?.views.find((v) => v.type === 'canvas')
-    if (!channel || !view?.canvasId || view.contentVersion < contentVersion) return undefined
+    // The context bar is set after the canvas: waiting for it waits for the whole placement.
+    if (!channel || !view?.canvasId || view.contentVersion < contentVersion || channel.contextBar.length === 0) return undefined
     return { channel, view, canvas: slack.codeChannels.canvas(view.canvasId) }
   })
 }
@@ -94,7 +98,39 @@ describe('a plan review of an agent session, with code channels', () => {
     expect(approved).toMatchObject({ status: 'answered', answer: { answers: [{ selected: [expect.stringMatching(/approve/i)] }] } })
     expect((await events(first.id)).filter((e) => e.by?.id === ALICE).map((e) => e.type)).toContain('answered')
     expect((await events(second.id)).filter((e) => e.by?.id === BOB).map((e) => e.type)).toContain('answered')
-    expect(visibleText(await slack.waitFor(() => slack.latestMessage(channel.id)))).toMatch(/Plan review answered by .*U0SANDBOX02/)
+    // How each review ended is posted in the code channel after it settles.
+    const outcomes = await slack.waitFor(() => (slack.messages(channel.id).length === 2 ? slack.messages(channel.id).map((m) => m.text) : undefined))
+    expect(outcomes).toEqual([expect.stringMatching(/^Plan review answered by .*\(U0SANDBOX01\)\.$/), expect.stringMatching(/^Plan review answered by .*\(U0SANDBOX02\)\.$/)])
+  })
+})
+
+describe('a plan review from a harness host, through the relay, with code channels', () => {
+  it('opens the host session’s code channel; the host receives alice’s comment with Request changes; the revision keeps it on step 3', async () => {
+    const host = await startFakeHost()
+    cleanups.push(() => host.close())
+    const { slack, bridge, channel } = await startBridgeRig('socket', {}, { scopes: CODE_CHANNEL_SCOPES })
+    const relay = startRelay({ bridge, hosts: [host.url], logger: recordingLogger(), timing: FAST })
+    cleanups.push(() => relay.stop())
+    await host.waitForConnections(1)
+
+    const first = host.ask('host-session-7', [planReviewQuestion(PLAN)])
+    const { canvas } = await planCanvas(slack, 1, 'host-session-7')
+    const card = slack.messages(channel).find((m) => slack.codeChannels.channels.get(slack.codeChannels.bySession.get('host-session-7')!)?.origin?.ts === m.ts)!
+    slack.user(ALICE).commentOnCanvas(canvas.id, 'once the deploy is done', 'Which deploy?')
+    const alice = slack.user(ALICE)
+    await alice.click(card, /Request changes/)
+    await slack.waitFor(() => alice.modal())
+    alice.fill(/.*/, 'One question on step 3.')
+    await alice.submit()
+
+    expect(await first.outcome).toMatchObject({
+      kind: 'answered',
+      answer: { answers: [{ selected: [], custom: 'One question on step 3.\n\nComment on the plan canvas:\n\n> once the deploy is done\n- alice (U0SANDBOX01): Which deploy?' }] },
+    })
+    host.ask('host-session-7', [planReviewQuestion(REVISED)])
+    const revised = await planCanvas(slack, 2, 'host-session-7')
+    expect(revised.canvas.id).toBe(canvas.id)
+    expect(revised.canvas.sections.find((s) => s.id === revised.canvas.comments[0]!.sectionId)?.markdown).toBe('3. Drop the old column once the deploy is done')
   })
 })
 
