@@ -16,7 +16,6 @@ import { TIMING } from '../slack/timing.js'
 import { webApiPort } from '../slack/web-api-port.js'
 import { codeChannelPort } from '../slack/code-channel-port.js'
 import { PlanCanvases } from '../bridge/code-channel/plan-canvases.js'
-import { describeOutcome } from '../bridge/describe-outcome.js'
 import { trackInFlight } from '../slack/in-flight-calls.js'
 import { AnswerPolicy } from '../bridge/answer-policy.js'
 import type { ViewSettings } from '../bridge/ask-view.js'
@@ -117,7 +116,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   const codeChannels = codeChannelPort(app.client, options.observeSlackCalls)
   const planCanvases = new PlanCanvases({ port: codeChannels, slack, logger, mode: options.codeChannels ?? 'auto', nameOf: (id) => codeChannels.userName(id) })
   lifecycle.onOpenChanged((record) => planCanvases.opened(record))
-  lifecycle.onSettled((record) => record.settlement && planCanvases.settled(record, describeOutcome(record.settlement.outcome)))
+  lifecycle.onSettled((record) => planCanvases.settled(record))
   registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now, home, planCanvases })
 
   let health: SlackHealth = 'connected'

@@ -100,7 +100,7 @@ describe('a plan review of an agent session, with code channels', () => {
     expect((await events(second.id)).filter((e) => e.by?.id === BOB).map((e) => e.type)).toContain('answered')
     // How each review ended is posted in the code channel after it settles.
     const outcomes = await slack.waitFor(() => (slack.messages(channel.id).length === 2 ? slack.messages(channel.id).map((m) => m.text) : undefined))
-    expect(outcomes).toEqual([expect.stringMatching(/^Plan review answered by .*\(U0SANDBOX01\)\.$/), expect.stringMatching(/^Plan review answered by .*\(U0SANDBOX02\)\.$/)])
+    expect(outcomes).toEqual(['Changes requested by alice (U0SANDBOX01).', 'Plan approved by bob (U0SANDBOX02).'])
   })
 })
 

@@ -10,6 +10,7 @@
  */
 import { escapeMrkdwn } from '../../../blocks/text.js'
 import type { Logger } from '../../log/logger.js'
+import { describeOutcome } from '../describe-outcome.js'
 import type { CodeChannelPort, ContextItem } from '../../slack/code-channel-port.js'
 import { SlackCallError } from '../../slack/slack-call-error.js'
 import type { MessageContent, SlackPort } from '../../slack/slack-port.js'
@@ -48,6 +49,19 @@ function reviewOf(record: AskRecord): { plan: string; session: string; card: { c
   const session = record.agent?.id
   if (!session || !record.message || !only.detail) return undefined
   return { plan: only.detail, session, card: { channel: record.message.channel, ts: record.message.ts } }
+}
+
+/** How a settled review ended, for its code channel: changes requested, approved, or the outcome as the log says it. */
+function reviewOutcome(record: AskRecord): string {
+  const { outcome, answer } = record.settlement!
+  const [item] = answer?.answers ?? []
+  if (outcome.kind === 'answered') {
+    const by = describeOutcome(outcome).replace(/^answered by /, '')
+    if (item?.custom !== undefined) return `Changes requested by ${by}`
+    const approve = record.questions[0]?.intent?.kind === 'plan-review' ? record.questions[0].intent.approve : undefined
+    if (approve !== undefined && item?.selected.includes(approve)) return `Plan approved by ${by}`
+  }
+  return `Plan review ${describeOutcome(outcome)}`
 }
 
 /** A message of dsh-slack's own words (mrkdwn, already escaped where it quotes anyone). */
@@ -114,12 +128,14 @@ export class PlanCanvases {
   }
 
   /** A settled review: the code channel is told how it ended (the session may go on with a revised plan). */
-  settled(record: AskRecord, outcome: string): void {
+  settled(record: AskRecord): void {
+    const outcome = record.settlement ? reviewOutcome(record) : undefined
+    if (outcome === undefined) return
     const placed = this.#placed.get(record.id)
     if (!placed) return
     this.#placed.delete(record.id)
     void placed
-      .then((where) => where && this.options.slack.postMessage(where.channel, note(escapeMrkdwn(`Plan review ${outcome}.`))))
+      .then((where) => where && this.options.slack.postMessage(where.channel, note(escapeMrkdwn(`${outcome}.`))))
       .catch((error: unknown) => this.options.logger.warn(`ask ${record.id}: could not post the outcome in its code channel: ${error instanceof Error ? error.message : String(error)}`))
   }
 
