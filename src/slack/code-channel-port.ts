@@ -38,7 +38,8 @@ export interface CodeChannelPort {
 }
 
 const userResult = z.object({ user: z.object({ name: z.string().optional(), real_name: z.string().optional(), profile: z.object({ display_name: z.string().optional() }).optional() }).optional() })
-const createResult = z.object({ channel_id: z.string() })
+// The id goes into our own mrkdwn (`<#C…>`): a channel id, nothing else.
+const createResult = z.object({ channel_id: z.string().regex(/^[CG][A-Z0-9]{2,30}$/) })
 const canvasResult = z.object({ canvas_id: z.string() })
 const viewsResult = z.object({ views: z.array(z.object({ view_key: z.string().optional(), file_id: z.string().optional() })).default([]) })
 const canvasComments = z.object({
