@@ -73,6 +73,12 @@ export interface SlackBridgeOptions {
   /** Whose asks these are: a service keeps them open across restarts; a library's expire with it. */
   owner?: 'service' | 'library'
   logger?: Logger
+  /**
+   * Plan reviews of an agent session in its code channel's canvas
+   * (`DSH_SLACK_CODE_CHANNELS`): `auto` (default) when Slack allows it,
+   * `off` for the card and its thread only (decision 0073).
+   */
+  codeChannels?: 'auto' | 'off'
   /** Told of every Web API call once it finished, with Slack's error when it failed (the service's `/metrics`). */
   observeSlackCalls?: SlackCallObserver
   /** Told of every click refused because the person may not act on the ask (the service's `dsh_slack_refused_total{reason="click"}`). */

@@ -70,6 +70,8 @@ export interface Config {
   escalateAfterMs?: number
   /** The service's log: human lines (`text`, default) or one JSON object per line (`json`). */
   logFormat: 'text' | 'json'
+  /** Plan reviews in the agent session's code channel (`DSH_SLACK_CODE_CHANNELS`): `auto` (default) or `off`. */
+  codeChannels: 'auto' | 'off'
 }
 
 export const DEFAULT_STATE_PATH = '.dsh-slack/state.sqlite'
@@ -120,6 +122,7 @@ const checks = {
   approvals: (value) => (/^([1-9]|10)$/.test(value) ? null : `${shown(value)} is not a number of approvals (expected a whole number from 1 to 10, e.g. 2)`),
   userOrGroup: (value) => (USER_ID.test(value) || USERGROUP_ID.test(value) ? null : `${shown(value)} is not a user or user-group id (expected e.g. U0123ABCDEF or S0123ABCDEF)`),
   flag: (value) => (value === 'true' || value === 'false' ? null : `${shown(value)} is not true or false`),
+  codeChannels: (value) => (value === 'auto' || value === 'off' ? null : `${shown(value)} is not a code-channel setting (expected auto, the default: plan reviews of an agent session get a canvas in its code channel when Slack allows it, or off)`),
   logFormat: (value) => (value === 'text' || value === 'json' ? null : `${shown(value)} is not a log format (expected text, the default, or json for one JSON object per line)`),
   duration: (value) => {
     const ms = parseDuration(value)
@@ -233,6 +236,7 @@ export function configFromEnv(source: NodeJS.ProcessEnv | Record<string, string 
     approvers: list('DSH_SLACK_APPROVERS', get('DSH_SLACK_APPROVERS'), checks.userOrGroup),
     apiKeys: namedKeys(get('DSH_SLACK_API_KEYS')),
     logFormat: (required('DSH_SLACK_LOG_FORMAT', get('DSH_SLACK_LOG_FORMAT'), checks.logFormat) ?? 'text') as Config['logFormat'],
+    codeChannels: (required('DSH_SLACK_CODE_CHANNELS', get('DSH_SLACK_CODE_CHANNELS'), checks.codeChannels) ?? 'auto') as Config['codeChannels'],
   }
   config.hostAccessSecrets = hostAccessSecrets(get('DSH_HOST_ACCESS_SECRET'), config.hostUrls.length)
   const allowPlainHttp = required('DSH_HOST_ALLOW_PLAIN_HTTP', get('DSH_HOST_ALLOW_PLAIN_HTTP'), checks.flag) === 'true'

@@ -4,6 +4,7 @@
  */
 import type { SandboxClock } from './clock.js'
 import type { ClientState } from './client-state.js'
+import type { CodeChannels } from './code-channels.js'
 import type { Delivery } from './delivery.js'
 import type { Faults } from './faults.js'
 import type { RateLimiter, RateRule } from './rate-limit.js'
@@ -36,6 +37,8 @@ export interface SandboxCore {
   clientState: ClientState
   /** Whether the app's Home tab is turned on (views.publish answers `not_enabled` when it is not). */
   homeTabEnabled: boolean
+  /** Code channels and their canvases (agents.conversations.*). */
+  codeChannels: CodeChannels
   /** Web API calls received, by method, whatever they were answered (tests count calls with it). */
   calls: Map<string, number>
 }

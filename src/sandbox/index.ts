@@ -7,6 +7,7 @@
 import type { Server } from 'node:http'
 
 import { ClientState } from './client-state.js'
+import { CodeChannels } from './code-channels.js'
 import { systemClock } from './clock.js'
 import type { SandboxCore } from './core.js'
 import { Delivery, type DeliveryTarget } from './delivery.js'
@@ -26,6 +27,7 @@ import { Workspace } from './workspace.js'
 import { readWorkspaceFile, WorkspaceFile } from './workspace-file.js'
 
 export { ShiftedClock, systemClock, type SandboxClock } from './clock.js'
+export type { CanvasComment, CodeChannel, CodeChannels, SandboxCanvas } from './code-channels.js'
 export type { DeliveryTarget } from './delivery.js'
 export { SANDBOX_ERROR_CODES, SandboxError, SlackRefusal, type SandboxErrorCode } from './errors.js'
 export type { Fault } from './faults.js'
@@ -54,6 +56,8 @@ export interface Sandbox {
   readonly restored: boolean
   /** The in-memory workspace; `workspace.on('change', …)` follows every change. */
   readonly workspace: Workspace
+  /** Code channels and their canvases, as agents.conversations.* left them. */
+  readonly codeChannels: CodeChannels
   /** Faults for the next calls of a method: `faults.inject('chat.postMessage', { error: 'channel_not_found' })`. */
   readonly faults: Faults
   createChannel(init: { id?: string; name: string; botIsMember?: boolean; isPrivate?: boolean; members?: string[] }): SandboxChannel
@@ -135,6 +139,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     clientState: new ClientState(),
     homeTabEnabled: options.homeTabEnabled ?? true,
     calls: new Map(),
+    codeChannels: new CodeChannels(workspace),
   }
   const users = new Map<string, ScriptedUser>()
   const user = (userId: string): ScriptedUser => {
@@ -163,6 +168,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     restored: saved !== undefined,
     workspace,
     faults: core.faults,
+    codeChannels: core.codeChannels,
     createChannel: (init) => workspace.createChannel(init),
     addUser: (init) => workspace.addUser(init),
     createUserGroup: (init) => workspace.createUserGroup(init),

@@ -129,3 +129,4 @@ export type WorkspaceChange =
   | { type: 'view_closed'; user: string; viewId: string }
   | { type: 'view_errors'; user: string; viewId: string; errors: Record<string, string> }
   | { type: 'home_published'; user: string; view: SandboxHomeView }
+  | { type: 'code_channel_changed'; channel: string }

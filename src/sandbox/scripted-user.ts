@@ -7,9 +7,10 @@
  */
 import { LIMIT } from '../../blocks/limits.js'
 import { messageContainer, viewContainer, type ContainerKey } from './client-state.js'
+import type { CanvasComment } from './code-channels.js'
 import type { SandboxCore } from './core.js'
 import { elementsOf, isMultiChoice, isSingleChoice, isTextInput, matches, optionsOf, textOf, type FoundElement } from './elements.js'
-import { SandboxError } from './errors.js'
+import { SandboxError, SlackRefusal } from './errors.js'
 import type { EphemeralMessage, SandboxHomeView, SandboxUser, SandboxView, StoredMessage } from './model.js'
 import { appHomeOpenedCallback, blockActionsPayload, blockSuggestionPayload, viewClosedPayload, viewSubmissionPayload, type Surface } from './payloads.js'
 import { applyViewSubmissionAck } from './view-ack.js'
@@ -98,6 +99,21 @@ export class ScriptedUser {
     const reply = this.core.workspace.post({ channel: channel.id, user: this.id, text, thread_ts: threadTs })
     if (!appHearsMessage(this.core, channel, reply)) return undefined
     return this.core.delivery.sendEvent(messageEventCallback(this.core, channel, reply, root))
+  }
+
+  /**
+   * Comments on a passage of a canvas shown in a code channel, as a person
+   * selects text and comments in the canvas tab. Refused, as Slack would,
+   * when they are not in the channel, the view gives no comment access, or
+   * the passage is not within one section.
+   */
+  commentOnCanvas(canvasId: string, quotedText: string, text: string): CanvasComment {
+    try {
+      return this.core.codeChannels.comment({ canvasId, userId: this.id, quotedText, text })
+    } catch (error) {
+      if (error instanceof SlackRefusal) throw new SandboxError('INVALID_INPUT', `Slack would not take this comment: ${error.error}`)
+      throw error
+    }
   }
 
   /** Clicks a button, or an overflow menu item, by its visible text (and its action_id, when several show that text). */

@@ -14,6 +14,7 @@ export function bridgeOptionsFromConfig(config: Config & { botToken: string }, e
     approvals: config.approvals,
     approvers: config.approvers,
     logger: extra.logger,
+    codeChannels: config.codeChannels,
   }
   if (config.appToken !== undefined) options.appToken = config.appToken
   if (config.signingSecret !== undefined) options.signingSecret = config.signingSecret

@@ -14,6 +14,8 @@ import { SlackCallError } from '../slack/slack-call-error.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
 import { TIMING } from '../slack/timing.js'
 import { webApiPort } from '../slack/web-api-port.js'
+import { codeChannelPort } from '../slack/code-channel-port.js'
+import { PlanCanvases } from '../bridge/code-channel/plan-canvases.js'
 import { trackInFlight } from '../slack/in-flight-calls.js'
 import { refusalLog } from '../log/refusal-log.js'
 import { AnswerPolicy } from '../bridge/answer-policy.js'
@@ -119,7 +121,11 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   }
   lifecycle.onOpenChanged(refreshHomes)
   lifecycle.onSettled(refreshHomes)
-  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now, home, logRefusal: refusalLog(logger, now), ...(options.observeRefusedClicks ? { observeRefusedClick: options.observeRefusedClicks } : {}) })
+  const codeChannels = codeChannelPort(app.client, options.observeSlackCalls)
+  const planCanvases = new PlanCanvases({ port: codeChannels, slack, logger, mode: options.codeChannels ?? 'auto', nameOf: (id) => codeChannels.userName(id) })
+  lifecycle.onOpenChanged((record) => planCanvases.opened(record))
+  lifecycle.onSettled((record) => planCanvases.settled(record))
+  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now, home, planCanvases, logRefusal: refusalLog(logger, now), ...(options.observeRefusedClicks ? { observeRefusedClick: options.observeRefusedClicks } : {}) })
 
   let health: SlackHealth = 'connected'
   let server: Server | undefined

@@ -5,6 +5,8 @@ import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
+import { CODE_CHANNEL_SCOPES } from '../../src/cli/doctor/manifest-scopes.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { cleanEnv, cliSuite, runCli, type CliRun } from './cli-process.js'
@@ -235,13 +237,23 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
   })
 
   it('passes every check with a good configuration and exits 0', async () => {
-    const s = await sandbox()
+    // The stand-in starts as an app installed before code channels; this one has every scope of manifest.yml.
+    const s = await sandbox({ scopes: [...DEFAULT_SCOPES, ...CODE_CHANNEL_SCOPES] })
     const run = cli(['doctor'], envFor(s))
 
     expect(await run.exited).toBe(0)
     const lines = run.stdout().trim().split('\n')
-    expect(lines.filter((line) => line.startsWith('✓')).map((line) => line.split(':')[0])).toEqual(['✓ token', '✓ scopes', '✓ thread replies', '✓ channel', '✓ Socket Mode', '✓ HTTP API'])
+    expect(lines.filter((line) => line.startsWith('✓')).map((line) => line.split(':')[0])).toEqual(['✓ token', '✓ scopes', '✓ thread replies', '✓ code channels', '✓ channel', '✓ Socket Mode', '✓ HTTP API'])
     expect(run.stdout()).not.toContain('✗')
+  })
+
+  it('says why plan reviews stay in the thread when the app lacks the code-channel scopes, and that nothing else is affected', async () => {
+    const s = await sandbox()
+    const run = cli(['doctor'], envFor(s))
+
+    expect(await run.exited).toBe(1)
+    expect(run.stdout()).toContain('✗ code channels: missing code_channels:manage, canvases:write: plan reviews are the card and its thread')
+    expect(run.stdout().split('\n').filter((line) => line.startsWith('✗'))).toHaveLength(1)
   })
 
   it('never prints the password of a URL it checks', async () => {

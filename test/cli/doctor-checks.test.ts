@@ -73,6 +73,16 @@ describe('doctor’s checks', () => {
     })
   })
 
+  it('says why plan reviews stay in the thread: the code-channel scopes missing (the rest still passes), or the setting off', async () => {
+    const withoutCodeChannels = fakeSlack({ authTest: async () => ({ team: 'Acme', user: 'dsh-slack', scopes: MANIFEST_BOT_SCOPES.filter((scope) => scope !== 'code_channels:manage') }) })
+    const missing = await check(base, withoutCodeChannels)
+    const off = await check({ ...base, DSH_SLACK_CODE_CHANNELS: 'off' }, withoutCodeChannels)
+
+    expect(missing.scopes).toMatchObject({ ok: true })
+    expect(missing['code channels']).toMatchObject({ ok: false, detail: 'missing code_channels:manage: plan reviews are the card and its thread (approving, dismissing and Request changes work as before)', fix: expect.stringContaining('DSH_SLACK_CODE_CHANNELS=off') })
+    expect(off['code channels']).toMatchObject({ ok: true, detail: 'turned off (DSH_SLACK_CODE_CHANNELS=off): plan reviews are the card and its thread' })
+  })
+
   it('fails when Slack reports no scopes at all, pointing at a proxy', async () => {
     const results = await check(base, fakeSlack({ authTest: async () => ({ team: 'Acme' }) }))
 
@@ -92,7 +102,7 @@ describe('doctor’s checks', () => {
     const results = await runDoctorChecks(configFromEnv(env, { checkCombination: false }), fakeSlack())
     const byName = Object.fromEntries(results.map((result) => [result.name, result]))
 
-    expect(results.map((result) => [result.name, result.ok])).toEqual([['token', true], ['scopes', true], ['thread replies', true], ['channel', true], ['HTTP mode', false], ['HTTP API', true]])
+    expect(results.map((result) => [result.name, result.ok])).toEqual([['token', true], ['scopes', true], ['thread replies', true], ['code channels', true], ['channel', true], ['HTTP mode', false], ['HTTP API', true]])
     expect(byName['HTTP mode']).toMatchObject({ fix: expect.stringContaining('SLACK_APP_TOKEN') })
   })
 

@@ -10,7 +10,7 @@ function manifestBotScopes(): string[] {
   const scopes: string[] = []
   for (const line of lines.slice(start + 1)) {
     if (/^\s*#/.test(line) || line.trim() === '') continue
-    const item = /^\s{6}- ([a-z:.]+)\s*$/.exec(line)
+    const item = /^\s{6}- ([a-z_:.]+)\s*$/.exec(line)
     if (!item) break
     scopes.push(item[1]!)
   }

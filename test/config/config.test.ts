@@ -38,6 +38,7 @@ describe('configFromEnv: defaults', () => {
       approvers: [],
       apiKeys: [],
       logFormat: 'text',
+      codeChannels: 'auto',
     })
   })
 
@@ -145,6 +146,12 @@ describe('configFromEnv: each variable', () => {
     expect(configFromEnv({}).logFormat).toBe('text')
     expect(configFromEnv({ DSH_SLACK_LOG_FORMAT: 'json' }).logFormat).toBe('json')
     expect(configFromEnv({ DSH_SLACK_LOG_FORMAT: 'text' }).logFormat).toBe('text')
+  })
+
+  it('puts plan reviews in code channels when Slack allows (auto) unless DSH_SLACK_CODE_CHANNELS=off, and refuses anything else', () => {
+    expect(configFromEnv({}).codeChannels).toBe('auto')
+    expect(configFromEnv({ DSH_SLACK_CODE_CHANNELS: 'off' }).codeChannels).toBe('off')
+    expect(() => configFromEnv({ DSH_SLACK_CODE_CHANNELS: 'on' })).toThrow(/DSH_SLACK_CODE_CHANNELS.*expected auto/)
   })
 
   it.each(['JSON', 'jsonl', 'pretty'])('rejects %s as DSH_SLACK_LOG_FORMAT, naming both formats', (format) => {

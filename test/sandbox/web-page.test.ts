@@ -18,6 +18,10 @@ import { silentLogger } from '../../src/log/logger.js'
 import { SAMPLE_ASKS } from '../../src/service/sample-asks.js'
 import { startService, type RunningService } from '../../src/service/start-service.js'
 import { chromiumAvailable, launchChromium } from '../support/browser.js'
+import { planReviewQuestion } from '../../src/contract/plan-review.js'
+import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
+import { sandboxEnv } from '../support/sandbox-env.js'
 
 const hasChromium = chromiumAvailable('web-page.test.ts')
 
@@ -55,6 +59,17 @@ async function postAsk(service: RunningService, request: unknown): Promise<strin
 
 async function settled(service: RunningService, id: string): Promise<Record<string, any>> {
   return (await (await fetch(`${service.url}/v1/asks/${id}?wait=10`)).json()) as Record<string, any>
+}
+
+/** A plan review of session `ses-page` over HTTP, on a stand-in with the code-channel scopes, once its code channel is in place. */
+async function planInCodeChannel(plan: string): Promise<{ slack: Sandbox; polling: Promise<Record<string, any>> }> {
+  const slack = await startSandbox({ scopes: [...DEFAULT_SCOPES, 'code_channels:manage', 'canvases:write'] })
+  cleanups.push(() => slack.close())
+  const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', PORT: '0' }), await serviceDeps(), silentLogger)
+  cleanups.push(() => service.stop())
+  const id = await postAsk(service, { questions: [planReviewQuestion(plan)], agent: { id: 'ses-page', title: 'migration-agent' } })
+  await slack.waitFor(() => slack.codeChannels.channels.get(slack.codeChannels.bySession.get('ses-page') ?? '')?.contextBar.length)
+  return { slack, polling: settled(service, id) }
 }
 
 /** A page on the stand-in, live (its event stream open); any alert() fails the test. */
@@ -415,5 +430,24 @@ describe.skipIf(!hasChromium)('the stand-in web page in Chromium', { timeout: 60
     expect(answer).toMatchObject({ status: 'answered', answer: { answers: [{ id: 'package-manager', selected: [], custom: 'yarn <berry> & PnP' }] } })
     expect(await reply.count()).toBe(1)
     expect(await page.locator('#thread-reply-text').inputValue()).toBe('')
+  })
+
+  it('shows a plan review’s code channel with its canvas; alice comments on step 3 there, and Request changes sends her comment to the agent', async () => {
+    const { slack, polling } = await planInCodeChannel('# Drop the legacy column\n\n1. Add the new column\n2. Backfill\n3. Drop the old column once the deploy is done')
+    const page = await openPage(slack.webUrl)
+    await page.locator('#channel-list').getByRole('button', { name: /agent-plan-migration-agent/ }).click()
+    const step3 = page.locator('#code-channel .canvas-section', { hasText: '3. Drop the old column' })
+
+    await step3.getByRole('textbox').fill('Which deploy? Say which.')
+    await step3.getByRole('button', { name: 'Comment' }).click()
+    await step3.locator('.canvas-comment', { hasText: 'Which deploy? Say which.' }).waitFor()
+    const alice = slack.user(ALICE)
+    await alice.click(slack.latestMessage(slack.defaultChannel)!, /Request changes/)
+    await slack.waitFor(() => alice.modal())
+    alice.fill(/.*/, 'See step 3.')
+    await alice.submit()
+
+    expect(await page.locator('#code-channel .context-item').allTextContents()).toEqual(['ses-page'])
+    expect((await polling).answer.answers[0].custom).toBe('See step 3.\n\nComment on the plan canvas:\n\n> 3. Drop the old column once the deploy is done\n- alice (U0SANDBOX01): Which deploy? Say which.')
   })
 })

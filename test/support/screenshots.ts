@@ -16,6 +16,7 @@ import type { SlackBridge } from '../../src/bridge/types.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox } from '../../src/sandbox/index.js'
+import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
 import { SAMPLE_ASKS, sampleAskHook } from '../../src/service/sample-asks.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
@@ -227,8 +228,45 @@ async function main(): Promise<void> {
     // Each shot sends what it shows, so they stand alone; the order only decides what is above.
     for (const shot of [questionShot, planReviewShot, planPhoneShot, quorumShot, batchFormShot, answeredShot, multiSelectShot, foldedApprovalShot, threadReplyShot]) await shot(studio)
     await shootHome(browser, docs)
+    await shootCodeChannel(browser, docs)
   } finally {
     await browser.close()
+    await bridge.stop()
+    await slack.close()
+  }
+}
+
+const CODE_CHANNEL_PLAN = `# Drop the legacy orders column
+
+1. Add \`orders.total_cents\` next to \`orders.total\`.
+2. Backfill it in batches of 10,000 rows, watching replication lag.
+3. Drop \`orders.total\` once the deploy is done.
+4. Remove the fallback read from the API.`
+
+/**
+ * A plan review's code channel at desktop and phone width: the context bar,
+ * the plan canvas, alice's comment on step 3. Its own stand-in, with the
+ * code-channel scopes the default stand-in does not have.
+ */
+async function shootCodeChannel(browser: Browser, docs: string): Promise<void> {
+  const slack = await startSandbox({ scopes: [...DEFAULT_SCOPES, 'code_channels:manage', 'canvases:write'] })
+  const bridge = await createSlackBridge({ botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: ':memory:', logger: silentLogger })
+  try {
+    await bridge.open({ questions: [planReviewQuestion(CODE_CHANNEL_PLAN)], agent: { id: 'sess-7f3a', title: 'migrate-bot' } })
+    const channel = await slack.waitFor(() => {
+      const id = slack.codeChannels.bySession.get('sess-7f3a')
+      return id && slack.codeChannels.channels.get(id)?.contextBar.length ? id : undefined
+    })
+    const canvas = slack.codeChannels.channels.get(channel)!.views[0]!.canvasId!
+    slack.user('U0SANDBOX01').commentOnCanvas(canvas, 'once the deploy is done', 'Which deploy: the API or the workers? The workers still read orders.total.')
+    const page = await browser.newPage({ viewport: DESKTOP, deviceScaleFactor: 1, timezoneId: 'UTC', locale: 'en-US' })
+    await page.goto(`${slack.webUrl}?user=U0SANDBOX01&channel=${channel}`)
+    await page.locator('#code-channel .canvas-comment').waitFor()
+    await shoot(page, join(docs, 'sandbox-code-channel.png'))
+    await page.setViewportSize(PHONE)
+    await shoot(page, join(docs, 'sandbox-code-channel-phone.png'))
+    await page.close()
+  } finally {
     await bridge.stop()
     await slack.close()
   }

@@ -15,6 +15,8 @@ export const MANIFEST_BOT_SCOPES = [
   'im:read',
   'channels:history',
   'groups:history',
+  'code_channels:manage',
+  'canvases:write',
 ] as const
 
 /**
@@ -24,3 +26,10 @@ export const MANIFEST_BOT_SCOPES = [
  * works without them.
  */
 export const THREAD_REPLY_SCOPES: readonly (typeof MANIFEST_BOT_SCOPES)[number][] = ['channels:history', 'groups:history']
+
+/**
+ * The scopes that only plan reviews in code channels need (decision 0073):
+ * without them a plan review is the card and its thread, as before, and
+ * `doctor` says so on a line of its own.
+ */
+export const CODE_CHANNEL_SCOPES: readonly (typeof MANIFEST_BOT_SCOPES)[number][] = ['code_channels:manage', 'canvases:write']

@@ -3,7 +3,7 @@ import { isLoopbackHost } from '../../config/config.js'
 import { SlackCallError } from '../../slack/slack-call-error.js'
 import { adviceFor } from '../../slack/slack-error-advice.js'
 import type { DoctorSlack } from './doctor-port.js'
-import { MANIFEST_BOT_SCOPES, THREAD_REPLY_SCOPES } from './manifest-scopes.js'
+import { CODE_CHANNEL_SCOPES, MANIFEST_BOT_SCOPES, THREAD_REPLY_SCOPES } from './manifest-scopes.js'
 
 /** One line of `doctor`'s report. */
 export interface CheckResult {
@@ -54,7 +54,7 @@ export async function runDoctorChecks(config: Config, slack: DoctorSlack | undef
   if (!identity.scopes) {
     results.push(fail('scopes', 'Slack did not report the token’s scopes (no x-oauth-scopes header)', 'check SLACK_API_URL: a proxy in between may drop Slack’s response headers'))
   } else {
-    const core = MANIFEST_BOT_SCOPES.filter((scope) => !THREAD_REPLY_SCOPES.includes(scope))
+    const core = MANIFEST_BOT_SCOPES.filter((scope) => !THREAD_REPLY_SCOPES.includes(scope) && !CODE_CHANNEL_SCOPES.includes(scope))
     const missing = core.filter((scope) => !granted.has(scope))
     results.push(
       missing.length === 0
@@ -64,6 +64,7 @@ export async function runDoctorChecks(config: Config, slack: DoctorSlack | undef
   }
 
   if (identity.scopes) results.push(checkThreadReplies(granted))
+  if (identity.scopes) results.push(checkCodeChannels(config, granted))
   results.push(await checkChannel(config.channel, slack, granted))
   results.push(await checkMode(config, slack))
   if (options.httpApi !== false) results.push(checkApi(config))
@@ -82,6 +83,23 @@ function checkThreadReplies(granted: Set<string>): CheckResult {
     'thread replies',
     `missing ${missing.join(', ')}: replies in a card's thread are not read (buttons and forms work as before)`,
     'add them under OAuth & Permissions → Bot Token Scopes and the bot events message.channels and message.groups under Event Subscriptions (or paste manifest.yml again), then reinstall the app (docs/slack-app-setup.md)',
+  )
+}
+
+/**
+ * Plan reviews in the agent session's code channel (decision 0073): off by
+ * the operator, or without the scopes, a plan review is the card and its
+ * thread. Slack does not report whether the workspace's plan has code
+ * channels; the service's log says so at the first refusal.
+ */
+function checkCodeChannels(config: Config, granted: Set<string>): CheckResult {
+  if (config.codeChannels === 'off') return pass('code channels', "turned off (DSH_SLACK_CODE_CHANNELS=off): plan reviews are the card and its thread")
+  const missing = CODE_CHANNEL_SCOPES.filter((scope) => !granted.has(scope))
+  if (missing.length === 0) return pass('code channels', 'code_channels:manage and canvases:write are granted: a plan review of an agent session also goes into a canvas in its code channel, for comments')
+  return fail(
+    'code channels',
+    `missing ${missing.join(', ')}: plan reviews are the card and its thread (approving, dismissing and Request changes work as before)`,
+    'add them under OAuth & Permissions → Bot Token Scopes (or paste manifest.yml again), then reinstall the app (docs/code-channels.md); or set DSH_SLACK_CODE_CHANNELS=off to keep plan reviews in the thread',
   )
 }
 

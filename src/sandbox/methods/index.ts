@@ -1,4 +1,5 @@
 /** Every Web API method the stand-in answers; any other name is `unknown_method`, as at Slack. */
+import { agentMethods } from './agents.js'
 import { blockMethods } from './blocks.js'
 import { chatMethods } from './chat.js'
 import { directoryMethods } from './directory.js'
@@ -6,4 +7,4 @@ import { fileMethods } from './files.js'
 import type { MethodTable } from './method.js'
 import { viewMethods } from './views.js'
 
-export const METHODS: MethodTable = { ...directoryMethods, ...chatMethods, ...viewMethods, ...fileMethods, ...blockMethods }
+export const METHODS: MethodTable = { ...directoryMethods, ...chatMethods, ...viewMethods, ...fileMethods, ...blockMethods, ...agentMethods }

@@ -30,6 +30,8 @@ const id = z.string().min(1).max(255)
 const query = z.string().max(LIMIT.sectionText)
 
 export const webAction = z.discriminatedUnion('action', [
+  /** Comments on a passage of a code channel's canvas (the passage as selected, within one section). */
+  z.object({ action: z.literal('comment'), user: userId, canvasId: id, quotedText: label, text: z.string().trim().min(1).max(LIMIT.sectionText) }),
   /** A button or an overflow item, by its visible text (and action_id: the Home tab shows many asks' buttons). */
   z.object({ action: z.literal('click'), user: userId, target, label, actionId: id.optional() }),
   /** One option of a select or radio buttons; `query` is what was typed into an external select. */
@@ -109,6 +111,9 @@ export async function performAction(core: SandboxCore, user: ScriptedUser, actio
       return { ok: true }
     case 'reply':
       await user.reply(action.target, action.text)
+      return { ok: true }
+    case 'comment':
+      user.commentOnCanvas(action.canvasId, action.quotedText, action.text)
       return { ok: true }
     default: {
       const unreachable: never = action

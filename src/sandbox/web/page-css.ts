@@ -163,6 +163,17 @@ input.text { width: 100%; }
 .thread { width: 420px; border-left: 1px solid var(--line); display: flex; flex-direction: column; flex-shrink: 0; background: #fff; }
 .thread[hidden] { display: none; }
 .thread .pane-head { align-items: center; }
+.code-channel { border-bottom: 1px solid var(--line); padding: 8px 20px 12px; max-height: 55%; overflow-y: auto; background: #fbfbfd; }
+.context-bar { display: flex; flex-wrap: wrap; gap: 6px 10px; align-items: center; margin-bottom: 8px; font-size: 13px; }
+.context-item { border: 1px solid var(--line); border-radius: 12px; padding: 1px 8px; background: #fff; }
+.canvas { border: 1px solid var(--line); border-radius: 8px; background: #fff; padding: 8px 12px; }
+.canvas-title { font-weight: 700; margin-bottom: 6px; }
+.canvas-section { padding: 4px 0; border-top: 1px dashed var(--line); }
+.canvas-text { white-space: pre-wrap; }
+.canvas-comment { margin: 4px 0 0 12px; padding: 4px 8px; border-left: 3px solid #e8a800; background: #fff8e1; font-size: 13px; }
+.canvas-quote { color: #616061; margin-right: 6px; }
+.canvas-comment-form { display: flex; gap: 6px; margin: 4px 0 0 12px; }
+.canvas-comment-form input.text { flex: 1; min-width: 0; }
 .composer { display: flex; gap: 8px; align-items: flex-end; padding: 10px 20px 14px; border-top: 1px solid var(--line); }
 .composer textarea.text { min-height: 40px; flex: 1; }
 .thread-divider { display: flex; align-items: center; gap: 10px; color: var(--muted); font-size: 13px; padding: 4px 20px; }

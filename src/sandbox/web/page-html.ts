@@ -39,6 +39,7 @@ export const PAGE_HTML = `<!doctype html>
   </nav>
   <main class="pane">
     <div class="pane-head"><h1 id="channel-title"></h1><span id="channel-meta" class="muted"></span></div>
+    <div id="code-channel" class="code-channel" hidden></div>
     <div id="messages" class="messages" aria-live="polite"></div>
     <div id="home" class="messages home" aria-live="polite" hidden></div>
     <section id="samples" class="samples" hidden aria-label="Send a sample ask">

@@ -9,7 +9,7 @@ import { messageContainer, viewContainer } from '../client-state.js'
 import type { SandboxCore } from '../core.js'
 import type { SandboxChannel, SandboxView } from '../model.js'
 
-import type { PageHome, PageMessage, PageModal, PageSnapshot } from './wire.js'
+import type { PageCodeChannel, PageHome, PageMessage, PageModal, PageSnapshot } from './wire.js'
 
 export type { PageMessage, PageModal, PageSnapshot } from './wire.js'
 
@@ -64,6 +64,24 @@ function homeOf(core: SandboxCore, user: string): PageHome | null {
   return view ? { id: view.id, blocks: view.blocks, state: core.clientState.values(user, viewContainer(view.id), view.blocks) } : null
 }
 
+function codeChannelOf(core: SandboxCore, channelId: string | undefined): PageCodeChannel | null {
+  const channel = channelId === undefined ? undefined : core.codeChannels.channels.get(channelId)
+  if (!channel) return null
+  const nameOf = (id: string) => core.workspace.users.get(id)?.name ?? id
+  const canvases = channel.views.flatMap((view) => {
+    const canvas = view.canvasId === undefined ? undefined : core.codeChannels.canvases.get(view.canvasId)
+    if (!canvas) return []
+    const open = canvas.comments.filter((c) => !c.resolved)
+    const sections = canvas.sections.map((section) => ({
+      id: section.id,
+      markdown: section.markdown,
+      comments: open.filter((c) => c.sectionId === section.id).map((c) => ({ userName: nameOf(c.userId), text: c.text, quoted: c.quotedText })),
+    }))
+    return [{ id: canvas.id, label: view.label, access: view.accessLevel ?? 'write', sections }]
+  })
+  return { archived: channel.archived, contextBar: channel.contextBar.map((item) => ({ label: item.label, ...(item.icon ? { icon: item.icon } : {}) })), canvases }
+}
+
 export function pageSnapshot(core: SandboxCore, user: string, wanted: string | undefined, samples: readonly string[]): PageSnapshot {
   const { workspace } = core
   const me = workspace.users.get(user)
@@ -111,5 +129,6 @@ export function pageSnapshot(core: SandboxCore, user: string, wanted: string | u
     homeEnabled: core.homeTabEnabled,
     home: homeOf(core, user),
     samples: [...samples],
+    codeChannel: codeChannelOf(core, shown?.id),
   }
 }

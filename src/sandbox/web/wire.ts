@@ -45,6 +45,19 @@ export interface PageHome {
 }
 
 /** What `GET /web/state` answers: the workspace as one user sees it. */
+/** A code channel's context bar and canvas tabs, as the shown channel's members see them. */
+export interface PageCodeChannel {
+  archived: boolean
+  contextBar: { label: string; icon?: string }[]
+  canvases: {
+    id: string
+    label: string
+    /** `comment`: members comment, only the agent writes. */
+    access: string
+    sections: { id: string; markdown: string; comments: { userName: string; text: string; quoted: string }[] }[]
+  }[]
+}
+
 export interface PageSnapshot {
   app: { botUserId: string; botName: string; teamName: string }
   me: { id: string; name: string; realName: string }
@@ -60,6 +73,8 @@ export interface PageSnapshot {
   /** The app's Home tab for this user; null until the app published one. */
   home: PageHome | null
   samples: string[]
+  /** The shown channel's code-channel parts, when it is a code channel. */
+  codeChannel: PageCodeChannel | null
 }
 
 /** A message the page acts on (`ephemeral` for one only this user sees), the open modal, or the app's Home tab. */
@@ -67,6 +82,7 @@ export type PageTarget = 'modal' | 'home' | { channel: string; ts: string; ephem
 
 /** A `POST /web/act` body (checked again on the server by `act.ts`'s schema). */
 export type PageAction =
+  | { action: 'comment'; user: string; canvasId: string; quotedText: string; text: string }
   | { action: 'click'; user: string; target: PageTarget; label: string; actionId?: string }
   | { action: 'choose' | 'toggle'; user: string; target: PageTarget; actionId: string; option: string; query?: string }
   | { action: 'suggest'; user: string; target: PageTarget; actionId: string; query: string }

@@ -5,6 +5,7 @@ import { noticeText, type Notice } from '../../../blocks/index.js'
 import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
 import type { Logger } from '../../log/logger.js'
 import type { HomePort } from '../../bridge/home-tab.js'
+import type { PlanCanvases } from '../../bridge/code-channel/plan-canvases.js'
 import type { AskRecord, Settlement } from '../../store/ask-record.js'
 import type { SlackPort } from '../../slack/slack-port.js'
 import { personOf, type SlackUser } from '../../slack/payloads.js'
@@ -26,6 +27,8 @@ export interface InteractionDeps {
   logRefusal?: (kind: string, line: string) => void
   /** Counts a refused click (the service's metric). */
   observeRefusedClick?: () => void
+  /** Plan canvases in code channels: Request changes carries their comment threads. */
+  planCanvases?: Pick<PlanCanvases, 'feedback'>
 }
 
 /** A click on the Home tab: there is no message, so no channel to be told in. */

@@ -50,7 +50,8 @@ export async function handleThreadReply(deps: InteractionDeps, body: unknown): P
   const problem = otherTextError(deps.settings.locale, text)
   if (problem) return tell(deps, here, { kind: 'reply-refused', problem })
   deps.logger.info(`ask ${record.id}: ${reply.user} answered by a reply in the card's thread (${meaning.as})`)
-  await settleAnswer(deps, record, user, answersWith(record, 0, { selected: [], custom: text.trim() }), reply.channel, {
+  const custom = meaning.as === 'feedback' && deps.planCanvases ? await deps.planCanvases.feedback(record, text.trim()) : text.trim()
+  await settleAnswer(deps, record, user, answersWith(record, 0, { selected: [], custom }), reply.channel, {
     threadTs: reply.thread_ts,
     won: (target) => tell(deps, target, meaning.as === 'other' ? { kind: 'reply-recorded', as: 'other', question: meaning.question } : { kind: 'reply-recorded', as: 'feedback' }),
   })

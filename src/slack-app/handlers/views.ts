@@ -50,7 +50,8 @@ export async function handleViewSubmission(deps: InteractionDeps, payload: ViewS
       const problem = otherTextError(locale, text)
       if (problem) return { response: { response_action: 'errors', errors: { [encodeInputBlockId({ kind: 'text' })]: problem } } }
       const question = ref.kind === 'other-modal' ? ref.question : 0
-      return { after: () => settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: [], custom: text.trim() })) }
+      const custom = async () => (ref.kind === 'feedback-modal' && deps.planCanvases ? deps.planCanvases.feedback(record, text.trim()) : text.trim())
+      return { after: async () => settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: [], custom: await custom() })) }
     }
     case 'batch-modal': {
       const view = askViewOf(record, deps.settings)

@@ -8,6 +8,7 @@ import { byId, el } from './dom.js'
 import { act, post, refresh, showError } from './live.js'
 import { openHome, renderHome } from './home.js'
 import { buildMessage } from './messages.js'
+import { renderCodeChannel } from './code-channel.js'
 import { renderModal } from './modal.js'
 import { cache, cached, S } from './state.js'
 
@@ -36,6 +37,7 @@ export function render(snap: PageSnapshot): void {
   renderApps(snap)
   renderSamples(snap)
   cache.forEach((entry) => (entry.used = false))
+  renderCodeChannel(snap)
   renderTimeline(snap)
   renderThread(snap)
   renderHome(snap)

@@ -1,0 +1,187 @@
+/**
+ * Plan reviews in the agent session's code channel (decision 0073): the
+ * card stays in the approval channel (one tap to approve or dismiss, quorum,
+ * reminders, Home tab and audit as ever); its plan also goes into a canvas
+ * in the session's code channel, where reviewers comment on the passages
+ * they mean, and Request changes carries those threads to the agent. A
+ * revised plan in the same session rewrites the same canvas, so threads on
+ * unchanged steps stay on them. Anything Slack refuses leaves the review as
+ * the card and its thread, as before, said once in the log.
+ */
+import { escapeMrkdwn } from '../../../blocks/text.js'
+import type { Logger } from '../../log/logger.js'
+import { describeOutcome } from '../describe-outcome.js'
+import type { CodeChannelPort, ContextItem } from '../../slack/code-channel-port.js'
+import { SlackCallError } from '../../slack/slack-call-error.js'
+import type { MessageContent, SlackPort } from '../../slack/slack-port.js'
+import type { AskRecord } from '../../store/ask-record.js'
+import { canvasMarkdown, feedbackWithThreads } from './canvas-text.js'
+
+/** `auto`: use code channels when Slack lets us (the default); `off`: plan reviews stay in the card's thread. */
+export type CodeChannelMode = 'auto' | 'off'
+export const CODE_CHANNEL_MODES: readonly CodeChannelMode[] = ['auto', 'off']
+
+/** The one view a session's plan lives in: every plan review of the session rewrites it. */
+export const PLAN_VIEW_KEY = 'dsh-slack/plan'
+
+/** Slack's answers that mean "not here, not now": the review falls back for the rest of the run. */
+const UNAVAILABLE = new Set(['missing_scope', 'not_allowed_token_type', 'unknown_method', 'feature_not_enabled', 'not_allowed', 'restricted_action', 'team_access_not_granted', 'invalid_origin', 'is_externally_shared', 'channel_is_shared'])
+
+/** Where a review's plan is. */
+export interface PlacedPlan {
+  channel: string
+  canvasId: string
+}
+
+export interface PlanCanvasOptions {
+  port: CodeChannelPort
+  slack: Pick<SlackPort, 'postMessage'>
+  logger: Logger
+  mode: CodeChannelMode
+  /** A person's name for the agent's feedback (their id when unknown). */
+  nameOf?: (userId: string) => Promise<string | undefined>
+}
+
+/** The plan review a record is, when it has what a code channel needs: its plan, its session, its card. */
+function reviewOf(record: AskRecord): { plan: string; session: string; card: { channel: string; ts: string } } | undefined {
+  const [only, ...more] = record.questions
+  if (record.kind !== 'question' || more.length > 0 || only?.intent?.kind !== 'plan-review') return undefined
+  const session = record.agent?.id
+  if (!session || !record.message || !only.detail) return undefined
+  return { plan: only.detail, session, card: { channel: record.message.channel, ts: record.message.ts } }
+}
+
+/** How a settled review ended, for its code channel: changes requested, approved, or the outcome as the log says it. */
+function reviewOutcome(record: AskRecord): string {
+  const { outcome, answer } = record.settlement!
+  const [item] = answer?.answers ?? []
+  if (outcome.kind === 'answered') {
+    const by = describeOutcome(outcome).replace(/^answered by /, '')
+    if (item?.custom !== undefined) return `Changes requested by ${by}`
+    const approve = record.questions[0]?.intent?.kind === 'plan-review' ? record.questions[0].intent.approve : undefined
+    if (approve !== undefined && item?.selected.includes(approve)) return `Plan approved by ${by}`
+  }
+  return `Plan review ${describeOutcome(outcome)}`
+}
+
+/** A message of dsh-slack's own words (mrkdwn, already escaped where it quotes anyone). */
+function note(mrkdwn: string): MessageContent {
+  return { text: mrkdwn, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: mrkdwn } }] }
+}
+
+/** The name asked for (Slack names a channel with an origin from its message and may retitle it). */
+function channelName(record: AskRecord, session: string): string {
+  return `plan ${record.agent?.title ?? session}`.slice(0, 80)
+}
+
+function contextBar(record: AskRecord, session: string): ContextItem[] {
+  const items: ContextItem[] = []
+  if (record.agent?.cwd) items.push({ key: 'cwd', label: record.agent.cwd.slice(0, 128), icon: 'folder' })
+  items.push({ key: 'session', label: session.slice(0, 128), icon: 'terminal' })
+  return items
+}
+
+export class PlanCanvases {
+  /** Why code channels are not used in this run, once known (said once in the log). */
+  #unavailable: string | undefined
+  readonly #placed = new Map<string, Promise<PlacedPlan | undefined>>()
+
+  constructor(private readonly options: PlanCanvasOptions) {
+    if (options.mode === 'off') this.#unavailable = 'turned off (DSH_SLACK_CODE_CHANNELS=off)'
+  }
+
+  /** Why plan reviews stay in the card's thread in this run, or undefined while code channels are in use. */
+  get unavailable(): string | undefined {
+    return this.#unavailable
+  }
+
+  /** An open ask (once posted, and on every approval counted): a plan review with a session gets its canvas, once. */
+  opened(record: AskRecord): void {
+    if (this.#unavailable !== undefined || this.#placed.has(record.id)) return
+    const review = reviewOf(record)
+    if (!review) return
+    this.#placed.set(record.id, this.#place(record.id, review, record))
+  }
+
+  /** Resolves once the review's canvas is in place (or given up): tests and Request changes wait on it. */
+  async placed(askId: string): Promise<PlacedPlan | undefined> {
+    return this.#placed.get(askId)
+  }
+
+  /**
+   * Request changes as the agent reads it: the typed feedback with the
+   * canvas's open comment threads. If the threads cannot be read, the
+   * typed feedback goes alone (and the log says so): it is never lost.
+   */
+  async feedback(record: AskRecord, typed: string): Promise<string> {
+    try {
+      const placed = this.#placed.has(record.id) ? await this.#placed.get(record.id) : await this.#locate(record)
+      if (!placed) return typed
+      const threads = await this.options.port.openThreads(placed.channel, placed.canvasId)
+      const ids = [...new Set(threads.flatMap((thread) => thread.comments.map((comment) => comment.userId)))]
+      const names = new Map(await Promise.all(ids.map(async (id) => [id, await this.options.nameOf?.(id).catch(() => undefined)] as const)))
+      return feedbackWithThreads(typed, threads, (id) => (names.get(id) ? `${names.get(id)} (${id})` : id))
+    } catch (error) {
+      this.options.logger.warn(`ask ${record.id}: could not read the plan canvas's comments; the agent gets the typed feedback only: ${error instanceof Error ? error.message : String(error)}`)
+      return typed
+    }
+  }
+
+  /** A settled review: the code channel is told how it ended (the session may go on with a revised plan). */
+  settled(record: AskRecord): void {
+    const outcome = record.settlement ? reviewOutcome(record) : undefined
+    if (outcome === undefined) return
+    const placed = this.#placed.get(record.id)
+    if (!placed) return
+    this.#placed.delete(record.id)
+    void placed
+      .then((where) => where && this.options.slack.postMessage(where.channel, note(escapeMrkdwn(`${outcome}.`))))
+      .catch((error: unknown) => this.options.logger.warn(`ask ${record.id}: could not post the outcome in its code channel: ${error instanceof Error ? error.message : String(error)}`))
+  }
+
+  /**
+   * A review this process did not place (another instance's card, or one
+   * from before a restart): the session's channel (Slack returns the
+   * existing one) and its plan view, if it has one.
+   */
+  async #locate(record: AskRecord): Promise<PlacedPlan | undefined> {
+    const review = this.#unavailable === undefined ? reviewOf(record) : undefined
+    if (!review) return undefined
+    const channel = await this.options.port.create({ sessionId: review.session, name: channelName(record, review.session), origin: review.card })
+    const canvasId = await this.options.port.canvasOfView(channel, PLAN_VIEW_KEY)
+    return canvasId ? { channel, canvasId } : undefined
+  }
+
+  async #place(askId: string, review: NonNullable<ReturnType<typeof reviewOf>>, record: AskRecord): Promise<PlacedPlan | undefined> {
+    const { port, slack, logger } = this.options
+    const markdown = canvasMarkdown(review.plan)
+    try {
+      const channel = await port.create({ sessionId: review.session, name: channelName(record, review.session), origin: review.card })
+      const existing = await port.canvasOfView(channel, PLAN_VIEW_KEY)
+      let canvasId: string
+      if (existing) {
+        // A revised plan: the same canvas, rewritten, so threads on unchanged steps stay where they were.
+        await port.setCanvasContent(channel, existing, markdown)
+        canvasId = existing
+      } else {
+        canvasId = await port.createCanvas('Plan', markdown)
+        await port.showCanvas(channel, { viewKey: PLAN_VIEW_KEY, canvasId, name: 'Plan' })
+      }
+      await port.setContextBar(channel, contextBar(record, review.session)).catch((error: unknown) => logger.warn(`ask ${askId}: the code channel's context bar was not set: ${error instanceof Error ? error.message : String(error)}`))
+      await slack.postMessage(review.card.channel, note(`The plan is also in a canvas in <#${channel}>: comment on the steps you mean there, then use Request changes on this card.`), review.card.ts)
+      logger.info(`ask ${askId}: plan review in code channel ${channel} (canvas ${canvasId})`)
+      return { channel, canvasId }
+    } catch (error) {
+      const code = error instanceof SlackCallError ? error.slackError : undefined
+      if (code !== undefined && UNAVAILABLE.has(code)) {
+        if (this.#unavailable === undefined) {
+          this.#unavailable = `Slack refused ${error instanceof SlackCallError ? error.method : 'a code-channel call'} with ${code}`
+          logger.warn(`plan reviews stay in the card's thread for this run: ${this.#unavailable}${code === 'missing_scope' ? ' (add code_channels:manage and canvases:write to the app and reinstall it)' : ''}`)
+        }
+      } else {
+        logger.warn(`ask ${askId}: the plan stays in the card's thread: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      return undefined
+    }
+  }
+}

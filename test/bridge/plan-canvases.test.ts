@@ -1,0 +1,120 @@
+/**
+ * Plan canvases through a fake code-channel port (decision 0073): what the
+ * canvas gets (agent text that cannot ping or disguise a link), what the
+ * agent reads on Request changes, and the fallback said once.
+ */
+import { describe, expect, it } from 'vitest'
+
+import { canvasMarkdown, feedbackWithThreads } from '../../src/bridge/code-channel/canvas-text.js'
+import { PlanCanvases } from '../../src/bridge/code-channel/plan-canvases.js'
+import type { CanvasThread, CodeChannelPort } from '../../src/slack/code-channel-port.js'
+import { SlackCallError } from '../../src/slack/slack-call-error.js'
+import type { AskRecord } from '../../src/store/ask-record.js'
+import { recordingLogger } from '../support/e2e.js'
+
+function review(id: string, plan = '1. One\n2. Two\n3. Three'): AskRecord {
+  return {
+    id,
+    kind: 'question',
+    questions: [{ id: 'plan', question: 'Approve this plan?', detail: plan, options: [{ label: 'Approve' }, { label: 'Dismiss' }], intent: { kind: 'plan-review', approve: 'Approve' } }],
+    agent: { id: 'ses-1', cwd: '/repo' },
+    target: 'C1',
+    message: { channel: 'C1', ts: `1.00000${id.length}` },
+    status: 'pending',
+    createdAt: 0,
+    owner: { kind: 'service' },
+  } as AskRecord
+}
+
+function fakePort(threads: CanvasThread[] = [], refuse?: string) {
+  const calls: string[] = []
+  const canvases = new Map<string, string>()
+  const fail = (method: string) => {
+    if (refuse) throw new SlackCallError(method, refuse, '')
+  }
+  const port: CodeChannelPort = {
+    create: async () => (fail('agents.conversations.create'), calls.push('create'), 'C_CODE'),
+    canvasOfView: async () => canvases.get('view'),
+    createCanvas: async (_title, markdown) => (calls.push(`createCanvas ${markdown}`), 'F1'),
+    showCanvas: async (_channel, { canvasId }) => void (calls.push('showCanvas'), canvases.set('view', canvasId)),
+    setCanvasContent: async (_channel, _canvas, markdown) => void calls.push(`setCanvasContent ${markdown}`),
+    openThreads: async () => threads,
+    setContextBar: async () => void calls.push('setContextBar'),
+    archive: async () => undefined,
+    userName: async (id) => (id === 'U1' ? 'alice' : undefined),
+  }
+  return { port, calls }
+}
+
+const slack = { postMessage: async () => ({ channel: 'C1', ts: '2.000001' }) }
+
+describe('the canvas markdown', () => {
+  it('shows mentions, broadcasts and disguised links as text, and leaves honest links and plain steps alone', () => {
+    expect(canvasMarkdown('Ping <!channel> and <@U123>, ![](@U999) and @here')).toBe('Ping ‹!channel› and ‹@U123›, U999 and @\u200Dhere')
+    expect(canvasMarkdown('[the docs](https://evil.example/x) and [https://a.example](https://a.example)')).toBe('the docs (https://evil.example/x) and [https://a.example](https://a.example)')
+    expect(canvasMarkdown('> a quote\n3. Drop the old column')).toBe('> a quote\n3. Drop the old column')
+  })
+})
+
+describe('the feedback the agent reads', () => {
+  it('is the typed text, then each open thread: the quoted passage and every comment with who wrote it', () => {
+    const text = feedbackWithThreads('Two things.', [
+      { quotedText: 'Backfill', comments: [{ userId: 'U1', text: 'in batches' }] },
+      { quotedText: 'Drop it', comments: [{ userId: 'U2', text: 'after deploy' }, { userId: 'U1', text: 'agreed' }] },
+    ], (id) => `name-${id}`)
+
+    expect(text).toBe('Two things.\n\nComments on the plan canvas (2 threads):\n\n> Backfill\n- name-U1: in batches\n\n> Drop it\n- name-U2: after deploy\n- name-U1: agreed')
+  })
+
+  it('is the typed text alone when nobody commented', () => {
+    expect(feedbackWithThreads('Just this', [], (id) => id)).toBe('Just this')
+  })
+})
+
+describe('plan canvases', () => {
+  it('creates the canvas for the first review and rewrites the same one for the revision', async () => {
+    const { port, calls } = fakePort()
+    const canvases = new PlanCanvases({ port, slack, logger: recordingLogger(), mode: 'auto' })
+
+    canvases.opened(review('a1'))
+    expect(await canvases.placed('a1')).toEqual({ channel: 'C_CODE', canvasId: 'F1' })
+    canvases.opened(review('a22', '1. One\n2. Two, revised\n3. Three'))
+    expect(await canvases.placed('a22')).toEqual({ channel: 'C_CODE', canvasId: 'F1' })
+
+    expect(calls.filter((c) => c.startsWith('createCanvas') || c.startsWith('setCanvasContent'))).toEqual(['createCanvas 1. One\n2. Two\n3. Three', 'setCanvasContent 1. One\n2. Two, revised\n3. Three'])
+  })
+
+  it('names commenters by name and id in the feedback', async () => {
+    const { port } = fakePort([{ quotedText: 'Three', comments: [{ userId: 'U1', text: 'why?' }, { userId: 'U2', text: 'yes, why' }] }])
+    const canvases = new PlanCanvases({ port, slack, logger: recordingLogger(), mode: 'auto', nameOf: port.userName })
+    canvases.opened(review('a1'))
+
+    expect(await canvases.feedback(review('a1'), 'typed')).toBe('typed\n\nComment on the plan canvas:\n\n> Three\n- alice (U1): why?\n- U2: yes, why')
+  })
+
+  it('falls back for the rest of the run on missing_scope, said once in the log', async () => {
+    const { port, calls } = fakePort([], 'missing_scope')
+    const logger = recordingLogger()
+    const canvases = new PlanCanvases({ port, slack, logger, mode: 'auto' })
+
+    canvases.opened(review('a1'))
+    expect(await canvases.placed('a1')).toBeUndefined()
+    canvases.opened(review('a22'))
+
+    expect(await canvases.placed('a22')).toBeUndefined()
+    expect(calls).toEqual([])
+    expect(logger.lines.filter((line) => line.includes("stay in the card's thread"))).toEqual([expect.stringContaining('missing_scope (add code_channels:manage and canvases:write')])
+    expect(canvases.unavailable).toBe('Slack refused agents.conversations.create with missing_scope')
+    expect(await canvases.feedback(review('a22'), 'typed')).toBe('typed')
+  })
+
+  it('does nothing when off, nor for a plan review without a session', async () => {
+    const { port, calls } = fakePort()
+    new PlanCanvases({ port, slack, logger: recordingLogger(), mode: 'off' }).opened(review('a1'))
+    const auto = new PlanCanvases({ port, slack, logger: recordingLogger(), mode: 'auto' })
+    auto.opened({ ...review('a2'), agent: {} })
+
+    expect(await auto.placed('a2')).toBeUndefined()
+    expect(calls).toEqual([])
+  })
+})
