@@ -25,13 +25,15 @@ valid, a headless profile has the ask tool, and this Node can run dsh-slack
 as the harness will (run it with the harness's Node). The Slack checks then
 use the plugin's settings, and only what concerns the plugin is checked.
 Exit code 0 when every check passes, 1 otherwise, 2 for a malformed setting.
+A line with ! is an optional feature that is off (thread replies, code
+channels): everything else works, and it does not fail the run.
 
 Options:
   --harness PROFILE   check a harness profile's dsh-slack set-up too
   -h, --help          show this help`
 
 export function formatCheck(result: CheckResult): string {
-  const head = `${result.ok ? '✓' : '✗'} ${result.name}: ${result.detail}`
+  const head = `${result.ok ? '✓' : result.optional ? '!' : '✗'} ${result.name}: ${result.detail}`
   return result.fix ? `${head}\n    fix: ${result.fix}` : head
 }
 
@@ -74,7 +76,9 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
 }
 
 function reportTotal(results: CheckResult[], io: CliIo): number {
-  const failed = results.filter((result) => !result.ok).length
-  io.stdout.write(failed === 0 ? 'All checks passed.\n' : `${failed} check${failed === 1 ? '' : 's'} failed.\n`)
+  const failed = results.filter((result) => !result.ok && !result.optional).length
+  const off = results.filter((result) => !result.ok && result.optional).length
+  const offNote = off === 0 ? '' : ` (${off} optional feature${off === 1 ? ' is' : 's are'} off: see the ! line${off === 1 ? '' : 's'})`
+  io.stdout.write(failed === 0 ? `All checks passed${offNote}.\n` : `${failed} check${failed === 1 ? '' : 's'} failed${offNote}.\n`)
   return failed === 0 ? EXIT.ok : EXIT.failure
 }

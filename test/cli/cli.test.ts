@@ -247,13 +247,14 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
     expect(run.stdout()).not.toContain('✗')
   })
 
-  it('says why plan reviews stay in the thread when the app lacks the code-channel scopes, and that nothing else is affected', async () => {
+  it('says why plan reviews stay in the thread when the app lacks the code-channel scopes, and passes: nothing else is affected', async () => {
     const s = await sandbox()
     const run = cli(['doctor'], envFor(s))
 
-    expect(await run.exited).toBe(1)
-    expect(run.stdout()).toContain('✗ code channels: missing code_channels:manage, canvases:write: plan reviews are the card and its thread')
-    expect(run.stdout().split('\n').filter((line) => line.startsWith('✗'))).toHaveLength(1)
+    expect(await run.exited).toBe(0)
+    expect(run.stdout()).toContain('! code channels: missing code_channels:manage, canvases:write: plan reviews are the card and its thread')
+    expect(run.stdout()).not.toContain('✗')
+    expect(run.stdout()).toContain('All checks passed (1 optional feature is off: see the ! line).')
   })
 
   it('never prints the password of a URL it checks', async () => {

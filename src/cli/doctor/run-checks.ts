@@ -14,10 +14,17 @@ export interface CheckResult {
   detail: string
   /** For a failed check: exactly what to change. */
   fix?: string
+  /**
+   * A feature that falls back when missing (thread replies, code channels):
+   * reported with its fix, but everything that worked before still works,
+   * so it does not fail the run (an app installed before the feature passes).
+   */
+  optional?: true
 }
 
 const fail = (name: string, detail: string, fix: string): CheckResult => ({ ok: false, name, detail, fix })
 const pass = (name: string, detail: string): CheckResult => ({ ok: true, name, detail })
+const missingFeature = (name: string, detail: string, fix: string): CheckResult => ({ ok: false, name, detail, fix, optional: true })
 
 function slackErrorOf(error: unknown): string {
   return error instanceof SlackCallError ? error.slackError : (error as Error).message
@@ -79,7 +86,7 @@ export async function runDoctorChecks(config: Config, slack: DoctorSlack | undef
 function checkThreadReplies(granted: Set<string>): CheckResult {
   const missing = THREAD_REPLY_SCOPES.filter((scope) => !granted.has(scope))
   if (missing.length === 0) return pass('thread replies', 'channels:history and groups:history are granted: a reply in a card’s thread answers it (if the app subscribes to message.channels and message.groups)')
-  return fail(
+  return missingFeature(
     'thread replies',
     `missing ${missing.join(', ')}: replies in a card's thread are not read (buttons and forms work as before)`,
     'add them under OAuth & Permissions → Bot Token Scopes and the bot events message.channels and message.groups under Event Subscriptions (or paste manifest.yml again), then reinstall the app (docs/slack-app-setup.md)',
@@ -96,7 +103,7 @@ function checkCodeChannels(config: Config, granted: Set<string>): CheckResult {
   if (config.codeChannels === 'off') return pass('code channels', "turned off (DSH_SLACK_CODE_CHANNELS=off): plan reviews are the card and its thread")
   const missing = CODE_CHANNEL_SCOPES.filter((scope) => !granted.has(scope))
   if (missing.length === 0) return pass('code channels', 'code_channels:manage and canvases:write are granted: a plan review of an agent session also goes into a canvas in its code channel, for comments')
-  return fail(
+  return missingFeature(
     'code channels',
     `missing ${missing.join(', ')}: plan reviews are the card and its thread (approving, dismissing and Request changes work as before)`,
     'add them under OAuth & Permissions → Bot Token Scopes (or paste manifest.yml again), then reinstall the app (docs/code-channels.md); or set DSH_SLACK_CODE_CHANNELS=off to keep plan reviews in the thread',
