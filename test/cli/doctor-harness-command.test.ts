@@ -44,14 +44,14 @@ async function doctorHarness(profile: string, env: Record<string, string> = {}) 
   const doctor = memoryIo(env)
   const code = await doctorCommand(['--harness', profile], doctor.io, () => slack)
   const stdout = doctor.output()
-  return { stdout, code, calls, names: stdout.split('\n').filter((line) => /^[✓✗]/.test(line)).map((line) => line.slice(2).split(':')[0]) }
+  return { stdout, code, calls, names: stdout.split('\n').filter((line) => /^[✓✗!]/.test(line)).map((line) => line.slice(2).split(':')[0]) }
 }
 
 describe('doctor --harness', () => {
   it('checks Slack with the profile’s settings only, not the service’s environment, and prints no HTTP API line', async () => {
     const { names, calls } = await doctorHarness(headlessProfile(profilePatch('')), { SLACK_BOT_TOKEN: 'xoxb-env', SLACK_CHANNEL: 'C0ENVIRON01', HOST: '0.0.0.0' })
 
-    expect(names).toEqual(['harness patch', 'plugin config', 'Node', 'token', 'scopes', 'channel', 'Socket Mode'])
+    expect(names).toEqual(['harness patch', 'plugin config', 'Node', 'token', 'scopes', 'thread replies', 'code channels', 'channel', 'Socket Mode'])
     expect(calls).toEqual(['auth.test', 'conversations.info C0PROFILE01', 'apps.connections.open'])
   })
 

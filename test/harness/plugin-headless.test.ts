@@ -375,7 +375,7 @@ describe('dsh-slack inside the real harness (headless)', { timeout: 180_000 }, (
 
     const { stdout } = await promisify(execFile)(dsh.node, [join(pluginDir, 'dist/src/cli/main.js'), 'doctor', '--harness', join(home, 'profiles/headless')], { env: { PATH: process.env.PATH ?? '' }, cwd: work })
 
-    expect(stdout.split('\n').filter((line) => /^[✓✗]/.test(line)).map((line) => line.split(':')[0])).toEqual(['✓ harness patch', '✓ plugin config', '✓ Node', '✓ token', '✓ scopes', '✓ channel', '✓ Socket Mode'])
+    expect(stdout.split('\n').filter((line) => /^[✓✗!]/.test(line)).map((line) => line.split(':')[0])).toEqual(['✓ harness patch', '✓ plugin config', '✓ Node', '✓ token', '✓ scopes', '✓ thread replies', '! code channels', '✓ channel', '✓ Socket Mode'])
     expect(stdout).toContain('opens SQLite (node:sqlite)')
   })
 })
