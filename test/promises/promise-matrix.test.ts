@@ -32,8 +32,6 @@ const CANNOT: Record<string, Record<string, string>> = {
 
 const NO_TOOLS = 'this door asks questions only: tool approvals come from a harness (the plugin, the relay on dsh web)'
 
-const IN_PROCESS_CLI_HOME = 'issue 39 matrix finding: `dsh-slack ask` without --url stops its bridge before the settled ask leaves the Home tab, which keeps listing it with live buttons'
-
 const PLUGIN_APPROVAL_HOME = 'issue 39 matrix finding, not yet explained: while a tool approval from the plugin (with its own bridge) waits, opening the Home tab publishes nothing; a bridge started directly lists the same approval (test/e2e/home-tab.test.ts)'
 
 /**
@@ -43,7 +41,6 @@ const PLUGIN_APPROVAL_HOME = 'issue 39 matrix finding, not yet explained: while 
  * that it fails.)
  */
 const KNOWN_BROKEN: Record<string, Record<string, string>> = {
-  'dsh-slack ask (in-process)': { '*': IN_PROCESS_CLI_HOME },
   'the plugin with its own bridge': { 'tool allowed': PLUGIN_APPROVAL_HOME, 'tool rejected': PLUGIN_APPROVAL_HOME },
 }
 
