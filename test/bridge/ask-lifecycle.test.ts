@@ -173,6 +173,19 @@ describe('AskLifecycle', () => {
     expect(told).toEqual([record.id])
   })
 
+  it('tells its open-ask listeners (the Home tabs) when a tool call\'s arguments arrive after its card', async () => {
+    const { store, lifecycle } = setup({ owner: 'service' })
+    const record = await lifecycle.openApproval({ toolName: 'bash', callId: 'call-1' })
+    await firstPending(store)
+    const told: (string | undefined)[] = []
+    lifecycle.onOpenChanged((changed) => told.push(changed.approval?.arguments))
+
+    await lifecycle.showArguments(record.id, JSON.stringify({ command: 'rm -rf build/' }))
+
+    expect(told).toEqual([JSON.stringify({ command: 'rm -rf build/' })])
+    await lifecycle.stop()
+  })
+
   it('keeps a service\'s asks open on stop so a restart can resume them', async () => {
     const { store, lifecycle } = setup({ owner: 'service' })
     const record = await lifecycle.open({ questions: [question] })
