@@ -154,7 +154,7 @@ export const OUTCOMES: Outcome[] = [
     },
     agentGets: { answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] } },
     card: /Approved by/,
-    events: ['posted', 'answered'],
+    events: ['posted', 'refused', 'answered'],
   },
   {
     name: 'tool allowed',
