@@ -73,6 +73,21 @@ function excerpt(text: string, lines: number, max: number): string {
   return lastBreak > max / 2 ? `${cut.slice(0, lastBreak)}\n…` : cut
 }
 
+/** Lines of a tool's arguments shown where there is little room (the Home tab). */
+const GLIMPSE_LINES = 3
+
+/**
+ * The start of what a tool approval would run, for a place with little
+ * room (the Home tab, where it can be allowed too): its first section (a
+ * shell tool's command itself), a few lines of it within `max` characters,
+ * invisible characters shown. What is cut is marked with …; the whole text
+ * is on the card.
+ */
+export function argumentsGlimpse(text: string, max: number): string {
+  const [first] = argumentsSections(text)
+  return excerpt(first?.text ?? '', GLIMPSE_LINES, max)
+}
+
 function labelOf(words: Words, label: ArgumentsSection['label']): string {
   return label === 'command' ? words.command : label === 'otherArguments' ? words.otherArguments : words.arguments
 }

@@ -8,6 +8,7 @@
  * fit is counted in a last line, never dropped silently.
  */
 import type { ActionsBlock, Button, ContextBlock, KnownBlock, RichTextBlock } from '@slack/types'
+import { argumentsGlimpse } from './approval-arguments.js'
 import { choiceElement, messageControl, optionButton, wordButton } from './controls.js'
 import { encodeActionId } from './ids.js'
 import { wordsFor, type Words } from './i18n.js'
@@ -109,6 +110,11 @@ function titleBlock(words: Words, ask: HomeAskView): RichTextBlock {
   if (ask.kind === 'approval') {
     elements.push({ type: 'text', text: `${words.toolApproval}: `, style: { bold: true } }, { type: 'text', text: literal(ask.view.toolName), style: { code: true } })
     if (ask.view.reason !== undefined && ask.view.reason.trim() !== '') elements.push({ type: 'text', text: `\n${literal(ask.view.reason)}` })
+    // What it would run, as the card shows it (preformatted: never parsed): the tab has an Allow button too.
+    if (ask.view.arguments !== undefined) {
+      const code = argumentsGlimpse(ask.view.arguments, LIMIT.homeQuestionText)
+      return { type: 'rich_text', elements: [{ type: 'rich_text_section', elements }, { type: 'rich_text_preformatted', elements: [{ type: 'text', text: code === '' ? ' ' : code }] }] }
+    }
   } else {
     const first = ask.view.questions[0]!
     const shape = askShape(ask.view)

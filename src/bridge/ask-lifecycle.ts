@@ -251,13 +251,16 @@ export class AskLifecycle {
   /**
    * Relay: a tool call's arguments arrived after its approval card was
    * posted. While the ask is open the card is drawn again with them (and a
-   * long command's thread follows); a settled card is left as it is.
+   * long command's thread follows), and the Home tabs listing it are told;
+   * a settled card is left as it is.
    */
   async showArguments(id: string, args: string): Promise<boolean> {
     this.#openHere.forget(id)
     if (!(await this.options.store.attachApprovalArguments(id, args))) return false
     await this.#messages.showProgress(id)
     const record = await this.options.store.get(id)
+    // The Home tabs listing it show what it would run too.
+    if (record?.status === 'pending') this.#tellOpen(record)
     if (record?.message) await this.#poster.continueLate(record)
     return true
   }

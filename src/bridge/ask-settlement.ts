@@ -54,6 +54,8 @@ export interface AskSettlementOptions {
  */
 export class AskSettlement {
   readonly #listeners = new Set<(record: AskRecord) => void>()
+  /** Settlements whose listeners are still to hear of them (told on the next turn, or by stop()). */
+  readonly #untold = new Set<() => void>()
 
   constructor(private readonly options: AskSettlementOptions) {}
 
@@ -89,10 +91,13 @@ export class AskSettlement {
     const shown = this.options.messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
     // Once the card's update is on its way: the log line and the listeners (the Home tabs, a relay's host) can wait that long.
     const listeners = [...this.#listeners]
-    setImmediate(() => {
+    const tell = () => {
+      if (!this.#untold.delete(tell)) return
       this.options.logger.info(`ask ${id} ${describeOutcome(settlement.outcome)}`)
       this.#tellSettled(listeners, result.record)
-    })
+    }
+    this.#untold.add(tell)
+    setImmediate(tell)
     await shown
     return result
   }
@@ -165,7 +170,15 @@ export class AskSettlement {
     return () => this.#listeners.delete(listener)
   }
 
+  /**
+   * Tells the listeners of every settlement they have not heard of yet, then
+   * drops them. The waiting caller is resolved before its listeners are told,
+   * so a caller that stops the bridge at once (`dsh-slack ask` in-process)
+   * would otherwise stop the Home tab before it learns the ask settled, and
+   * the tab would keep listing it with live buttons.
+   */
   stop(): void {
+    for (const tell of [...this.#untold]) tell()
     this.#listeners.clear()
   }
 }

@@ -128,6 +128,18 @@ describe('homeView', () => {
     ])
   })
 
+  it('shows what a tool approval would run, as its card does: the command literally in a code block, a long one shortened visibly', () => {
+    // Issue 39's matrix: the plugin's approvals carry the command in their arguments; the tab showed only "bash", with Allow once under it.
+    const approval: HomeAskView = { kind: 'approval', view: { askId: 't1', locale: 'en', toolName: 'bash', arguments: JSON.stringify({ command: 'rm -rf build/ <!channel>', timeout: 5 }) }, createdAt: NOW, channel: 'C0AGENTS' }
+    const long: HomeAskView = { ...approval, view: { ...approval.view, askId: 't2', arguments: JSON.stringify({ command: Array.from({ length: 50 }, (_, i) => `echo line ${i}`).join('\n') }) }, createdAt: NOW - MINUTE }
+
+    const view = homeView({ locale: 'en', now: NOW, asks: [approval, long] })
+
+    const code = view.blocks.flatMap((block) => (block.type === 'rich_text' ? block.elements.filter((element) => element.type === 'rich_text_preformatted') : []))
+    expect(code.map((element) => texts(element).join(''))).toEqual(['rm -rf build/ <!channel>', 'echo line 0\necho line 1\necho line 2\n…'])
+    expect(checkHomeViewPayload(view)).toEqual([])
+  })
+
   it('points multi-select, batches, free text and options-load menus to their message instead of drawing controls', () => {
     const shapes: HomeAskView[] = [
       elsewhere('m1', 1),
@@ -229,7 +241,7 @@ describe('homeView, for any asks', () => {
       const view = plan ? planReview(`# ${text}`) : ask({ questions: [question({ question: text, multiSelect, options: labels.map((label) => ({ label })) })] })
       return { kind: 'question', view: { ...view, askId, ...(title === undefined ? {} : { agent: { title } }) }, createdAt, channel, permalink: 'https://team.slack.com/archives/C0AGENTS/p1' } as HomeAskView
     }),
-    fc.record({ ...where, askId: fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/), tool: hostile, reason: hostile }).map(({ askId, tool, reason, createdAt, channel }) => ({ kind: 'approval', view: { askId, locale: 'en', toolName: tool, reason }, createdAt, channel }) as HomeAskView),
+    fc.record({ ...where, askId: fc.stringMatching(/^[A-Za-z0-9_-]{1,20}$/), tool: hostile, reason: hostile, args: fc.option(hostile, { nil: undefined }) }).map(({ askId, tool, reason, args, createdAt, channel }) => ({ kind: 'approval', view: { askId, locale: 'en', toolName: tool, reason, ...(args === undefined ? {} : { arguments: args }) }, createdAt, channel }) as HomeAskView),
   )
 
   it('fits Slack, counts every ask it leaves out, and brings no live mention or link out of agent text', () => {

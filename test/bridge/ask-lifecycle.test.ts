@@ -153,6 +153,39 @@ describe('AskLifecycle', () => {
     expect(slack.messages.every((message) => message.updates.length === 1)).toBe(true)
   })
 
+  it('tells its settlement listeners (the Home tabs) of an answer before a stop made as soon as ask() resolved returns', async () => {
+    // `dsh-slack ask` in-process stops its bridge the moment the agent has the answer (issue 39's matrix finding).
+    const { store, lifecycle, provider } = setup()
+    const told: string[] = []
+    lifecycle.onSettled((record) => told.push(record.id))
+    const answer = provider.ask({ questions: [question] })
+    const record = await firstPending(store)
+    const stopped = answer.then(async () => {
+      await lifecycle.stop()
+      return [...told]
+    })
+
+    const answers = [{ id: 'pm', selected: ['npm'] }]
+    await lifecycle.settle(record.id, { status: 'answered', outcome: { kind: 'answered', by, at: 1, answers }, answer: { answers } })
+
+    expect(await stopped).toEqual([record.id])
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(told).toEqual([record.id])
+  })
+
+  it('tells its open-ask listeners (the Home tabs) when a tool call\'s arguments arrive after its card', async () => {
+    const { store, lifecycle } = setup({ owner: 'service' })
+    const record = await lifecycle.openApproval({ toolName: 'bash', callId: 'call-1' })
+    await firstPending(store)
+    const told: (string | undefined)[] = []
+    lifecycle.onOpenChanged((changed) => told.push(changed.approval?.arguments))
+
+    await lifecycle.showArguments(record.id, JSON.stringify({ command: 'rm -rf build/' }))
+
+    expect(told).toEqual([JSON.stringify({ command: 'rm -rf build/' })])
+    await lifecycle.stop()
+  })
+
   it('keeps a service\'s asks open on stop so a restart can resume them', async () => {
     const { store, lifecycle } = setup({ owner: 'service' })
     const record = await lifecycle.open({ questions: [question] })

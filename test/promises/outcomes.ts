@@ -154,7 +154,6 @@ export const OUTCOMES: Outcome[] = [
     },
     agentGets: { answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] } },
     card: /Approved by/,
-    // The refused click is in the trail too (issue 40: refusals leave a trace), before the answer that counted.
     events: ['posted', 'refused', 'answered'],
   },
   {
