@@ -90,7 +90,7 @@ export function validateRequest(request: unknown): ValidRequest {
   parsed.forEach((question, index) => checkOwnRules(question, index))
   checkUniqueIds(parsed)
 
-  const illFormed = illFormedTextAt({ questions, ...(agent !== undefined ? { agent } : {}) })
+  const illFormed = illFormedTextAt({ questions, ...(agent !== undefined ? { agent: agentTextOf(agent) } : {}) })
   if (illFormed !== undefined) fail('BAD_REQUEST', `${illFormed} holds a lone surrogate (text that is not valid Unicode, like "\\ud800" alone): send the whole character or remove it`)
 
   const valid: ValidRequest = { questions: parsed }
@@ -197,3 +197,16 @@ export function isPlanReview(question: AskUserQuestionItem): boolean {
 }
 
 export type { AskUserQuestionRequest }
+
+/**
+ * The agent's text that dsh-slack stores or shows (its id, title, model and
+ * working directory), not the whole object: the harness passes its live
+ * agent, whose session holds every event of the run and refers back to
+ * itself, so walking all of it is slow and never ends.
+ */
+function agentTextOf(agent: unknown): unknown {
+  if (typeof agent !== 'object' || agent === null) return agent
+  const { id, title, options, session } = agent as Partial<Record<'id' | 'title' | 'options' | 'session', unknown>>
+  const field = (value: unknown, key: string): unknown => (typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined)
+  return { id, title, options: { model: field(options, 'model') }, session: { header: { cwd: field(field(session, 'header'), 'cwd') } } }
+}

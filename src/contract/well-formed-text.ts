@@ -18,22 +18,23 @@ export function isWellFormedText(text: string): boolean {
  * the same way on every store. Returns the path (`questions[0].options[1].label`)
  * of the first such string, or undefined.
  */
-export function illFormedTextAt(value: unknown, path = ''): string | undefined {
+export function illFormedTextAt(value: unknown, path = '', seen = new WeakSet<object>()): string | undefined {
   if (typeof value === 'string') return isWellFormedText(value) ? undefined : path || '(the value)'
+  // An object met twice (a value that refers back to itself) was looked at the first time.
+  if (typeof value !== 'object' || value === null || seen.has(value) || value instanceof AbortSignal) return undefined
+  seen.add(value)
   if (Array.isArray(value)) {
     for (const [index, item] of value.entries()) {
-      const found = illFormedTextAt(item, `${path}[${index}]`)
+      const found = illFormedTextAt(item, `${path}[${index}]`, seen)
       if (found !== undefined) return found
     }
     return undefined
   }
-  if (typeof value === 'object' && value !== null && !(value instanceof AbortSignal)) {
-    for (const [key, item] of Object.entries(value)) {
-      const here = path === '' ? key : `${path}.${key}`
-      if (!isWellFormedText(key)) return here
-      const found = illFormedTextAt(item, here)
-      if (found !== undefined) return found
-    }
+  for (const [key, item] of Object.entries(value)) {
+    const here = path === '' ? key : `${path}.${key}`
+    if (!isWellFormedText(key)) return here
+    const found = illFormedTextAt(item, here, seen)
+    if (found !== undefined) return found
   }
   return undefined
 }

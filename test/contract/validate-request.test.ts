@@ -395,6 +395,21 @@ describe('validateRequest: unknown fields', () => {
 
     expect(validateRequest({ questions: [pkg], agent }).agent).toBe(agent)
   })
+
+  it('accepts the harness’s live agent, whose session refers back to itself, reading only the text it shows', () => {
+    const session: Record<string, unknown> = { header: { cwd: '/srv/app' }, events: [] }
+    const agent = { id: 'session-1', session }
+    session.agent = agent
+    session.events = [{ session }]
+
+    expect(validateRequest({ questions: [pkg], agent: agent as AskUserQuestionRequest['agent'] }).agent).toBe(agent)
+  })
+
+  it('refuses a lone surrogate in the text of the agent it shows (its working directory), as in a question', () => {
+    const agent = { id: 'session-1', session: { header: { cwd: '/srv/\ud800' } } }
+
+    expect(rejection(() => validateRequest({ questions: [pkg], agent }))).toMatchObject({ code: 'BAD_REQUEST', message: expect.stringContaining('agent.session.header.cwd') })
+  })
 })
 
 describe('knownFieldsOnly (the harness plugin reads requests the way the harness does)', () => {
