@@ -68,6 +68,8 @@ const schema = z.strictObject({
   remindAfter: duration('remindAfter').optional(),
   escalateTo: checked('escalateTo', valueChecks.userOrGroup).optional(),
   escalateAfter: duration('escalateAfter').optional(),
+  // Plan reviews of an agent session in its code channel (docs/code-channels.md); as DSH_SLACK_CODE_CHANNELS.
+  codeChannels: z.enum(['auto', 'off'], { error: 'expected auto (the default) or off' }).optional(),
 }, { error: (issue) => (issue.code === 'unrecognized_keys' ? 'is not a dsh-slack plugin setting (see docs/harness-plugin.md for the settings)' : undefined) })
 
 const serviceSchema = z.strictObject(

@@ -168,6 +168,21 @@ describe('the dsh-slack cordis 4 plugin', () => {
     vi.unstubAllEnvs()
   })
 
+  it('takes the code-channel setting from its config and from DSH_SLACK_CODE_CHANNELS, and names a wrong value', async () => {
+    const fromConfig = fakePlugin()
+    await load(await harnessContext(), fromConfig.plugin, { ...config, codeChannels: 'off' })
+    vi.stubEnv('SLACK_BOT_TOKEN', 'xoxb-from-env')
+    vi.stubEnv('SLACK_APP_TOKEN', 'xapp-from-env')
+    vi.stubEnv('DSH_SLACK_CODE_CHANNELS', 'off')
+    const fromEnv = fakePlugin()
+    await load(await harnessContext(), fromEnv.plugin)
+    vi.unstubAllEnvs()
+
+    await vi.waitFor(() => expect([...fromConfig.options, ...fromEnv.options]).toHaveLength(2))
+    expect(fromConfig.options[0]).toMatchObject({ codeChannels: 'off' })
+    expect(fromEnv.options[0]).toMatchObject({ codeChannels: 'off' })
+  })
+
   it('says which variables to set when its entry has no config and the environment no token', async () => {
     const ctx = await harnessContext()
     vi.stubEnv('SLACK_BOT_TOKEN', '')
