@@ -37,7 +37,7 @@ describe('manifest.yml', () => {
 
   it('asks for exactly the bot scopes dsh-slack uses', () => {
     expect([...manifest.oauth_config.scopes.bot].sort()).toEqual(
-      ['channels:history', 'channels:read', 'chat:write', 'chat:write.public', 'files:write', 'groups:history', 'groups:read', 'im:read', 'im:write', 'usergroups:read', 'users:read'].sort(),
+      ['canvases:write', 'channels:history', 'channels:read', 'chat:write', 'chat:write.public', 'code_channels:manage', 'files:write', 'groups:history', 'groups:read', 'im:read', 'im:write', 'usergroups:read', 'users:read'].sort(),
     )
   })
 
