@@ -1,10 +1,14 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadShellParser } from '../../src/policy/command/shell-parser.js'
 import { checkKeyRules } from '../../src/policy/key-rules.js'
 import { matchRule, mismatchOf } from '../../src/policy/match-rule.js'
 import { keyEntry, parsePolicy, PolicyFileError, sha256 } from '../../src/policy/policy-file.js'
 import { MAX_LISTED_IDS } from '../../src/policy/policy-input.js'
 import { policyWarnings } from '../../src/policy/policy-warnings.js'
 import { TEAM_POLICY_YAML } from './team-policy.js'
+
+// Command rules read the parse; until the parser has loaded every command is unknown (the strictest rule).
+beforeAll(() => loadShellParser())
 
 const team = () => parsePolicy(TEAM_POLICY_YAML, 'policy.yml')
 
