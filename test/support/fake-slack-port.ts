@@ -52,11 +52,14 @@ export class FakeSlackPort implements SlackPort {
   }
 
   historyLookups = 0
+  /** A Slack error every conversations.history call gets (a missing history scope stays missing). */
+  historyRefusal: string | undefined
 
   /** Every message is in range here (the fake's ts are not times). */
   async findMessageByMetadata(channel: string, metadata: MessageMetadata) {
     this.historyLookups++
     this.#maybeFail('conversations.history')
+    if (this.historyRefusal) throw new SlackCallError('conversations.history', this.historyRefusal, '')
     const found = this.messages.findLast((m) => m.channel === channel && m.threadTs === undefined && m.metadata?.eventType === metadata.eventType && Object.entries(metadata.payload).every(([key, value]) => m.metadata?.payload[key] === value))
     return found ? { channel, ts: found.ts } : undefined
   }
