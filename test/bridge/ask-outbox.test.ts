@@ -136,9 +136,9 @@ describe('AskLifecycle with the outbox', () => {
     const slack = new FakeSlackPort()
     const store = new MemoryAskStore()
     await store.insert(unposted('accepted'), undefined, { holder: 'dead', until: Date.now() - 1 })
-    // Another ask's card in the same channel: not this one's.
-    await slack.postMessage('C0AGENTS', { text: 'another ask', blocks: [] }, undefined, cardMetadata('other'))
     const theirs = await slack.postMessage('C0AGENTS', { text: 'its card', blocks: [] }, undefined, cardMetadata('accepted'))
+    // Another ask's card in the same channel, newer: not this one's.
+    await slack.postMessage('C0AGENTS', { text: 'another ask', blocks: [] }, undefined, cardMetadata('other'))
     const lifecycle = testLifecycle({ store, slack, owner: 'service' })
 
     await lifecycle.recover()
