@@ -93,7 +93,7 @@ export class AskOutbox {
     const result = await store.claimPost(record.id, instance, now(), claim.until)
     if (result.kind === 'held') this.#lookAgainAt(record.id, result.until)
     if (result.kind !== 'taken') return { result }
-    this.options.logger.warn(`ask ${record.id} was recorded but its card was never posted (its instance stopped mid-post): posting it here`)
+    this.options.logger.warn(`ask ${record.id} was recorded but its card was never posted (its instance stopped mid-post): posting it here, unless Slack already has it`)
     const posted = this.options.postTakenOver(record, claim)
     // Slack's refusal settles the ask as failed (its agent is told); whoever asked for the post sees the rest, and the sweep's is logged.
     posted.catch((error: unknown) => this.options.logger.warn(`ask ${record.id}: could not post the card taken over: ${error instanceof Error ? error.message : String(error)}`))
