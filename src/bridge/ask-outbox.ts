@@ -25,8 +25,11 @@ export type MayPost = () => boolean
  * whichever instance sees it next: a retried POST, or the sweep. One claim
  * at a time means one poster at a time; what no claim can tell is a post
  * Slack took in the moment its poster died, before the poster heard back
- * (chat.postMessage has no idempotency key): that ask gets a second card,
- * and both are answerable (docs/outages.md).
+ * (chat.postMessage has no idempotency key): every card carries its ask's
+ * id in its metadata, and the taker looks for it in the channel's history
+ * first and adopts it (PostedCardLookup). Only without the history scope, or
+ * when that look-up fails, may the ask get a second card; both are
+ * answerable (docs/outages.md).
  */
 export class AskOutbox {
   /** Asks this instance is posting now. */
@@ -90,7 +93,7 @@ export class AskOutbox {
     const result = await store.claimPost(record.id, instance, now(), claim.until)
     if (result.kind === 'held') this.#lookAgainAt(record.id, result.until)
     if (result.kind !== 'taken') return { result }
-    this.options.logger.warn(`ask ${record.id} was recorded but its card was never posted (its instance stopped mid-post): posting it here`)
+    this.options.logger.warn(`ask ${record.id} was recorded but its card was never posted (its instance stopped mid-post): posting it here, unless Slack already has it`)
     const posted = this.options.postTakenOver(record, claim)
     // Slack's refusal settles the ask as failed (its agent is told); whoever asked for the post sees the rest, and the sweep's is logged.
     posted.catch((error: unknown) => this.options.logger.warn(`ask ${record.id}: could not post the card taken over: ${error instanceof Error ? error.message : String(error)}`))

@@ -5,6 +5,7 @@ import type { NewAskEvent } from '../store/team-records.js'
 import { isStoreUnavailable } from '../store/store-unavailable.js'
 import { TIMING } from '../slack/timing.js'
 import { postContinuation } from './continuation.js'
+import { cardMetadata, PostedCardLookup } from './posted-card-lookup.js'
 import type { AskParts } from './ask-parts.js'
 
 const USER_ID = /^[UW][A-Z0-9]+$/
@@ -52,20 +53,29 @@ export class AskPoster {
   readonly #dmChannels = new Map<string, string>()
   /** Thread continuations still going out, by ask id. */
   readonly #continuing = new Map<string, Promise<void>>()
+  readonly #lookup: PostedCardLookup
 
-  constructor(private readonly options: AskPosterOptions) {}
+  constructor(private readonly options: AskPosterOptions) {
+    this.#lookup = new PostedCardLookup({ slack: options.slack, logger: options.logger })
+  }
 
-  /** Posts the ask's message; a failure is returned, not thrown, for the lifecycle to settle the ask with. */
-  async post(record: AskRecord, postedEvent: PostedEventFor, mayPost: () => boolean = () => true): Promise<PostResult> {
+  /**
+   * Posts the ask's message; a failure is returned, not thrown, for the
+   * lifecycle to settle the ask with. `takenOver`: the ask's first poster
+   * stopped mid-post; a card it got into Slack is adopted, not posted again.
+   */
+  async post(record: AskRecord, postedEvent: PostedEventFor, mayPost: () => boolean = () => true, takenOver = false): Promise<PostResult> {
     const { slack, pacer, settings, renderer, store, workspaceUrl } = this.options
     let channel = record.target
     try {
       channel = await this.#resolveChannel(record.target)
       const plan = await renderer.open(record, settings)
-      const posted = await pacer.run(channel, async () => {
-        if (!mayPost()) throw new PostClaimLost()
-        return slack.postMessage(channel, plan.message)
-      })
+      const posted =
+        (takenOver ? await this.#adoptable(record, channel) : undefined) ??
+        (await pacer.run(channel, async () => {
+          if (!mayPost()) throw new PostClaimLost()
+          return slack.postMessage(channel, plan.message, undefined, cardMetadata(record.id))
+        }))
       const permalink = messagePermalink(workspaceUrl, posted.channel, posted.ts) ?? (await slack.permalink(posted.channel, posted.ts).catch(() => undefined))
       // The message is in Slack now: a store that is away at this moment is
       // waited for, and is never taken for Slack refusing the post (that
@@ -97,6 +107,13 @@ export class AskPoster {
     if (plan.thread.length === 0 && !plan.file) return
     const done = postContinuation({ slack, pacer, logger }, record.id, record.message, plan, stopped).finally(() => this.#continuing.delete(record.id))
     this.#continuing.set(record.id, done)
+  }
+
+  /** The card a stopped poster got into Slack, if the channel's history shows one (logged: it is adopted). */
+  async #adoptable(record: AskRecord, channel: string): Promise<{ channel: string; ts: string } | undefined> {
+    const found = await this.#lookup.find(record, channel)
+    if (found) this.options.logger.warn(`ask ${record.id}: its stopped instance had posted its card (ts ${found.ts}) without recording it: adopted, not posted again`)
+    return found
   }
 
   /** Records where the message is, through a store outage of up to TIMING.attachRetryForMs. */

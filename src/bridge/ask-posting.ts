@@ -53,7 +53,7 @@ export class AskPosting {
 
   constructor(private readonly options: AskPostingOptions) {
     const { store, instance, now, logger, stopped } = options
-    this.outbox = new AskOutbox({ store, instance, now, logger, stopped, postTakenOver: (record, claim) => this.#track(this.#postAndFollow(record, claim)) })
+    this.outbox = new AskOutbox({ store, instance, now, logger, stopped, postTakenOver: (record, claim) => this.#track(this.#postAndFollow(record, claim, undefined, true)) })
   }
 
   /** Resolves once every post in flight has ended. */
@@ -103,13 +103,13 @@ export class AskPosting {
   }
 
   /** Posts a recorded ask under its post claim, then arms what an open ask needs (or shows how it ended meanwhile). */
-  async #postAndFollow(record: AskRecord, claim: PostClaim, signal?: AbortSignal): Promise<AskRecord> {
+  async #postAndFollow(record: AskRecord, claim: PostClaim, signal?: AbortSignal, takenOver = false): Promise<AskRecord> {
     // An abort while we post must still withdraw the message once it exists.
     const onAbort = () => void this.options.abort(record.id)
     signal?.addEventListener('abort', onAbort, { once: true })
     let posted: AskRecord | undefined
     try {
-      posted = await this.outbox.posting(record.id, claim, (mayPost) => this.#post(record, mayPost))
+      posted = await this.outbox.posting(record.id, claim, (mayPost) => this.#post(record, mayPost, takenOver))
     } finally {
       signal?.removeEventListener('abort', onAbort)
     }
@@ -141,8 +141,8 @@ export class AskPosting {
   }
 
   /** Posts the ask's message; returns the ask as it stands once the message is recorded. */
-  async #post(record: AskRecord, mayPost: MayPost): Promise<AskRecord | undefined> {
-    const result = await this.options.poster.post(record, (asked, message) => ({ ...postedEvent({ ...asked, message }, this.options.now()), ...originOf(asked) }), mayPost)
+  async #post(record: AskRecord, mayPost: MayPost, takenOver: boolean): Promise<AskRecord | undefined> {
+    const result = await this.options.poster.post(record, (asked, message) => ({ ...postedEvent({ ...asked, message }, this.options.now()), ...originOf(asked) }), mayPost, takenOver)
     if ('posted' in result) return result.posted
     if ('claimLost' in result) return undefined
     const { failure, channel } = result

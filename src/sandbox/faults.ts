@@ -1,7 +1,7 @@
 /**
  * Faults a test injects into the next calls of one Web API method: an error
- * code, a 429 with Retry-After, an HTTP 5xx, or a delay before the call runs
- * normally.
+ * code, a 429 with Retry-After, an HTTP 5xx, a delay before the call runs
+ * normally, or a delay between running it and answering.
  */
 
 export type Fault =
@@ -13,6 +13,8 @@ export type Fault =
   | { status: 500 | 502 | 503 }
   /** Wait this long, then handle the call normally. */
   | { delayMs: number }
+  /** Handle the call normally, then hold its answer this long: Slack has done it, the caller has not heard (a caller killed meanwhile never does). */
+  | { answerAfterMs: number }
 
 interface Armed {
   fault: Fault

@@ -65,6 +65,8 @@ export interface StoredMessage {
   files?: Record<string, unknown>[]
   edited?: { user: string; ts: string }
   reply_count?: number
+  /** What the app attached for apps (chat.postMessage `metadata`); Slack returns it from conversations.history only with `include_all_metadata`. */
+  metadata?: { event_type: string; event_payload: Record<string, unknown> }
   /** Every earlier version of the message, oldest first (chat.update history), for tests. */
   history: { text: string; blocks?: Record<string, unknown>[] }[]
 }

@@ -100,6 +100,7 @@ export async function handleWebApi(core: SandboxCore, req: IncomingMessage, res:
   }
   try {
     const answer = await spec.run(result.data, core)
+    if (fault && 'answerAfterMs' in fault) await new Promise((resolve) => setTimeout(resolve, fault.answerAfterMs))
     return send(res, 200, { ok: true, ...answer }, headers)
   } catch (error) {
     if (error instanceof SlackRefusal) return send(res, 200, { ok: false, error: error.error, ...error.extra }, headers)

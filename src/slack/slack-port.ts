@@ -7,6 +7,15 @@ export interface MessageContent {
 }
 
 /**
+ * Message metadata (Slack's `event_type` and `event_payload`): what a card
+ * carries so the app can find it again in a channel's history.
+ */
+export interface MessageMetadata {
+  eventType: string
+  payload: Record<string, string>
+}
+
+/**
  * The Slack calls the bridge makes, and nothing else: handlers and the ask
  * lifecycle depend on this port, so unit tests pass a fake and end-to-end
  * tests pass the real Web API client. Every method rejects with a
@@ -15,7 +24,14 @@ export interface MessageContent {
 export interface SlackPort {
   /** Checks the token; gives the bot's identity and the workspace URL (`https://team.slack.com/`), which permalinks are built on. */
   authTest(): Promise<{ userId: string; botId?: string; teamId?: string; team?: string; user?: string; url?: string }>
-  postMessage(channel: string, content: MessageContent, threadTs?: string): Promise<{ channel: string; ts: string }>
+  postMessage(channel: string, content: MessageContent, threadTs?: string, metadata?: MessageMetadata): Promise<{ channel: string; ts: string }>
+  /**
+   * The newest message in a channel's history since `sinceMs` whose metadata
+   * is `metadata` (conversations.history with include_all_metadata, a bounded
+   * number of pages). Needs the channel kind's history scope; rejects when
+   * Slack refuses (missing_scope, not_in_channel).
+   */
+  findMessageByMetadata(channel: string, metadata: MessageMetadata, sinceMs: number): Promise<{ channel: string; ts: string } | undefined>
   updateMessage(channel: string, ts: string, content: MessageContent): Promise<void>
   postEphemeral(channel: string, user: string, text: string, threadTs?: string): Promise<void>
   openView(triggerId: string, view: View): Promise<void>

@@ -152,6 +152,7 @@ function instantPort(): SlackPort {
   return {
     authTest: async () => ({ userId: 'UBOT', url: 'https://bench.slack.com/' }),
     postMessage: async (channel) => ({ channel, ts: `1.${++seq}` }),
+    findMessageByMetadata: async () => undefined,
     updateMessage: async () => undefined,
     postEphemeral: async () => undefined,
     openView: async () => undefined,

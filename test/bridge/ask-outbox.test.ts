@@ -4,6 +4,8 @@ import { silentLogger } from '../../src/log/logger.js'
 import { TIMING } from '../../src/slack/timing.js'
 import type { AskRecord } from '../../src/store/ask-record.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
+import { cardMetadata } from '../../src/bridge/posted-card-lookup.js'
+import { recordingLogger } from '../support/e2e.js'
 import { FakeSlackPort } from '../support/fake-slack-port.js'
 import { testLifecycle } from '../support/test-lifecycle.js'
 
@@ -127,6 +129,55 @@ describe('AskLifecycle with the outbox', () => {
     expect(again.message).toBeUndefined()
     expect(queued).toEqual([until])
     expect(slack.messages).toHaveLength(0)
+    await lifecycle.stop()
+  })
+
+  it('adopts the card a dead poster got into Slack before recording it, instead of posting a second one', async () => {
+    const slack = new FakeSlackPort()
+    const store = new MemoryAskStore()
+    await store.insert(unposted('accepted'), undefined, { holder: 'dead', until: Date.now() - 1 })
+    const theirs = await slack.postMessage('C0AGENTS', { text: 'its card', blocks: [] }, undefined, cardMetadata('accepted'))
+    // Another ask's card in the same channel, newer: not this one's.
+    await slack.postMessage('C0AGENTS', { text: 'another ask', blocks: [] }, undefined, cardMetadata('other'))
+    const lifecycle = testLifecycle({ store, slack, owner: 'service' })
+
+    await lifecycle.recover()
+    await lifecycle.whenFullyPosted('accepted')
+
+    expect(slack.messages).toHaveLength(2)
+    expect((await store.get('accepted'))?.message?.ts).toBe(theirs.ts)
+    expect((await store.events('accepted')).map((event) => event.type)).toContain('posted')
+    await lifecycle.stop()
+  })
+
+  it('posts its card with its ask id in Slack metadata, so a taker can find it', async () => {
+    const slack = new FakeSlackPort()
+    const lifecycle = testLifecycle({ store: new MemoryAskStore(), slack, owner: 'service' })
+
+    const asked = await lifecycle.open({ questions: [question] })
+
+    expect(slack.messages[0]!.metadata).toEqual(cardMetadata(asked.id))
+    await lifecycle.stop()
+  })
+
+  it('posts as before when the history look-up is refused, and says so once', async () => {
+    const slack = new FakeSlackPort()
+    const store = new MemoryAskStore()
+    const logger = recordingLogger()
+    await store.insert(unposted('first'), undefined, { holder: 'dead', until: Date.now() - 1 })
+    await store.insert(unposted('second'), undefined, { holder: 'dead', until: Date.now() - 1 })
+    const lifecycle = testLifecycle({ store, slack, owner: 'service', logger })
+    slack.historyRefusal = 'missing_scope'
+
+    await lifecycle.recover()
+    await lifecycle.whenFullyPosted('first')
+    await lifecycle.whenFullyPosted('second')
+
+    expect(slack.historyLookups).toBe(2)
+    expect(slack.messages).toHaveLength(2)
+    expect((await store.get('first'))?.message?.ts).toBeDefined()
+    expect((await store.get('second'))?.message?.ts).toBeDefined()
+    expect(logger.lines.filter((line) => line.includes('could not look in'))).toEqual([expect.stringContaining('missing_scope')])
     await lifecycle.stop()
   })
 })

@@ -1,11 +1,12 @@
 import type { View } from '@slack/types'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
-import type { MessageContent, SlackPort } from '../../src/slack/slack-port.js'
+import type { MessageContent, MessageMetadata, SlackPort } from '../../src/slack/slack-port.js'
 
 export interface FakeMessage {
   channel: string
   ts: string
   threadTs?: string
+  metadata?: MessageMetadata
   content: MessageContent
   updates: MessageContent[]
 }
@@ -43,11 +44,24 @@ export class FakeSlackPort implements SlackPort {
     return { userId: 'UBOT' }
   }
 
-  async postMessage(channel: string, content: MessageContent, threadTs?: string) {
+  async postMessage(channel: string, content: MessageContent, threadTs?: string, metadata?: MessageMetadata) {
     this.#maybeFail('chat.postMessage')
     const ts = `1700000000.${String(++this.#seq).padStart(6, '0')}`
-    this.messages.push({ channel, ts, content, updates: [], ...(threadTs ? { threadTs } : {}) })
+    this.messages.push({ channel, ts, content, updates: [], ...(threadTs ? { threadTs } : {}), ...(metadata ? { metadata } : {}) })
     return { channel, ts }
+  }
+
+  historyLookups = 0
+  /** A Slack error every conversations.history call gets (a missing history scope stays missing). */
+  historyRefusal: string | undefined
+
+  /** Every message is in range here (the fake's ts are not times). */
+  async findMessageByMetadata(channel: string, metadata: MessageMetadata) {
+    this.historyLookups++
+    this.#maybeFail('conversations.history')
+    if (this.historyRefusal) throw new SlackCallError('conversations.history', this.historyRefusal, '')
+    const found = this.messages.findLast((m) => m.channel === channel && m.threadTs === undefined && m.metadata?.eventType === metadata.eventType && Object.entries(metadata.payload).every(([key, value]) => m.metadata?.payload[key] === value))
+    return found ? { channel, ts: found.ts } : undefined
   }
 
   async updateMessage(channel: string, ts: string, content: MessageContent) {

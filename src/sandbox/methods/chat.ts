@@ -4,7 +4,7 @@ import { z } from 'zod'
 import { TIMING } from '../../slack/timing.js'
 import { json, text } from '../args.js'
 import { SlackRefusal } from '../errors.js'
-import { findChannel, messageContent, postableChannel, publicMessage } from './content.js'
+import { findChannel, messageContent, messageMetadata, postableChannel, publicMessage } from './content.js'
 import { method, perMinute, type MethodTable } from './method.js'
 
 const content = { text: z.string().optional(), blocks: json.optional(), attachments: json.optional() }
@@ -13,7 +13,7 @@ export const chatMethods: MethodTable = {
   'chat.postMessage': method({
     token: 'bot',
     scope: 'chat:write',
-    args: z.object({ channel: z.string().optional(), ...content, thread_ts: text.optional() }),
+    args: z.object({ channel: z.string().optional(), ...content, thread_ts: text.optional(), metadata: json.optional() }),
     // Per channel and workspace-wide: Slack keeps both for chat.postMessage.
     rate: (args, core) => [
       { key: `post:${args.channel ?? ''}`, rule: core.postRate },
@@ -22,6 +22,7 @@ export const chatMethods: MethodTable = {
     run(args, core) {
       const channel = postableChannel(core, args.channel)
       const checked = messageContent(core, args.text, args.blocks, true)
+      const metadata = args.metadata === undefined ? undefined : messageMetadata(args.metadata)
       const { app } = core.workspace
       const stored = core.workspace.post({
         channel: channel.id,
@@ -31,6 +32,7 @@ export const chatMethods: MethodTable = {
         text: checked.text ?? '',
         ...(checked.blocks ? { blocks: checked.blocks } : {}),
         ...(args.thread_ts ? { thread_ts: args.thread_ts } : {}),
+        ...(metadata ? { metadata } : {}),
       })
       return { channel: channel.id, ts: stored.ts, message: publicMessage(stored) }
     },

@@ -3,6 +3,8 @@
  * channel the bot may post in, and checking the content against Slack's
  * Block Kit rules (blocks/check.ts, the one checker the renderers' tests use too).
  */
+import { z } from 'zod'
+
 import { checkMessagePayload } from '../../../blocks/check.js'
 import { BAD_JSON } from '../args.js'
 import type { SandboxCore } from '../core.js'
@@ -59,8 +61,21 @@ export function postableChannel(core: SandboxCore, idOrName: string | undefined)
   return channel
 }
 
-/** A stored message as Slack returns it (without the stand-in's bookkeeping). */
-export function publicMessage(message: StoredMessage): Record<string, unknown> {
-  const { channel: _channel, history: _history, ...rest } = message
-  return structuredClone(rest)
+/**
+ * A stored message as Slack returns it (without the stand-in's bookkeeping).
+ * Its metadata only where asked for (conversations.history's
+ * `include_all_metadata`): what the app relies on must be asked for.
+ */
+export function publicMessage(message: StoredMessage, options: { withMetadata?: boolean } = {}): Record<string, unknown> {
+  const { channel: _channel, history: _history, metadata, ...rest } = message
+  return structuredClone({ ...rest, ...(options.withMetadata && metadata ? { metadata } : {}) })
+}
+
+/** Slack's message metadata: a snake_case `event_type` and an object `event_payload`; anything else is `invalid_metadata_format`. */
+const metadataShape = z.object({ event_type: z.string().regex(/^[a-z0-9_]{1,255}$/), event_payload: z.record(z.string(), z.unknown()) }).strict()
+
+export function messageMetadata(raw: unknown): NonNullable<StoredMessage['metadata']> {
+  const parsed = metadataShape.safeParse(raw)
+  if (!parsed.success) throw new SlackRefusal('invalid_metadata_format')
+  return parsed.data
 }

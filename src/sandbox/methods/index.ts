@@ -4,7 +4,8 @@ import { blockMethods } from './blocks.js'
 import { chatMethods } from './chat.js'
 import { directoryMethods } from './directory.js'
 import { fileMethods } from './files.js'
+import { historyMethods } from './history.js'
 import type { MethodTable } from './method.js'
 import { viewMethods } from './views.js'
 
-export const METHODS: MethodTable = { ...directoryMethods, ...chatMethods, ...viewMethods, ...fileMethods, ...blockMethods, ...agentMethods }
+export const METHODS: MethodTable = { ...directoryMethods, ...historyMethods, ...chatMethods, ...viewMethods, ...fileMethods, ...blockMethods, ...agentMethods }
