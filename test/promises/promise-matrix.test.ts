@@ -1,7 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import type { StoredMessage } from '../../src/sandbox/model.js'
 import { interactiveElements, postedMessage, visibleText } from '../support/messages.js'
+import { findRealHarness } from '../support/harness/real-harness.js'
+import { harnessOrSkip } from '../support/harness/headless-suite.js'
 import { DOORS, type Door, type DoorRun } from './doors.js'
+import { HARNESS_DOORS } from './harness-doors.js'
 import { ALICE, OUTCOMES, type Outcome } from './outcomes.js'
 
 // Issue 39: every promise through every door. Each cell runs one outcome
@@ -11,12 +14,13 @@ import { ALICE, OUTCOMES, type Outcome } from './outcomes.js'
 // answer), the audit trail, and the Home tab (the ask listed while open,
 // gone once settled). A cell that cannot apply is in CANNOT, with why.
 //
-// Doors not in this table yet, and why: the plugin in a real headless
-// harness and the relay on a real `dsh web` (tool allow and reject live
-// there) need the harness build; test/harness/plugin-headless.test.ts and
-// test/relay/real-host.test.ts run their outcomes today.
+// The plugin in a real headless harness and the relay on a real `dsh web`
+// (harness-doors.ts) need the harness build: a plain clone skips their rows
+// with the reason, as the other real-harness tests do.
 
 const NO_POLICY_IN_SEAM = "the harness's ask() carries no policy: a quorum or answerers come from the service's own policy, which the service doors cover"
+
+const NO_HOST_POLICY = "the host's question/requested carries no policy: a quorum or answerers come from the service's own policy, which the service doors cover"
 
 /** door → outcome → why the cell does not apply. */
 const CANNOT: Record<string, Record<string, string>> = {
@@ -27,6 +31,14 @@ const CANNOT: Record<string, Record<string, string>> = {
   'the plugin with its own bridge': {
     'quorum 2 of 2': NO_POLICY_IN_SEAM,
     "an outsider's click refused": NO_POLICY_IN_SEAM,
+  },
+  'the plugin in a real headless harness': {
+    'quorum 2 of 2': NO_POLICY_IN_SEAM,
+    "an outsider's click refused": NO_POLICY_IN_SEAM,
+  },
+  'the relay on a real dsh web': {
+    'quorum 2 of 2': NO_HOST_POLICY,
+    "an outsider's click refused": NO_HOST_POLICY,
   },
 }
 
@@ -91,10 +103,20 @@ async function cell(door: Door, outcome: Outcome, checkHome = true): Promise<voi
   if (checkHome) await homeShows(run, 'Nothing is waiting', 'the Home tab to drop the ask')
 }
 
-describe.each(DOORS)('the promises through $name', (door) => {
-  it.for(OUTCOMES)('$name', { timeout: 30_000 }, async (outcome, context) => {
+/** A cell through the real harness starts a process (and its first cell sets the door up): minutes, not seconds. */
+const REAL_HARNESS_CELL_MS = 240_000
+
+const harnessAvailable = findRealHarness()
+
+describe.each<Door & { realHarness?: true; finish?(): Promise<void> }>([...DOORS, ...HARNESS_DOORS])('the promises through $name', (door) => {
+  afterAll(async () => door.finish?.(), REAL_HARNESS_CELL_MS)
+  it.for(OUTCOMES)('$name', { timeout: door.realHarness ? REAL_HARNESS_CELL_MS : 30_000 }, async (outcome, context) => {
     const why = outcome.tool && !door.tools ? NO_TOOLS : CANNOT[door.name]?.[outcome.name]
     if (why) return context.skip(why)
+    if (door.realHarness) {
+      const found = await harnessAvailable
+      harnessOrSkip(context, found.harness, found.skip)
+    }
     const known = KNOWN_BROKEN[door.name]?.[outcome.name] ?? KNOWN_BROKEN[door.name]?.['*']
     if (known) await context.annotate(`Home tab not checked: ${known}`)
     await cell(door, outcome, !known)
