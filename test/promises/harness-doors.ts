@@ -71,7 +71,7 @@ export function agentGotFrom(result: string | undefined, how: { withdrawn: boole
   if (/^Plan approved/.test(result)) return { answer: { answers: [{ id: 'plan-review', selected: ['Approve'] }] } }
   const feedback = /their feedback: ([\s\S]*?)$/.exec(result.trim())
   if (feedback) return { answer: { answers: [{ id: 'plan-review', selected: [], custom: feedback[1]! }] } }
-  if (/dismissed the plan review/.test(result)) return { error: 'ASK_CANCELLED' }
+  if (/dismissed the plan review|the user cancelled/.test(result)) return { error: 'ASK_CANCELLED' }
   const code = /\bASK_[A-Z_]+\b/.exec(result)
   if (code) return { error: code[0] }
   // The harness shows the model the error's message, not its code: the plugin's ASK_EXPIRED message, or the relay's cancellation reason.

@@ -42,6 +42,24 @@ const CANNOT: Record<string, Record<string, string>> = {
   },
 }
 
+/**
+ * door → outcome → what that door promises instead, and why: the cell runs
+ * and checks these in place of the outcome's own.
+ */
+const DOOR_SAYS: Record<string, Record<string, { why: string } & Partial<Pick<Outcome, 'agentGets' | 'card' | 'events'>>>> = {
+  'the relay on a real dsh web': {
+    'withdrawn by the agent': {
+      why: "the host tells the relay only that its question was cancelled, not by whom (an agent's cancelled turn, or a person in the web UI)",
+      card: /Cancelled outside Slack/,
+      events: ['posted', 'settled-elsewhere'],
+    },
+    expired: {
+      why: "the host's protocol has no expiry: the relay answers an expired question as cancelled (src/relay/responses.ts), and the harness tells the model the user cancelled",
+      agentGets: { error: 'ASK_CANCELLED' },
+    },
+  },
+}
+
 const NO_TOOLS = 'this door asks questions only: tool approvals come from a harness (the plugin, the relay on dsh web)'
 
 /**
@@ -119,6 +137,8 @@ describe.each<Door & { realHarness?: true; finish?(): Promise<void> }>([...DOORS
     }
     const known = KNOWN_BROKEN[door.name]?.[outcome.name] ?? KNOWN_BROKEN[door.name]?.['*']
     if (known) await context.annotate(`Home tab not checked: ${known}`)
-    await cell(door, outcome, !known)
+    const instead = DOOR_SAYS[door.name]?.[outcome.name]
+    if (instead) await context.annotate(`this door says otherwise: ${instead.why}`)
+    await cell(door, { ...outcome, ...instead }, !known)
   })
 })
