@@ -7,7 +7,6 @@ import { startRelay, type Relay } from '../../src/relay/index.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { createSlackBridge } from '../../src/slack-app/create-slack-bridge.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
-import { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { startHeadless, type DshRun } from '../support/harness/dsh-process.js'
 import { startDshWeb, type DshWeb } from '../support/harness/dsh-web.js'
 import { configureHeadlessPlugin, setUpHeadlessSuite, stopRuns, tearDownHeadlessSuite, type HeadlessSuite } from '../support/harness/headless-suite.js'
@@ -15,7 +14,7 @@ import { findRealHarness } from '../support/harness/real-harness.js'
 import { startScriptedModel, type ScriptedModel, type ScriptedReply } from '../support/harness/scripted-model.js'
 import { FAST } from '../relay/support/fixtures.js'
 import { interactiveElements } from '../support/messages.js'
-import { auditTrailOf, type AgentGot, type AskInput, type Asking, type Door, type DoorRun } from './doors.js'
+import { auditTrailInFile, auditTrailOf, type AgentGot, type AskInput, type Asking, type Door, type DoorRun } from './doors.js'
 
 /**
  * The two doors that need the real harness (../shared/harness/build.sh): the
@@ -127,14 +126,7 @@ function headlessDoor(): HarnessDoor {
       return {
         slack,
         channel: slack.defaultChannel,
-        async auditTrail(ts) {
-          const store = new SqliteAskStore(state)
-          try {
-            return await auditTrailOf(store, ts)
-          } finally {
-            await store.close()
-          }
-        },
+        auditTrail: (ts) => auditTrailInFile(state, ts),
         ask: (input) => headless(askingTurn(input), { ...(input.timeoutMs ? { timeoutMs: input.timeoutMs } : {}), plan: planOf(input) !== undefined }),
         approve: (command) => headless(escalatedCall(command), { tool: true }),
         close: async () => {
