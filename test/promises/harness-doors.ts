@@ -92,6 +92,8 @@ async function harnessHere() {
 /** A door that needs the real harness, with a set-up shared by its cells and torn down once after them. */
 export interface HarnessDoor extends Door {
   realHarness: true
+  /** How long its card may take to appear: a headless run boots the harness, and both wait for a model turn (60 s, as plugin-headless allows). */
+  postsWithinMs: number
   finish(): Promise<void>
 }
 
@@ -101,6 +103,7 @@ function headlessDoor(): HarnessDoor {
     name: 'the plugin in a real headless harness',
     tools: true,
     realHarness: true,
+    postsWithinMs: 60_000,
     async start(): Promise<DoorRun> {
       suite ??= setUpHeadlessSuite('the promise matrix headless door').then((set) => {
         if ('skip' in set) throw new Error(set.skip)
@@ -155,6 +158,7 @@ function relayDoor(): HarnessDoor {
     name: 'the relay on a real dsh web',
     tools: true,
     realHarness: true,
+    postsWithinMs: 60_000,
     async start(): Promise<DoorRun> {
       shared ??= (async () => {
         const harness = await harnessHere()

@@ -102,11 +102,12 @@ async function finalCard(run: DoorRun, ts: string, pattern: RegExp): Promise<Sto
 }
 
 /** Runs one cell: asks through the door, plays the outcome, checks the four promises. */
-async function cell(door: Door, outcome: Outcome, checkHome = true): Promise<void> {
+async function cell(door: Door & { postsWithinMs?: number }, outcome: Outcome, checkHome = true): Promise<void> {
   const run = await door.start()
   runs.push(run)
 
   const asking = outcome.tool ? run.approve!(outcome.tool) : run.ask(outcome.input)
+  if (door.postsWithinMs) await run.slack.waitFor(() => run.slack.latestMessage(run.channel), { timeoutMs: door.postsWithinMs, message: `the card from ${door.name}` })
   const card = await postedMessage(run.slack, run.channel)
   // Opened once the card is up: an in-process door's app connects to Slack only when it asks.
   await run.slack.user(ALICE).openHome()
@@ -124,7 +125,7 @@ async function cell(door: Door, outcome: Outcome, checkHome = true): Promise<voi
 /** A cell through the real harness starts a process (and its first cell sets the door up): minutes, not seconds. */
 const REAL_HARNESS_CELL_MS = 240_000
 
-describe.each<Door & { realHarness?: true; finish?(): Promise<void> }>([...DOORS, ...HARNESS_DOORS])('the promises through $name', (door) => {
+describe.each<Door & { realHarness?: true; postsWithinMs?: number; finish?(): Promise<void> }>([...DOORS, ...HARNESS_DOORS])('the promises through $name', (door) => {
   afterAll(async () => door.finish?.(), REAL_HARNESS_CELL_MS)
   it.for(OUTCOMES)('$name', { timeout: door.realHarness ? REAL_HARNESS_CELL_MS : 30_000 }, async (outcome, context) => {
     const why = outcome.tool && !door.tools ? NO_TOOLS : CANNOT[door.name]?.[outcome.name]
