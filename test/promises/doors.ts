@@ -73,6 +73,16 @@ export async function auditTrailOf(store: AskStore, ts: string): Promise<string[
   return (await store.events(posted.askId)).map((event) => event.type)
 }
 
+/** The audit trail of the ask posted as `ts`, from a state file its process has closed. */
+export async function auditTrailInFile(state: string, ts: string): Promise<string[]> {
+  const store = new SqliteAskStore(state)
+  try {
+    return await auditTrailOf(store, ts)
+  } finally {
+    await store.close()
+  }
+}
+
 const settledStatuses = new Set(['answered', 'cancelled', 'expired', 'aborted', 'failed', 'stopped'])
 
 async function startedService(slack: Sandbox): Promise<RunningService> {
@@ -207,14 +217,7 @@ export const DOORS: Door[] = [
       return {
         slack,
         channel: slack.defaultChannel,
-        async auditTrail(ts) {
-          const store = new SqliteAskStore(state)
-          try {
-            return await auditTrailOf(store, ts)
-          } finally {
-            await store.close()
-          }
-        },
+        auditTrail: (ts) => auditTrailInFile(state, ts),
         ask: (input) => askThroughCli([], { ...sandboxEnv(slack), DSH_SLACK_STATE: state }, input, loadCreateSlackBridge),
         close: async () => {
           await slack.close()
