@@ -99,7 +99,8 @@ export interface AskRecord {
   expiresAt?: number
   owner: AskOwner
   /**
-   * `POST /v1/asks` with an `Idempotency-Key`: `http-idempotency:[<api key>:]<key>`,
+   * `POST /v1/asks` with an `Idempotency-Key`: `http-idempotency:<api key>:<key>`
+   * (the API key's name empty on a service without keys),
    * so a retried POST finds this ask instead of posting again. Nothing waits
    * for a delivery: the agent reads the settlement from the service itself.
    */

@@ -38,10 +38,12 @@ async function load(): Promise<void> {
 }
 
 /**
- * Loads the shell parser once (about 60 ms). Every entry point that applies
- * a policy awaits it at start; until it is loaded a command is read as
- * unknown, which falls to the strictest rule that could apply, never to a
- * looser one.
+ * Loads the shell parser once (about 60 ms and 60-80 MB). Only the entry
+ * points that apply a policy load it, and they await it at start
+ * (createSlackBridge, `policy explain`): a thin client or `doctor`, which
+ * import policy code but never match a command, pay nothing. Until it is
+ * loaded a command is read as unknown, which falls to the strictest rule
+ * that could apply, never to a looser one.
  */
 export function loadShellParser(): Promise<void> {
   loading ??= load().catch((error: unknown) => {
@@ -70,7 +72,3 @@ export function withShellTree<T>(text: string, read: (root: ShellNode) => T): T 
     tree.delete()
   }
 }
-
-// Start loading as soon as policy code is imported, so an entry point that
-// forgets to await it still parses commands after the first few milliseconds.
-loadShellParser().catch(() => undefined)
