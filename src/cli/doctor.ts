@@ -69,7 +69,7 @@ export async function doctorCommand(argv: string[], io: CliIo, port?: (config: {
       })
     : undefined
   // The HTTP API is the service's: the plugin listens on none of it.
-  const slackResults = await runDoctorChecks(config, slack, { httpApi: !harness })
+  const slackResults = await runDoctorChecks(config, slack, { httpApi: !harness, ...(harness?.codeChannelsOffBy ? { codeChannelsOffBy: harness.codeChannelsOffBy } : {}) })
   // A URL in a check (SLACK_API_URL, DSH_SLACK_STATE) is shown without its password.
   for (const result of slackResults) io.stdout.write(`${scrubSecrets(formatCheck(result))}\n`)
   return reportTotal([...(harness?.results ?? []), ...slackResults], io)

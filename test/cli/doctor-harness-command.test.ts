@@ -71,4 +71,24 @@ describe('doctor --harness', () => {
 
     expect(stdout).toMatch(/fix: fix that setting .*questions get NO_PROVIDER and tool approvals are refused/)
   })
+
+  it('says code channels are off when the plugin’s own setting turns them off, naming that setting, though the app has the scopes', async () => {
+    const { stdout, code } = await doctorHarness(headlessProfile(profilePatch('    codeChannels: "off"\n')), { DSH_SLACK_CODE_CHANNELS: 'auto' })
+
+    expect(stdout).toContain('✓ code channels: turned off (codeChannels: off in the plugin config): plan reviews are the card and its thread\n')
+    expect(code).toBe(0)
+  })
+
+  it('says code channels are off when DSH_SLACK_CODE_CHANNELS=off sets an entry without config', async () => {
+    const bare = `- id: dsh-slack\n- insert:\n    - id: tool-ask-user\n      name: '@deepseek-ai/dsh-tool-ask-user'\n`
+    const { stdout } = await doctorHarness(headlessProfile(bare), { SLACK_BOT_TOKEN: 'xoxb-env', SLACK_APP_TOKEN: 'xapp-env', SLACK_CHANNEL: 'C0ENVIRON01', DSH_SLACK_CODE_CHANNELS: 'off' })
+
+    expect(stdout).toContain('✓ code channels: turned off (DSH_SLACK_CODE_CHANNELS=off): plan reviews are the card and its thread\n')
+  })
+
+  it('keeps the code channels line of granted scopes when the plugin leaves code channels on', async () => {
+    const { stdout } = await doctorHarness(headlessProfile(profilePatch('')), { DSH_SLACK_CODE_CHANNELS: 'off' })
+
+    expect(stdout).toContain('✓ code channels: code_channels:manage and canvases:write are granted')
+  })
 })

@@ -22,7 +22,9 @@ const patchSchema = z.looseObject({
 export interface HarnessFindings {
   results: CheckResult[]
   /** The plugin's own Slack settings (absent when it asks through a service, or its config is wrong). */
-  slack?: { botToken: string; appToken?: string; signingSecret?: string; channel?: string; slackApiUrl?: string }
+  slack?: { botToken: string; appToken?: string; signingSecret?: string; channel?: string; slackApiUrl?: string; codeChannels?: 'auto' | 'off' }
+  /** Where the plugin's code channels were turned off, as the person wrote it (its entry's config, or the environment). */
+  codeChannelsOffBy?: string
   /** It asks through a running service: Slack is that service's to check. */
   viaService?: string
 }
@@ -73,8 +75,13 @@ export function checkHarnessProfile(path: string, env: NodeJS.ProcessEnv): Harne
   results.push(checkNode(plugin))
   if (!plugin) return { results }
   if (isServiceConfig(plugin)) return { results, viaService: plugin.serviceUrl }
-  const { botToken, appToken, signingSecret, channel, slackApiUrl } = plugin
-  return { results, slack: { botToken, ...(appToken ? { appToken } : {}), ...(signingSecret ? { signingSecret } : {}), ...(channel ? { channel } : {}), ...(slackApiUrl ? { slackApiUrl } : {}) } }
+  const { botToken, appToken, signingSecret, channel, slackApiUrl, codeChannels } = plugin
+  // The plugin's codeChannels setting (or DSH_SLACK_CODE_CHANNELS, for an entry without config) decides the code-channels line, as it decides the plugin's plan reviews.
+  return {
+    results,
+    slack: { botToken, ...(appToken ? { appToken } : {}), ...(signingSecret ? { signingSecret } : {}), ...(channel ? { channel } : {}), ...(slackApiUrl ? { slackApiUrl } : {}), ...(codeChannels ? { codeChannels } : {}) },
+    ...(codeChannels === 'off' ? { codeChannelsOffBy: configured ? `codeChannels: off in the plugin config` : 'DSH_SLACK_CODE_CHANNELS=off' } : {}),
+  }
 }
 
 /** The harness runs dsh-slack on its own Node: run doctor with that Node to check that it opens SQLite as the harness will. */

@@ -22,6 +22,14 @@ export interface CheckResult {
   optional?: true
 }
 
+/** What differs when doctor checks a harness profile's plugin rather than the service. */
+export interface DoctorCheckOptions {
+  /** Check the HTTP API's exposure (the service's; false for `--harness`). */
+  httpApi?: boolean
+  /** How the person turned code channels off, as they wrote it (default `DSH_SLACK_CODE_CHANNELS=off`; the plugin's own setting for `--harness`). */
+  codeChannelsOffBy?: string
+}
+
 const fail = (name: string, detail: string, fix: string): CheckResult => ({ ok: false, name, detail, fix })
 const pass = (name: string, detail: string): CheckResult => ({ ok: true, name, detail })
 const missingFeature = (name: string, detail: string, fix: string): CheckResult => ({ ok: false, name, detail, fix, optional: true })
@@ -36,7 +44,7 @@ function slackErrorOf(error: unknown): string {
  * connection mode, the HTTP API's exposure (the service's, so not for
  * `--harness`: `httpApi: false`).
  */
-export async function runDoctorChecks(config: Config, slack: DoctorSlack | undefined, options: { httpApi?: boolean } = {}): Promise<CheckResult[]> {
+export async function runDoctorChecks(config: Config, slack: DoctorSlack | undefined, options: DoctorCheckOptions = {}): Promise<CheckResult[]> {
   if (!config.botToken || !slack) {
     return [
       fail(
@@ -71,7 +79,7 @@ export async function runDoctorChecks(config: Config, slack: DoctorSlack | undef
   }
 
   if (identity.scopes) results.push(checkThreadReplies(granted))
-  if (identity.scopes) results.push(checkCodeChannels(config, granted))
+  if (identity.scopes) results.push(checkCodeChannels(config, granted, options.codeChannelsOffBy ?? 'DSH_SLACK_CODE_CHANNELS=off'))
   results.push(await checkChannel(config.channel, slack, granted))
   results.push(await checkMode(config, slack))
   if (options.httpApi !== false) results.push(checkApi(config))
@@ -99,8 +107,8 @@ function checkThreadReplies(granted: Set<string>): CheckResult {
  * thread. Slack does not report whether the workspace's plan has code
  * channels; the service's log says so at the first refusal.
  */
-function checkCodeChannels(config: Config, granted: Set<string>): CheckResult {
-  if (config.codeChannels === 'off') return pass('code channels', "turned off (DSH_SLACK_CODE_CHANNELS=off): plan reviews are the card and its thread")
+function checkCodeChannels(config: Config, granted: Set<string>, offBy: string): CheckResult {
+  if (config.codeChannels === 'off') return pass('code channels', `turned off (${offBy}): plan reviews are the card and its thread`)
   const missing = CODE_CHANNEL_SCOPES.filter((scope) => !granted.has(scope))
   if (missing.length === 0) return pass('code channels', 'code_channels:manage and canvases:write are granted: a plan review of an agent session also goes into a canvas in its code channel, for comments')
   return missingFeature(
