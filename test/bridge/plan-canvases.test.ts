@@ -108,6 +108,19 @@ describe('plan canvases', () => {
     expect(await canvases.feedback(review('a22'), 'typed')).toBe('typed')
   })
 
+  it('says once in the log, as info, that the operator turned code channels off, at the first review with a session', () => {
+    const { port, calls } = fakePort()
+    const logger = recordingLogger()
+    const off = new PlanCanvases({ port, slack, logger, mode: 'off' })
+
+    off.opened({ ...review('a0'), agent: {} })
+    off.opened(review('a1'))
+    off.opened(review('a22'))
+
+    expect(logger.lines).toEqual(["info plan reviews stay in the card's thread for this run: code channels are turned off (codeChannels: off, DSH_SLACK_CODE_CHANNELS=off)"])
+    expect(calls).toEqual([])
+  })
+
   it('does nothing when off, nor for a plan review without a session', async () => {
     const { port, calls } = fakePort()
     new PlanCanvases({ port, slack, logger: recordingLogger(), mode: 'off' }).opened(review('a1'))

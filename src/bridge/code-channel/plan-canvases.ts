@@ -86,8 +86,11 @@ export class PlanCanvases {
   #unavailable: string | undefined
   readonly #placed = new Map<string, Promise<PlacedPlan | undefined>>()
 
+  /** Whether the operator's "off" has been said in the log (once, at the first review it applies to). */
+  #saidOff = false
+
   constructor(private readonly options: PlanCanvasOptions) {
-    if (options.mode === 'off') this.#unavailable = 'turned off (DSH_SLACK_CODE_CHANNELS=off)'
+    if (options.mode === 'off') this.#unavailable = 'turned off (codeChannels: off, DSH_SLACK_CODE_CHANNELS=off)'
   }
 
   /** Why plan reviews stay in the card's thread in this run, or undefined while code channels are in use. */
@@ -97,10 +100,26 @@ export class PlanCanvases {
 
   /** An open ask (once posted, and on every approval counted): a plan review with a session gets its canvas, once. */
   opened(record: AskRecord): void {
-    if (this.#unavailable !== undefined || this.#placed.has(record.id)) return
+    if (this.#placed.has(record.id)) return
+    if (this.#unavailable !== undefined) {
+      this.#sayOff(record)
+      return
+    }
     const review = reviewOf(record)
     if (!review) return
     this.#placed.set(record.id, this.#place(record.id, review, record))
+  }
+
+  /**
+   * Turned off by the operator: said once, as info, at the first review that
+   * would have had a canvas (decision 0076). Nothing is wrong, so it is no
+   * warning (the plugin's stderr is for problems); a refusal by Slack is
+   * said as a warning where it happens.
+   */
+  #sayOff(record: AskRecord): void {
+    if (this.#saidOff || this.options.mode !== 'off' || !reviewOf(record)) return
+    this.#saidOff = true
+    this.options.logger.info(`plan reviews stay in the card's thread for this run: code channels are ${this.#unavailable}`)
   }
 
   /** Resolves once the review's canvas is in place (or given up): tests and Request changes wait on it. */
