@@ -92,10 +92,22 @@ function planPatch(): string {
 const exitPlanMode = (plan: string): ScriptedReply => ({ toolCalls: [{ name: 'exit_plan_mode', arguments: { plan } }] })
 const askTool = (questions: unknown[]): ScriptedReply => ({ toolCalls: [{ name: 'ask_user_question', arguments: { questions } }] })
 
-/** Scripts the model and starts a headless run (in plan mode when `plan`). */
-function run(replies: ScriptedReply[], options: { plan?: boolean; env?: Record<string, string> } = {}): DshRun {
+/**
+ * The harness's own console logger as a patch layer: a headless profile
+ * prints no plugin's log lines, so a test that reads dsh-slack's info lines
+ * in the harness's log adds it (the harness's vendored exporter, by path).
+ */
+function consoleLoggerPatch(dsh: RealHarness): string {
+  const path = join(work, 'console-logger.yml')
+  writeFileSync(path, `- insert:\n  - id: test-console-logger\n    name: ${JSON.stringify(join(dsh.root, 'vendor/logger-console/lib/index.js'))}\n    config:\n      colors: false\n`)
+  return path
+}
+
+/** Scripts the model and starts a headless run (in plan mode when `plan`; with the harness's console log when `log`). */
+function run(replies: ScriptedReply[], options: { plan?: boolean; log?: boolean; env?: Record<string, string> } = {}): DshRun {
   model.script(...replies)
-  const started = startHeadless(requireHarnessNow(), { home, task: 'Migrate the table', cwd: work, env: { ...MODEL_ENV(), ...options.env }, ...(options.plan ? { patches: [planPatch()] } : {}) })
+  const patches = [...(options.plan ? [planPatch()] : []), ...(options.log ? [consoleLoggerPatch(requireHarnessNow())] : [])]
+  const started = startHeadless(requireHarnessNow(), { home, task: 'Migrate the table', cwd: work, env: { ...MODEL_ENV(), ...options.env }, patches })
   runs.push(started)
   return started
 }
@@ -167,11 +179,17 @@ async function doctorCodeChannelsLine(env: Record<string, string> = {}): Promise
   return stdout.split('\n').find((line) => / code channels: /.test(line)) ?? `no code channels line in:\n${stdout}`
 }
 
-/** The audit trail's `answered` events, as `dsh-slack audit` exports them from the run's state file. */
-async function answeredInAudit(slack: Sandbox, state: string): Promise<{ by?: { id: string }; detail: { answer: { answers: { selected: string[]; custom?: string }[] } } }[]> {
+interface AuditEvent {
+  type: string
+  by?: { id: string }
+  detail: { agent?: { id: string }; answer?: { answers: { selected: string[]; custom?: string }[] } }
+}
+
+/** The audit trail, as `dsh-slack audit` exports it from the run's state file. */
+async function auditTrail(slack: Sandbox, state: string): Promise<AuditEvent[]> {
   const { io, output } = memoryIo({ SLACK_BOT_TOKEN: slack.botToken, DSH_SLACK_STATE: state })
   expect(await auditCommand([], io)).toBe(0)
-  return output().trim().split('\n').map((line) => JSON.parse(line) as { type: string }).filter((event) => event.type === 'answered') as never
+  return output().trim().split('\n').map((line) => JSON.parse(line) as AuditEvent)
 }
 
 describe('a plan review from the headless harness, in its session’s code channel', { timeout: 240_000 }, () => {
@@ -187,8 +205,8 @@ describe('a plan review from the headless harness, in its session’s code chann
     const { channel, view, canvas } = await planCanvas(slack, first)
     expect(view.accessLevel).toBe('comment')
     expect(canvas.sections.map((s) => s.markdown)).toContain(STEP_3)
-    // The harness's session id is the code channel's session, and the context bar says where the run works.
-    expect(channel.sessionId).toMatch(/\S/)
+    // The harness's session id (its own `session-<uuid>`) is the code channel's session, and the context bar says where the run works.
+    expect(channel.sessionId).toMatch(/^session-[0-9a-f-]{36}$/)
     expect(channel.contextBar).toEqual([
       { key: 'cwd', label: work, icon: 'folder' },
       { key: 'session', label: channel.sessionId, icon: 'terminal' },
@@ -213,8 +231,9 @@ describe('a plan review from the headless harness, in its session’s code chann
 
     expect(await toolResult(slack, from, 1)).toMatch(/^Plan approved/)
     expect((await dsh.exited).code).toBe(0)
-    const answered = await answeredInAudit(slack, state)
-    expect(answered.map((event) => [event.by?.id, event.detail.answer.answers[0]])).toEqual([
+    const trail = await auditTrail(slack, state)
+    expect(trail.filter((event) => event.type === 'posted').map((event) => event.detail.agent?.id)).toEqual([channel.sessionId, channel.sessionId])
+    expect(trail.filter((event) => event.type === 'answered').map((event) => [event.by?.id, event.detail.answer?.answers[0]])).toEqual([
       [ALICE, { id: expect.any(String), selected: [], custom: expect.stringContaining(`- alice (${ALICE}): ${COMMENT}`) }],
       [BOB, { id: expect.any(String), selected: ['Approve'] }],
     ])
@@ -229,7 +248,10 @@ describe('a plan review from the headless harness, where code channels cannot be
     /** The plugin entry's config beyond the stand-in's (undefined: an entry without config, set by the environment). */
     extra: Record<string, unknown> | undefined
     env: Record<string, string>
-    logged: unknown[]
+    /** The one line, in the harness's log or on stderr, that says why. */
+    logged: RegExp
+    /** Whether it is a warning (stderr: something to fix) rather than the harness's log (the operator's own choice). */
+    onStderr: boolean
     doctor: string
   }
   it.for<Case>([
@@ -238,7 +260,8 @@ describe('a plan review from the headless harness, where code channels cannot be
       scopes: DEFAULT_SCOPES,
       extra: {},
       env: {},
-      logged: [expect.stringMatching(/^dsh-slack: plan reviews stay in the card's thread for this run: Slack refused agents\.conversations\.create with missing_scope \(add code_channels:manage and canvases:write/)],
+      logged: /^dsh-slack: plan reviews stay in the card's thread for this run: Slack refused agents\.conversations\.create with missing_scope \(add code_channels:manage and canvases:write to the app and reinstall it\)$/,
+      onStderr: true,
       doctor: '! code channels: missing code_channels:manage, canvases:write: plan reviews are the card and its thread (approving, dismissing and Request changes work as before)',
     },
     {
@@ -246,7 +269,8 @@ describe('a plan review from the headless harness, where code channels cannot be
       scopes: CODE_CHANNEL_SCOPES,
       extra: { codeChannels: 'off' },
       env: {},
-      logged: [],
+      logged: /\[I\] dsh-slack plan reviews stay in the card's thread for this run: code channels are turned off \(codeChannels: off, DSH_SLACK_CODE_CHANNELS=off\)$/,
+      onStderr: false,
       doctor: '✓ code channels: turned off (codeChannels: off in the plugin config): plan reviews are the card and its thread',
     },
     {
@@ -254,17 +278,18 @@ describe('a plan review from the headless harness, where code channels cannot be
       scopes: CODE_CHANNEL_SCOPES,
       extra: undefined,
       env: { DSH_SLACK_CODE_CHANNELS: 'off' },
-      logged: [],
+      logged: /\[I\] dsh-slack plan reviews stay in the card's thread for this run: code channels are turned off \(codeChannels: off, DSH_SLACK_CODE_CHANNELS=off\)$/,
+      onStderr: false,
       doctor: '✓ code channels: turned off (DSH_SLACK_CODE_CHANNELS=off): plan reviews are the card and its thread',
     },
-  ])('is today’s card and thread when $cause, and doctor --harness says why', async ({ scopes, extra, env, logged, doctor }, context) => {
+  ])('is today’s card and thread when $cause, and doctor --harness says why', async ({ scopes, extra, env, logged, onStderr, doctor }, context) => {
     requireHarness(context)
     const slack = await standIn(scopes)
     const { state, config } = pluginConfig(slack, extra)
     const runEnv = extra === undefined ? { ...sandboxEnv(slack), DSH_SLACK_STATE: state, ...env } : env
     configureHeadlessPlugin(home, extra === undefined ? undefined : config)
     const from = model.callIds.length
-    const dsh = run([exitPlanMode(PLAN), { text: 'Revising.' }], { plan: true, env: runEnv })
+    const dsh = run([exitPlanMode(PLAN), { text: 'Revising.' }], { plan: true, log: true, env: runEnv })
 
     const card = await nextCard(slack, dsh, state)
     await requestChanges(slack, card, 'Step 3 needs a rollback plan.')
@@ -273,7 +298,9 @@ describe('a plan review from the headless harness, where code channels cannot be
     expect((await dsh.exited).code).toBe(0)
     expect(slack.codeChannels.channels.size).toBe(0)
     expect(slack.messages(slack.defaultChannel).filter((m) => m.thread_ts === card.ts).map((m) => m.text).join('\n')).not.toMatch(/canvas/)
-    expect(ourLines(dsh)).toEqual(logged)
+    const said = `${dsh.stdout()}\n${dsh.stderr()}`.split('\n').filter((line) => line.includes("plan reviews stay in the card's thread"))
+    expect(said).toEqual([expect.stringMatching(logged)])
+    expect(ourLines(dsh)).toEqual(onStderr ? said : [])
     expect(await doctorCodeChannelsLine(extra === undefined ? { ...sandboxEnv(slack), ...env } : {})).toBe(doctor)
   })
 })
