@@ -3,9 +3,10 @@ import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { StoredMessage } from '../../src/sandbox/model.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import { DEFAULT_SCOPES, type SandboxOptions } from '../../src/sandbox/options.js'
 import { runRelayCommand } from '../../src/relay/command.js'
 import { startRelay, type Relay } from '../../src/relay/index.js'
-import { startRig } from '../support/e2e.js'
+import { eventually, startRig } from '../support/e2e.js'
 import { startDshWeb, type DshWeb } from '../support/harness/dsh-web.js'
 import { findRealHarness, freshDshHome, HARNESS_BUILD_TIMEOUT_MS, removeQuietly, type RealHarness } from '../support/harness/real-harness.js'
 import { startScriptedModel, type ModelRequest, type ScriptedModel } from '../support/harness/scripted-model.js'
@@ -40,6 +41,11 @@ function escalatedBash(command: string) {
   return { name: 'bash', arguments: { command, description: 'Touch a file outside the workspace', sandbox_permissions: 'danger-full-access', justification: 'The target file lives outside the session workspace.' } }
 }
 
+const BOB = 'U0SANDBOX02'
+const MIGRATION_STEP_3 = '3. Drop the old column once the deploy is done.'
+const MIGRATION_PLAN = `# Plan: drop the legacy column\n\n1. Add the new column.\n2. Backfill it.\n${MIGRATION_STEP_3}\n4. Remove the fallback read.\n`
+const REVISED_MIGRATION_PLAN = MIGRATION_PLAN.replace('2. Backfill it.', '2. Backfill it in batches of 10,000 rows.')
+
 const cleanups: (() => Promise<void>)[] = []
 afterEach(async () => {
   while (cleanups.length > 0) await cleanups.pop()!().catch(() => undefined)
@@ -59,9 +65,33 @@ async function toolResultAfter(slack: Sandbox, model: ScriptedModel, from: numbe
   )
 }
 
+/** The tool result the harness sent back for the model's `index`-th tool call, once it has. */
+function toolResultOfCall(slack: Sandbox, model: ScriptedModel, index: number): Promise<string> {
+  return slack.waitFor(
+    () => {
+      const id = model.callIds[index]
+      return id === undefined ? undefined : model.toolResult(id)
+    },
+    { timeoutMs: 15_000, message: `the model to receive the result of tool call ${index}` },
+  )
+}
+
+/** The host session's code channel with its plan canvas at `contentVersion`, once dsh-slack has placed it (the context bar is set last). */
+function planCanvasOf(slack: Sandbox, session: string, contentVersion = 1) {
+  return slack.waitFor(
+    () => {
+      const code = slack.codeChannels.channels.get(slack.codeChannels.bySession.get(session) ?? '')
+      const view = code?.views.find((v) => v.type === 'canvas')
+      if (!code || !view?.canvasId || view.contentVersion < contentVersion || code.contextBar.length === 0) return undefined
+      return { code, canvas: slack.codeChannels.canvas(view.canvasId) }
+    },
+    { timeoutMs: 15_000, message: `the session's plan canvas (version ${contentVersion})` },
+  )
+}
+
 /** A Slack stand-in, a service-owned bridge on it (as `dsh-slack relay` makes one), and the relay of `hosts`. */
-async function relayTo(hosts: Parameters<typeof startRelay>[0]['hosts']) {
-  const rig = await startRig('socket', { owner: 'service' })
+async function relayTo(hosts: Parameters<typeof startRelay>[0]['hosts'], sandbox: SandboxOptions = {}) {
+  const rig = await startRig('socket', { owner: 'service' }, sandbox)
   const logger = recordingLogger()
   const relay: Relay = startRelay({ bridge: rig.bridge, hosts, logger, timing: { ...FAST, requestTimeoutMs: 1500 } })
   cleanups.push(() => relay.stop())
@@ -155,6 +185,43 @@ realHost('relay against the real dsh web: questions and plan reviews', () => {
 
     expect(await toolResultAfter(slack, model, from)).toMatch(/keep planning; their feedback: Use the existing LRU package instead\./)
     await messageMatching(slack, channel, card.ts, /Changes requested by/)
+  })
+
+  it('reviews a plan in the host session’s code channel: alice’s comment on step 3 reaches the model verbatim with Request changes, the revision keeps it there, bob approves on the card, and the audit has both', async () => {
+    const { host, model } = state
+    const { slack, channel, alice, bridge } = await relayTo([host.url], { scopes: [...DEFAULT_SCOPES, 'code_channels:manage', 'canvases:write'] })
+    const session = await host.createSession()
+    await host.planMode(session)
+    model.script({ toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: MIGRATION_PLAN } }] }, { toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: REVISED_MIGRATION_PLAN } }] }, { text: 'Carrying it out.' })
+    const from = model.callIds.length
+    await host.prompt(session, 'Plan the migration.')
+
+    const first = await postedMessage(slack, channel)
+    const { code, canvas } = await planCanvasOf(slack, session)
+    expect(code.origin).toEqual({ channel, ts: first.ts })
+    expect(code.contextBar).toContainEqual({ key: 'session', label: session, icon: 'terminal' })
+    alice.commentOnCanvas(canvas.id, 'Drop the old column once the deploy is done', 'Which deploy? The API one or the worker one?')
+    await alice.click(first, /Request changes/)
+    await slack.waitFor(() => alice.modal())
+    alice.fill(/.*/, 'See my comment on step 3.')
+    await alice.submit()
+
+    expect(await toolResultOfCall(slack, model, from)).toContain(`their feedback: See my comment on step 3.\n\nComment on the plan canvas:\n\n> Drop the old column once the deploy is done\n- alice (${ALICE}): Which deploy? The API one or the worker one?`)
+    const second = await slack.waitFor(() => slack.messages(channel).find((m) => m.thread_ts === undefined && m.ts !== first.ts), { timeoutMs: 15_000, message: 'the revised plan’s card' })
+    const revised = await planCanvasOf(slack, session, 2)
+    expect(revised.canvas.id).toBe(canvas.id)
+    expect(revised.canvas.comments).toHaveLength(1)
+    expect(revised.canvas.sections.find((s) => s.id === revised.canvas.comments[0]!.sectionId)?.markdown).toBe(MIGRATION_STEP_3)
+    await eventually(async () => (await bridge.store.listPending()).some((record) => record.message?.ts === second.ts))
+    await slack.user(BOB).click(second, 'Approve')
+
+    expect(await toolResultOfCall(slack, model, from + 1)).toMatch(/^Plan approved/)
+    const events = await bridge.store.listEvents({ limit: 1000 })
+    expect(events.filter((event) => event.type === 'posted').map((event) => (event.detail as { agent?: { id: string } }).agent?.id)).toEqual([session, session])
+    expect(events.filter((event) => event.type === 'answered').map((event) => [event.by?.id, (event.detail as { answer: { answers: unknown[] } }).answer.answers[0]])).toEqual([
+      [ALICE, { id: expect.any(String), selected: [], custom: expect.stringContaining('- alice (U0SANDBOX01): Which deploy?') }],
+      [BOB, { id: expect.any(String), selected: ['Approve'] }],
+    ])
   })
 
   it('dismissing a plan review from Slack gives the model plan mode\'s own "wait for their message"', async () => {
