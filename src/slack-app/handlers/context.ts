@@ -10,6 +10,7 @@ import type { AskRecord, Settlement } from '../../store/ask-record.js'
 import type { SlackPort } from '../../slack/slack-port.js'
 import { personOf, type SlackUser } from '../../slack/payloads.js'
 import type { FormDrafts } from './form-drafts.js'
+import type { CardChoices } from '../../bridge/card-choices.js'
 import { UnknownAsks } from './unknown-asks.js'
 
 /** What every interaction handler works with: ports, never Bolt. */
@@ -19,6 +20,8 @@ export interface InteractionDeps {
   policy: AnswerPolicy
   settings: ViewSettings
   drafts: FormDrafts
+  /** A carousel batch's card choices, kept per person in the audit trail (decision 0077). */
+  cardChoices: CardChoices
   logger: Logger
   now: () => number
   /** The Home tab, when the bridge keeps one. */
