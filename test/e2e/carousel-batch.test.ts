@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MODES, startRig } from '../support/e2e.js'
+import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
 import { postedMessage, settledMessage, visibleText } from '../support/messages.js'
 import type { StoredMessage } from '../../src/sandbox/model.js'
 
@@ -143,5 +144,35 @@ describe.each(MODES)('a short batch as a carousel in %s mode', (mode) => {
     await alice.submit()
 
     expect(await answer).toEqual({ answers: [{ id: 'pm', selected: [] }, { id: 'node', selected: [] }, { id: 'db', selected: ['SQLite'] }] })
+  })
+})
+
+describe('a carousel batch on instances sharing PostgreSQL', () => {
+  let db: FreshDatabase
+
+  beforeAll(async () => {
+    db = await freshDatabase()
+  })
+
+  afterAll(async () => {
+    await db?.drop()
+  })
+
+  it('keeps a person’s choices wherever each tap lands: one card on each instance, and the batch settles with both', async () => {
+    // HTTP mode, so each delivery goes to the instance the test names.
+    const { slack, bridge: first, channel, restartBridge } = await startRig('http', { state: db.url })
+    const second = await restartBridge()
+    const record = await first.open({ questions: SHORT.slice(0, 2) })
+    const message = await postedMessage(slack, channel)
+    const alice = slack.user(ALICE)
+
+    slack.deliverInteractionsTo({ kind: 'http', url: first.slackEventsUrl!, signingSecret: slack.signingSecret })
+    await alice.click(message, 'pnpm', { actionId: cardButton(message, 0, 'pnpm') })
+    await slack.waitFor(() => slack.ephemerals(ALICE, channel).find((m) => /1 of 2/.test(m.text ?? '')))
+    slack.deliverInteractionsTo({ kind: 'http', url: second.slackEventsUrl!, signingSecret: slack.signingSecret })
+    await alice.click(message, '22', { actionId: cardButton(message, 1, '22') })
+
+    const settled = await first.waitForSettlement(record.id, 10_000)
+    expect(settled?.settlement?.answer).toEqual({ answers: [{ id: 'pm', selected: ['pnpm'] }, { id: 'node', selected: ['22'] }] })
   })
 })
