@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MODES, startRig } from '../support/e2e.js'
 import { freshDatabase, type FreshDatabase } from '../support/postgres.js'
+import { barrier, hookedStore } from '../support/hooked-store.js'
+import { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { postedMessage, settledMessage, visibleText } from '../support/messages.js'
 import type { StoredMessage } from '../../src/sandbox/model.js'
 
@@ -73,6 +75,24 @@ describe.each(MODES)('a short batch as a carousel in %s mode', (mode) => {
     expect(text).toContain(`<@${ALICE}>`)
     for (const line of ['Tooling: ', 'npm', 'Which Node version?: ', '24', 'Which licence?: ', 'Apache-2.0']) expect(text).toContain(line)
     expect(text).not.toContain('25')
+  })
+
+  it('says nothing to a person whose two last taps race to settle the batch: both complete it, one settles it', async () => {
+    // Both taps are held at the store's settle until both are there, so both complete the draft and race.
+    const gate = barrier(2)
+    const { slack, bridge, channel } = await startRig(mode, { state: hookedStore(new SqliteAskStore(':memory:'), { settle: () => gate.wait() }) })
+    const answer = bridge.provider.ask({ questions: SHORT.slice(0, 2) })
+    const message = await postedMessage(slack, channel)
+    const alice = slack.user(ALICE)
+    await alice.click(message, 'pnpm', { actionId: cardButton(message, 0, 'pnpm') })
+    await slack.waitFor(() => slack.ephemerals(ALICE, channel)[0])
+
+    await Promise.all([alice.click(message, '22', { actionId: cardButton(message, 1, '22') }), alice.click(message, '22', { actionId: cardButton(message, 1, '22') })])
+
+    expect(await answer).toEqual({ answers: [{ id: 'pm', selected: ['pnpm'] }, { id: 'node', selected: ['22'] }] })
+    await settledMessage(slack, channel, message.ts)
+    expect(gate.arrived).toBe(2)
+    expect(slack.ephemerals(ALICE, channel).map((m) => m.text)).toEqual([expect.stringContaining('1 of 2')])
   })
 
   it('a later choice on the same card replaces the earlier one', async () => {

@@ -158,7 +158,7 @@ async function chooseOnCard(deps: InteractionDeps, payload: BlockActionsPayload,
     const chosenLabel = chosen === undefined ? undefined : q.options[chosen]?.label
     return chosenLabel === undefined ? null : { id: q.id, selected: [chosenLabel] }
   })
-  if (answers.every((a) => a !== null)) return settleAnswer(deps, record, payload.user, answers, channel)
+  if (answers.every((a) => a !== null)) return settleAnswer(deps, record, payload.user, answers, channel, { quietIfTheirs: true })
   await tell(deps, targetFor(payload.user.id, channel, record), { kind: 'choice-noted', question: target.question, label, chosen: answers.filter((a) => a !== null).length, total: record.questions.length })
 }
 
