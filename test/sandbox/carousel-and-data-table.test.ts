@@ -86,6 +86,13 @@ describe('the stand-in takes carousels, cards and data tables as Slack does, and
     expect(await post([table])).toMatchObject({ error: 'invalid_blocks', errors: ['no more than 100 items allowed [json-pointer:/blocks/0/rows]'] })
   })
 
+  it('takes a data_table of 20 columns and refuses 21', async () => {
+    const wide = (n: number) => ({ ...dataTable(1), rows: [Array.from({ length: n }, (_, i) => raw(`h${i}`)), Array.from({ length: n }, (_, i) => raw(`${i}`))] })
+
+    expect(await post([wide(LIMIT.dataTableColumns)])).toMatchObject({ ok: true })
+    expect(await post([wide(LIMIT.dataTableColumns + 1)])).toMatchObject({ errors: ['no more than 20 items allowed [json-pointer:/blocks/0/rows/0]', 'no more than 20 items allowed [json-pointer:/blocks/0/rows/1]'] })
+  })
+
   it('refuses a data_table without a caption, with a header alone, with rich text in the header or with ragged rows', async () => {
     const { caption: _, ...noCaption } = dataTable(1)
     expect(await post([noCaption])).toMatchObject({ errors: ['missing required field: caption [json-pointer:/blocks/0]'] })
