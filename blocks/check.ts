@@ -14,31 +14,11 @@
  * character to Slack, so counting units would refuse text Slack accepts.
  */
 import { LIMIT } from './limits.js'
+import { chars, fail, id, isObj, list, str, text, type Ctx, type Obj, type PayloadProblem, type Surface } from './check-core.js'
+import { dataTable, table } from './check-tables.js'
+import { carousel } from './check-carousel.js'
 
-/** One reason Slack would refuse a payload. */
-export interface PayloadProblem {
-  /** The Web API error Slack answers with. */
-  code: 'invalid_blocks' | 'msg_blocks_too_long' | 'invalid_arguments'
-  /** Slack's wording: `[ERROR] <what> [json-pointer:<where>]`. */
-  message: string
-}
-
-type Surface = 'message' | 'modal' | 'home'
-
-interface Ctx {
-  surface: Surface
-  code: 'invalid_blocks' | 'invalid_arguments'
-  problems: PayloadProblem[]
-  actionIds: Set<string>
-  blockIds: Set<string>
-  /** Characters of text in all blocks: Slack refuses a message past about 12k. */
-  textTotal: number
-  markdownTotal: number
-  /** `table` blocks seen in this message (Slack takes one). */
-  tables: number
-}
-
-type Obj = Record<string, unknown>
+export type { PayloadProblem } from './check-core.js'
 
 const SELECTS = ['static_select', 'external_select', 'users_select', 'conversations_select', 'channels_select'] as const
 const MULTI_SELECTS = SELECTS.map((type) => `multi_${type}`)
@@ -49,83 +29,10 @@ const ACCESSORY = new Set(['button', 'overflow', 'checkboxes', 'radio_buttons', 
 const ACTIONS = new Set(['button', 'overflow', 'checkboxes', 'radio_buttons', 'workflow_button', ...SELECTS, ...MULTI_SELECTS, ...PICKERS])
 /** Elements allowed in an input block. */
 const INPUTS = new Set(['plain_text_input', 'checkboxes', 'radio_buttons', 'email_text_input', 'url_text_input', 'number_input', 'rich_text_input', 'file_input', ...SELECTS, ...MULTI_SELECTS, ...PICKERS])
+/** Elements of a carousel's card: its buttons, and images for its hero_image and icon. */
+const CARD_ELEMENTS = new Set(['button', 'image'])
 const RICH_INLINE = new Set(['text', 'link', 'emoji', 'user', 'channel', 'usergroup', 'broadcast', 'date', 'color'])
 const RICH_STYLE_KEYS = new Set(['bold', 'italic', 'strike', 'code', 'underline', 'highlight', 'client_highlight', 'unlink'])
-
-function chars(value: string): number {
-  let n = 0
-  for (const _ of value) n++
-  return n
-}
-
-function isObj(value: unknown): value is Obj {
-  return typeof value === 'object' && value !== null && !Array.isArray(value)
-}
-
-function fail(ctx: Ctx, path: string, what: string): void {
-  ctx.problems.push({ code: ctx.code, message: `[ERROR] ${what} [json-pointer:${path}]` })
-}
-
-/** A required (unless `optional`) string of 1..max characters; returns it when present. */
-function str(ctx: Ctx, parent: Obj, key: string, path: string, max: number, optional = false): string | undefined {
-  const value = parent[key]
-  if (value === undefined) {
-    if (!optional) fail(ctx, path, `missing required field: ${key}`)
-    return undefined
-  }
-  if (typeof value !== 'string') {
-    fail(ctx, `${path}/${key}`, 'must be a string')
-    return undefined
-  }
-  const n = chars(value)
-  if (n === 0) fail(ctx, `${path}/${key}`, 'must be more than 0 characters')
-  if (n > max) fail(ctx, `${path}/${key}`, `must be less than ${max + 1} characters`)
-  return value
-}
-
-/** A list of 1..max items; returns the items that are objects, with their pointers. */
-function list(ctx: Ctx, parent: Obj, key: string, path: string, max: number, optional = false): [Obj, string][] {
-  const value = parent[key]
-  if (value === undefined) {
-    if (!optional) fail(ctx, path, `missing required field: ${key}`)
-    return []
-  }
-  if (!Array.isArray(value)) {
-    fail(ctx, `${path}/${key}`, 'must be an array')
-    return []
-  }
-  if (value.length === 0) fail(ctx, `${path}/${key}`, 'must provide at least 1 items')
-  if (value.length > max) fail(ctx, `${path}/${key}`, `no more than ${max} items allowed`)
-  const items: [Obj, string][] = []
-  value.forEach((item, i) => {
-    if (isObj(item)) items.push([item, `${path}/${key}/${i}`])
-    else fail(ctx, `${path}/${key}/${i}`, 'must be an object')
-  })
-  return items
-}
-
-/** A text object `{type: plain_text|mrkdwn, text}` of at most max characters. */
-function text(ctx: Ctx, parent: Obj, key: string, path: string, max: number, opts: { plain?: boolean; optional?: boolean } = {}): void {
-  const value = parent[key]
-  if (value === undefined) {
-    if (!opts.optional) fail(ctx, path, `missing required field: ${key}`)
-    return
-  }
-  const at = `${path}/${key}`
-  if (!isObj(value)) return fail(ctx, at, 'must be a text object')
-  if (value.type !== 'plain_text' && value.type !== 'mrkdwn') return fail(ctx, `${at}/type`, 'must be one of: plain_text, mrkdwn')
-  if (opts.plain && value.type !== 'plain_text') fail(ctx, `${at}/type`, 'must be plain_text')
-  if (value.emoji !== undefined && typeof value.emoji !== 'boolean') fail(ctx, `${at}/emoji`, 'must be a boolean')
-  const s = str(ctx, value, 'text', at, max)
-  if (s !== undefined) ctx.textTotal += chars(s)
-}
-
-function id(ctx: Ctx, parent: Obj, key: 'action_id' | 'block_id', path: string, seen: Set<string>): void {
-  const value = str(ctx, parent, key, path, LIMIT.blockIdLength, true)
-  if (value === undefined) return
-  if (seen.has(value)) fail(ctx, `${path}/${key}`, `duplicate ${key}: ${value}`)
-  seen.add(value)
-}
 
 function option(ctx: Ctx, o: Obj, path: string, opts: { mrkdwn: boolean; url: boolean }): void {
   text(ctx, o, 'text', path, LIMIT.optionText, { plain: !opts.mrkdwn })
@@ -296,7 +203,11 @@ function block(ctx: Ctx, b: Obj, path: string): void {
       return
     }
     case 'table':
-      return table(ctx, b, path)
+      return table(ctx, b, path, (el, at) => richElement(ctx, el, at))
+    case 'data_table':
+      return dataTable(ctx, b, path, (el, at) => richElement(ctx, el, at))
+    case 'carousel':
+      return carousel(ctx, b, path, (el, at) => element(ctx, el, at, CARD_ELEMENTS))
     case 'container':
       return container(ctx, b, path)
     default:
@@ -338,46 +249,6 @@ function container(ctx: Ctx, b: Obj, path: string): void {
   }
 }
 
-const TABLE_ALIGN = new Set(['left', 'center', 'right'])
-
-/**
- * A `table` block: messages only, one per message, rows of raw_text or
- * rich_text cells (Block Kit reference), at most LIMIT.tableText characters
- * of cell text (undocumented; see the limits table).
- */
-function table(ctx: Ctx, b: Obj, path: string): void {
-  if (ctx.surface !== 'message') return fail(ctx, `${path}/type`, 'unsupported type: table (table blocks are only allowed in messages)')
-  ctx.tables += 1
-  if (ctx.tables > LIMIT.tablesPerMessage) fail(ctx, `${path}/type`, `no more than ${LIMIT.tablesPerMessage} table block allowed per message`)
-  const rows = b.rows
-  if (!Array.isArray(rows)) return fail(ctx, rows === undefined ? path : `${path}/rows`, rows === undefined ? 'missing required field: rows' : 'must be an array')
-  if (rows.length === 0) fail(ctx, `${path}/rows`, 'must have at least 1 item')
-  if (rows.length > LIMIT.tableRows) fail(ctx, `${path}/rows`, `no more than ${LIMIT.tableRows} items allowed`)
-  const textBefore = ctx.textTotal
-  rows.forEach((row, r) => {
-    const at = `${path}/rows/${r}`
-    if (!Array.isArray(row)) return fail(ctx, at, 'must be an array')
-    if (row.length === 0) fail(ctx, at, 'must have at least 1 item')
-    if (row.length > LIMIT.tableCells) fail(ctx, at, `no more than ${LIMIT.tableCells} items allowed`)
-    row.forEach((cell, c) => {
-      const cellAt = `${at}/${c}`
-      if (!isObj(cell)) return fail(ctx, cellAt, 'must be an object')
-      if (cell.type === 'raw_text') {
-        const s = str(ctx, cell, 'text', cellAt, Number.MAX_SAFE_INTEGER)
-        if (s !== undefined) ctx.textTotal += chars(s)
-      } else if (cell.type === 'rich_text') {
-        for (const [el, elAt] of list(ctx, cell, 'elements', cellAt, Number.MAX_SAFE_INTEGER)) richElement(ctx, el, elAt)
-      } else fail(ctx, `${cellAt}/type`, 'must be one of: raw_text, rich_text')
-    })
-  })
-  const cellText = ctx.textTotal - textBefore
-  if (cellText > LIMIT.tableText) fail(ctx, `${path}/rows`, `table cells must be less than ${LIMIT.tableText + 1} characters in total`)
-  for (const [setting, at] of list(ctx, b, 'column_settings', path, LIMIT.tableColumnSettings, true)) {
-    if (setting.align !== undefined && !TABLE_ALIGN.has(String(setting.align))) fail(ctx, `${at}/align`, 'must be one of: left, center, right')
-    if (setting.is_wrapped !== undefined && typeof setting.is_wrapped !== 'boolean') fail(ctx, `${at}/is_wrapped`, 'must be a boolean')
-  }
-}
-
 function blocks(ctx: Ctx, value: unknown, path: string, max: number): void {
   if (!Array.isArray(value)) return fail(ctx, path, 'must be an array')
   if (value.length > max) fail(ctx, path, `no more than ${max} items allowed`)
@@ -385,7 +256,7 @@ function blocks(ctx: Ctx, value: unknown, path: string, max: number): void {
 }
 
 function context(surface: Surface): Ctx {
-  return { surface, code: surface === 'message' ? 'invalid_blocks' : 'invalid_arguments', problems: [], actionIds: new Set(), blockIds: new Set(), textTotal: 0, markdownTotal: 0, tables: 0 }
+  return { surface, code: surface === 'message' ? 'invalid_blocks' : 'invalid_arguments', problems: [], actionIds: new Set(), blockIds: new Set(), textTotal: 0, markdownTotal: 0, tables: 0, tableText: 0 }
 }
 
 /**

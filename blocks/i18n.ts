@@ -49,6 +49,10 @@ export interface Words {
   batchIntro(count: number): string
   /** A settled batch's first line: the form is gone, so nothing about how to fill it in. */
   batchSettledIntro(count: number): string
+  /** A short batch shown as a carousel (decision 0077): how answering it works. */
+  carouselIntro(count: number): string
+  /** A card choice was kept as the person's draft; `question` and `label` are escaped mrkdwn. */
+  choiceNoted(question: string, label: string, chosen: number, total: number): string
   moreQuestions(count: number): string
   otherTitle: string
   formTitle(page: number, pages: number): string
@@ -192,6 +196,9 @@ const en: Words = {
   fileTitle: 'Full text',
   batchIntro: (count) => `${count} questions. Tap Answer… to fill in the form; leave a question empty to skip it.`,
   batchSettledIntro: (count) => `${count} questions.`,
+  carouselIntro: (count) => `${count} questions. Tap a choice on each card: your answers are sent once every card has one. Answer… opens the form to review them, skip one or write your own.`,
+  choiceNoted: (question, label, chosen, total) =>
+    `Noted for “${question}”: *${label}* (${chosen} of ${total} chosen). Choose on the other cards to send your answers, or open Answer… to review them.`,
   moreQuestions: (count) => `…and ${count} more ${count === 1 ? 'question' : 'questions'}: all of them are in the form (Answer…) and in the thread.`,
   otherTitle: 'Your answer',
   formTitle: (page, pages) => (pages > 1 ? `Answer (${page}/${pages})` : 'Answer'),
@@ -324,6 +331,8 @@ const zhCN: Words = {
   fileTitle: '全文',
   batchIntro: (count) => `共 ${count} 个问题。点“回答…”填写表单；留空即跳过该问题。`,
   batchSettledIntro: (count) => `共 ${count} 个问题。`,
+  carouselIntro: (count) => `共 ${count} 个问题。在每张卡片上点一个选项：每张卡片都选好后即提交。点“回答…”打开表单，可检查、跳过或自己填写。`,
+  choiceNoted: (question, label, chosen, total) => `已记下“${question}”：*${label}*（已选 ${chosen}/${total}）。在其他卡片上继续选择即可提交，或点“回答…”检查。`,
   moreQuestions: (count) => `……另有 ${count} 个问题：全部问题都在表单（回答…）和消息串中。`,
   otherTitle: '你的回答',
   formTitle: (page, pages) => (pages > 1 ? `回答（${page}/${pages}）` : '回答'),

@@ -52,7 +52,12 @@ export interface SizedBlock {
  * by its fallback (the table as monospace text) in place.
  */
 function takes(piece: SizedBlock, tables: number): boolean {
-  return piece.block.type !== 'table' || tables < LIMIT.tablesPerMessage
+  return !isTable(piece) || tables < LIMIT.tablesPerMessage
+}
+
+/** A `table` or a `data_table` block: one of either per message (LIMIT.tablesPerMessage). */
+function isTable(piece: SizedBlock): boolean {
+  return piece.block.type === 'table' || piece.block.type === 'data_table'
 }
 
 /** Characters of text in a payload, counted the way the total-size limit counts (and urls, to be safe). */
@@ -135,7 +140,7 @@ export function layoutCard(parts: CardParts): RenderedMessage {
       body.splice(i, 1, ...(piece.fallback ?? []))
       continue
     }
-    if (piece.block.type === 'table') tables++
+    if (isTable(piece)) tables++
     card.push(piece.block)
     room -= piece.size
     slots -= 1
@@ -190,7 +195,7 @@ function threadParts(rest: SizedBlock[], parts: CardParts, words: ReturnType<typ
       pieces.splice(i, 1, ...(piece.fallback ?? []))
       continue
     }
-    if (piece.block.type === 'table') tables++
+    if (isTable(piece)) tables++
     group.push(piece.block)
     room -= piece.size
     i++

@@ -33,6 +33,20 @@ export const LIMIT = {
   /** Button value. */
   buttonValue: 2000,
   /**
+   * Buttons in a `card` block's `actions` ("maximum of 3 buttons": Block Kit
+   * reference, "Card block"; the CardBlock typings in @slack/types 3.2 state
+   * no maximum, the reference is the stricter).
+   */
+  cardActions: 3,
+  /** A `card` block's `body` text ("200 characters max": Block Kit reference, "Card block", and CardBlock in @slack/types 3.2). */
+  cardBody: 200,
+  /** A `card` block's `subtitle` text ("150 characters max", same sources). */
+  cardSubtitle: 150,
+  /** A `card` block's `title` text ("150 characters max", same sources). */
+  cardTitle: 150,
+  /** `card` blocks in one `carousel` ("at least one card, with a maximum of 10": Block Kit reference, "Carousel block", and CarouselBlock in @slack/types 3.2). */
+  carouselCards: 10,
+  /**
    * Ours, not Slack's: a single-select question shows its options as buttons
    * up to this many (about what a phone screen shows without scrolling); more
    * become a select menu.
@@ -68,6 +82,29 @@ export const LIMIT = {
   containerSubtitle: 150,
   /** A `container` block's plain_text `title` ("Maximum of 150 characters", same sources). */
   containerTitle: 150,
+  /**
+   * Rows of a `data_table` block, its header row included ("a maximum of 101
+   * rows (100 regular rows plus the header)", and at least 2: Block Kit
+   * reference, "Data table block"). One more than a `table` block takes.
+   */
+  dataTableRows: 101,
+  /** Columns of a `data_table` block ("a minimum of 1 column and a maximum of 20 columns", same source). */
+  dataTableColumns: 20,
+  /** A `data_table` block's `page_size` ("Min 1, Max 100. Defaults to 5": same source, and DataTableBlock in @slack/types 3.2). */
+  dataTablePageSizeMax: 100,
+  /**
+   * Ours, not Slack's: rows a plan's `data_table` shows per page. Slack's
+   * default (5) would page a plan table five rows at a time; 20 reads as a
+   * screen on a phone and keeps a 100-row table to five pages.
+   */
+  dataTablePageSize: 20,
+  /**
+   * Characters of text in all the cells of one `data_table` ("cannot exceed
+   * 10,000 characters": same source; an earlier wording of the page also
+   * capped every table cell of one message at 10,000 together, which the
+   * stand-in enforces too).
+   */
+  dataTableText: 10000,
   /** Ours, not Slack's: each agent-written field on a card's context line (title, session, cwd) is shortened to this. */
   contextField: 200,
   /** Elements in one context block. */
@@ -158,12 +195,13 @@ export const LIMIT = {
   /** Rows of a `table` block, its header row included ("Maximum 100 rows", same sources). */
   tableRows: 100,
   /**
-   * Undocumented: characters of text in all the cells of one `table` block.
-   * Slack refuses a table past about 10,000 (reported by several Slack apps
-   * that render tables, e.g. vercel/chat's `tableChars`, and hermes-agent's
-   * and vellum-assistant's table renderers); the reference states no limit,
-   * and @slack/types dropped its per-cell note after a 3,000+ character cell
-   * was accepted (node-slack-sdk#2440).
+   * Characters of text in all the cells of one `table` block. Reported first
+   * by Slack apps that render tables (vercel/chat's `tableChars`, hermes-agent,
+   * vellum-assistant); the Block Kit reference, "Table block", now says it
+   * ("A single table's character count across all cells cannot exceed 10,000
+   * characters", and the same for all table cells of one message together).
+   * @slack/types dropped its per-cell note after a 3,000+ character cell was
+   * accepted (node-slack-sdk#2440).
    */
   tableText: 10000,
   /**
@@ -174,9 +212,12 @@ export const LIMIT = {
    */
   tableWrapWidth: 24,
   /**
-   * `table` blocks in one message: a second is refused (`invalid_attachments`,
-   * seen in practice, as vercel/chat and openclaw report; the reference
-   * states only the row and cell limits).
+   * Tables in one message: a second `table` block is refused
+   * (`invalid_attachments`, seen in practice, as vercel/chat and openclaw
+   * report; the reference states only the row and cell limits). Assumed for
+   * `data_table` too, counted together with `table` (the reference is silent;
+   * its 10,000-character cap on every table cell of a message suggests one
+   * budget for all of them; decision 0077).
    */
   tablesPerMessage: 1,
   /**

@@ -18,6 +18,11 @@ import type { AskView, Locale, QuestionView } from './view.js'
 export interface ModalExtras {
   /** Carried back in view_submission (e.g. answers of earlier pages). At most LIMIT.privateMetadata characters. */
   privateMetadata?: string
+  /**
+   * The batch form: the option (by index) the person chose for a question on
+   * the carousel's cards, shown chosen in the form (decision 0077).
+   */
+  chosen?: ReadonlyMap<number, number>
 }
 
 /** A page of the batch form. */
@@ -195,6 +200,20 @@ function formLayout(view: AskView): { pages: number[][]; blocks: KnownBlock[][] 
 }
 
 /**
+ * A question's choice input with `option` chosen (`initial_option`), when it
+ * is a single choice that offers it; anything else unchanged. Applied after
+ * the pages are laid out, so a draft never moves a question to another page.
+ */
+function withChosen(block: KnownBlock, question: number, option: number): KnownBlock {
+  if (block.type !== 'input' || block.block_id !== encodeInputBlockId({ kind: 'choice', question })) return block
+  const element = block.element
+  if (element.type !== 'radio_buttons' && element.type !== 'static_select') return block
+  const initial = element.options?.find((o) => o.value === String(option))
+  if (initial === undefined) return block
+  return { ...block, element: { ...element, initial_option: initial } } as InputBlock
+}
+
+/**
  * One page of the batch form. Empty inputs mean skipped; an Other text
  * replaces the choice. Submit says Next until the last page.
  */
@@ -203,7 +222,9 @@ export function batchModal(view: AskView, page: number, extras?: ModalExtras): B
   const { pages, blocks: questionBlocks } = formLayout(view)
   const index = Math.min(Math.max(0, Math.trunc(Number.isFinite(page) ? page : 0)), pages.length - 1)
   const questions = pages[index]!
-  const blocks: KnownBlock[] = [contextLine(escapeMrkdwn(words.formHint)), ...questions.flatMap((i) => questionBlocks[i]!)]
+  const chosen = extras?.chosen
+  const own = (i: number) => (chosen?.has(i) ? questionBlocks[i]!.map((b) => withChosen(b, i, chosen.get(i)!)) : questionBlocks[i]!)
+  const blocks: KnownBlock[] = [contextLine(escapeMrkdwn(words.formHint)), ...questions.flatMap(own)]
   const last = index === pages.length - 1
   const modalView = modal(
     words.formTitle(index + 1, pages.length),

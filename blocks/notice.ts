@@ -38,6 +38,12 @@ export type Notice =
   | { kind: 'reply-refused'; problem: string }
   /** Relay: the answer reached a host that no longer held the request. */
   | { kind: 'undelivered' }
+  /**
+   * A choice on a carousel card was kept as the person's draft (decision
+   * 0077): which question (agent text, escaped here), which option, and how
+   * many of the batch's questions they have chosen for.
+   */
+  | { kind: 'choice-noted'; question: string; label: string; chosen: number; total: number }
   /** An approval towards a quorum was counted. */
   | { kind: 'approval-counted'; given: number; required: number }
   /** The same person approved again: they count once. */
@@ -75,6 +81,10 @@ export function noticeText(locale: Locale, notice: Notice): string {
       return notice.card === 'batch' ? words.replyNotForBatch : words.replyNotForApproval
     case 'reply-refused':
       return words.replyRefused(notice.problem)
+    case 'choice-noted': {
+      const quote = (text: string) => fitEscaped(escapeMrkdwn(wellFormed(text)), LIMIT.homeQuestionText)
+      return words.choiceNoted(quote(notice.question), quote(notice.label), notice.chosen, notice.total)
+    }
     case 'approval-counted':
       return words.approvalCounted(notice.given, notice.required)
     case 'already-approved':

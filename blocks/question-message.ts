@@ -6,6 +6,7 @@
  */
 import type { ActionsBlock, HeaderBlock, KnownBlock, SectionBlock } from '@slack/types'
 import { askContext } from './context.js'
+import { batchCarousel, carouselFits } from './batch-carousel.js'
 import { choiceActions, controlShowsOptions, messageControl, optionButton, wordButton } from './controls.js'
 import { fallbackText } from './fallback-text.js'
 import { encodeActionId } from './ids.js'
@@ -165,9 +166,12 @@ function planControls(view: AskView, question: QuestionView): KnownBlock[] {
   return blocks
 }
 
+/** Answer… (the form) and Dismiss; a short batch's carousel above them (decision 0077). */
 function batchControls(view: AskView): KnownBlock[] {
   const words = wordsFor(view.locale)
+  const carousel = batchCarousel(view)
   return [
+    ...(carousel ? [carousel] : []),
     {
       type: 'actions',
       elements: [
@@ -282,6 +286,8 @@ export interface AskBody {
 /** Renders an ask's body (see AskBody); `questionMessage` and `settledMessage` take it to skip rendering it again. */
 export function askBody(view: AskView): AskBody {
   if (askShape(view) === 'batch') {
+    // A carousel shows every question whole on its card: a listing would say it twice.
+    if (carouselFits(view.questions)) return { blocks: [], truncated: false }
     const blocks: SizedBlock[] = []
     let size = 0
     for (const [i, q] of view.questions.entries()) {
@@ -325,7 +331,7 @@ export function askCard(view: AskView, body: AskBody = askBody(view), state: { s
   let headSaved = 0
   if (shape === 'batch') {
     const introOf = (text: string): SectionBlock => ({ type: 'section', text: { type: 'mrkdwn', text: `*${escapeMrkdwn(text)}*` } })
-    const open = introOf(words.batchIntro(view.questions.length))
+    const open = introOf(carouselFits(view.questions) ? words.carouselIntro(view.questions.length) : words.batchIntro(view.questions.length))
     const intro = state.settled ? introOf(words.batchSettledIntro(view.questions.length)) : open
     // The room the how-to line leaves stays reserved, so the settled card splits as the open one did.
     headSaved = textSize([open]) - textSize([intro])

@@ -101,6 +101,12 @@ const batch = ask([
   q({ id: 'checks', header: 'CI', question: 'Which checks must pass before merge?', multiSelect: true, options: [{ label: 'lint' }, { label: 'typecheck' }, { label: 'unit tests' }, { label: 'e2e' }] }),
   q({ id: 'notes', header: 'Notes', question: 'Anything else the agent should know?', options: [] }),
 ])
+// Short enough for cards (decision 0077): single-select, at most three short options each.
+const shortBatch = ask([
+  q({ id: 'pm', header: 'Tooling', question: 'Which package manager?', options: [{ label: 'pnpm', description: 'fast installs, strict' }, { label: 'npm' }, { label: 'yarn' }] }),
+  q({ id: 'node', header: 'Runtime', question: 'Which Node version?', options: [{ label: '22 LTS' }, { label: '24' }] }),
+  q({ id: 'license', header: 'Licence', question: 'Which licence for the new package?', detail: 'The rest of the repository is MIT.', options: [{ label: 'MIT' }, { label: 'Apache-2.0' }] }),
+])
 const plan = ask([planQuestion(PLAN)])
 const approval: ApprovalView = {
   askId: 'ex2',
@@ -131,6 +137,7 @@ message('question-multi-select', ask([q({ question: 'Which regions?', header: 'D
 message('question-multi-external-select', ask([q({ question: 'Which regions?', header: 'Deploy', multiSelect: true, options: many(150) })]))
 message('question-reply', ask([q({ question: 'What should the release be called?', header: 'Release', options: [] })]))
 message('question-batch', batch)
+message('question-batch-carousel', shortBatch)
 message('question-batch-large', ask(Array.from({ length: 80 }, (_, i) => q({ id: `q${i}`, header: `Module ${i + 1}`, question: `Keep module ${i + 1}?`, options: [{ label: 'keep' }, { label: 'drop' }] }))))
 message('plan-review', plan)
 message('plan-review-long', ask([planQuestion(LONG_PLAN)]))
@@ -139,6 +146,7 @@ message('plan-review-zh', ask([planQuestion(PLAN)], { locale: 'zh-CN' }))
 settled('settled-answered', single, { kind: 'answered', by: alice, at: AT, answers: [{ id: 'q1', selected: ['pnpm (Recommended)'] }] })
 settled('settled-answered-custom', single, { kind: 'answered', by: alice, at: AT, answers: [{ id: 'q1', selected: [], custom: 'bun, if CI supports it' }] })
 settled('settled-answered-batch', batch, { kind: 'answered', by: alice, at: AT, answers: [{ id: 'pm', selected: ['npm'] }, { id: 'node', selected: ['22 LTS'] }, { id: 'checks', selected: ['lint', 'typecheck'] }, { id: 'notes', selected: [] }] })
+settled('settled-answered-carousel', shortBatch, { kind: 'answered', by: alice, at: AT, answers: [{ id: 'pm', selected: ['pnpm'] }, { id: 'node', selected: ['24'] }, { id: 'license', selected: ['MIT'] }] })
 settled('settled-approved', plan, { kind: 'answered', by: alice, at: AT, answers: [{ id: 'plan-review', selected: ['Approve'] }] })
 settled('settled-changes-requested', plan, { kind: 'answered', by: alice, at: AT, answers: [{ id: 'plan-review', selected: [], custom: 'Keep npm for the docs site; migrate the rest.' }] })
 settled('settled-dismissed', single, { kind: 'dismissed', by: alice, at: AT })
@@ -167,6 +175,8 @@ examples['approval-delivering'] = settledApprovalMessage(approval, { kind: 'deci
 examples['modal-other'] = otherModal(single, 0)
 examples['modal-feedback'] = feedbackModal(plan)
 examples['modal-batch'] = batchModal(batch, 0).view
+// The form of a carousel batch opened after choosing pnpm on the first card.
+examples['modal-batch-chosen'] = batchModal(shortBatch, 0, { chosen: new Map([[0, 0]]) }).view
 const bigBatch = ask(Array.from({ length: 14 }, (_, i) => q({ id: `q${i}`, header: `Module ${i + 1}`, question: `Keep module ${i + 1}?`, options: [{ label: 'keep' }, { label: 'drop' }] })))
 examples['modal-batch-page-1'] = batchModal(bigBatch, 0).view
 examples['modal-batch-page-2'] = batchModal(bigBatch, 1).view

@@ -4,7 +4,7 @@
  * Whatever is too long for one element is split here at element boundaries
  * (inline runs, code lines), never cut.
  */
-import type { DividerBlock, RichTextBlock, RichTextBlockElement, RichTextSection, TableBlock } from '@slack/types'
+import type { DataTableBlock, DividerBlock, RichTextBlock, RichTextBlockElement, RichTextSection, TableBlock } from '@slack/types'
 import { LIMIT } from '../limits.js'
 import { chunkText } from '../text.js'
 import { type Inline, nonEmpty, sizeOf, splitInline } from './inline.js'
@@ -17,10 +17,10 @@ import { type Inline, nonEmpty, sizeOf, splitInline } from './inline.js'
 export type RichUnit =
   | { kind: 'element'; element: RichTextBlockElement; size: number }
   | { kind: 'divider' }
-  | { kind: 'table'; block: TableBlock; size: number; fallback: RichUnit[] }
+  | { kind: 'table'; block: TableBlock | DataTableBlock; size: number; fallback: RichUnit[] }
 
-/** A block rendered from Markdown: a rich_text block, a divider (thematic break) or a table. */
-export type ProseBlock = RichTextBlock | DividerBlock | TableBlock
+/** A block rendered from Markdown: a rich_text block, a divider (thematic break) or a table (`table`, or `data_table` past its rows). */
+export type ProseBlock = RichTextBlock | DividerBlock | TableBlock | DataTableBlock
 
 /** A packed block, its text size, and for a table the blocks that replace it where a table cannot go. */
 export interface PackedBlock {

@@ -36,6 +36,14 @@ export function elementsOf(blocks: readonly Obj[] | undefined): FoundElement[] {
     if (block.type === 'actions' && Array.isArray(block.elements)) for (const el of block.elements) add(el, 'actions')
     if (block.type === 'section') add(block.accessory, 'accessory')
     if (block.type === 'input') add(block.element, 'input', textOf(block.label))
+    // A card's button acts like any button; assumed (the reference is silent): its
+    // block_actions names the card's block_id, the card being a block of its own.
+    if (block.type === 'carousel' && Array.isArray(block.elements)) {
+      for (const card of block.elements) {
+        if (!isObj(card) || !Array.isArray(card.actions)) continue
+        for (const el of card.actions) if (isObj(el) && typeof el.action_id === 'string') found.push({ blockId: String(card.block_id), actionId: el.action_id, element: el, place: 'actions' })
+      }
+    }
   }
   return found
 }

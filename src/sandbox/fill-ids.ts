@@ -26,6 +26,15 @@ export function fillIds(blocks: Obj[], ids: IdSource): Obj[] {
     if (block.type === 'actions' && Array.isArray(block.elements)) block.elements = block.elements.map((el) => fillElement(el, ids))
     if (block.type === 'section' && block.accessory !== undefined) block.accessory = fillElement(block.accessory, ids)
     if (block.type === 'input') block.element = fillElement(block.element, ids)
+    // A carousel's cards are blocks of their own: each gets a block_id, its buttons action_ids.
+    if (block.type === 'carousel' && Array.isArray(block.elements)) {
+      block.elements = block.elements.map((card) => {
+        if (!isObj(card)) return card
+        const filled: Obj = card.block_id === undefined ? { ...card, block_id: ids.short() } : { ...card }
+        if (Array.isArray(filled.actions)) filled.actions = filled.actions.map((el) => fillElement(el, ids))
+        return filled
+      })
+    }
     return block
   })
 }

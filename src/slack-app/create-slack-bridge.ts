@@ -9,6 +9,7 @@ import { boltLogger } from '../slack/bolt-logger.js'
 import { guardSlackEvents } from '../slack/events-guard.js'
 import { ChannelPacer } from '../slack/channel-pacer.js'
 import { FormDrafts } from './handlers/form-drafts.js'
+import { CardChoices } from '../bridge/card-choices.js'
 import { registerHandlers } from './handlers/register.js'
 import { SlackCallError } from '../slack/slack-call-error.js'
 import { adviceFor } from '../slack/slack-error-advice.js'
@@ -125,7 +126,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   const planCanvases = new PlanCanvases({ port: codeChannels, slack, logger, mode: options.codeChannels ?? 'auto', nameOf: (id) => codeChannels.userName(id) })
   lifecycle.onOpenChanged((record) => planCanvases.opened(record))
   lifecycle.onSettled((record) => planCanvases.settled(record))
-  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), logger, now, home, planCanvases, logRefusal: refusalLog(logger, now), ...(options.observeRefusedClicks ? { observeRefusedClick: options.observeRefusedClicks } : {}) })
+  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), cardChoices: new CardChoices(lifecycle.store, now), logger, now, home, planCanvases, logRefusal: refusalLog(logger, now), ...(options.observeRefusedClicks ? { observeRefusedClick: options.observeRefusedClicks } : {}) })
 
   let health: SlackHealth = 'connected'
   let server: Server | undefined

@@ -53,6 +53,12 @@ export type AskEventType =
   | 'update-failed'
   /** Someone the ask does not allow clicked it; nothing changed (`by` names them). */
   | 'refused'
+  /**
+   * A choice on a carousel card of a batch, kept as that person's draft
+   * (`detail`: `question`, `option`, indices); the batch settles once they
+   * have one for every question (decision 0077).
+   */
+  | 'chose'
 
 export const ASK_EVENT_TYPES = [
   'posted',
@@ -69,6 +75,7 @@ export const ASK_EVENT_TYPES = [
   'failed',
   'update-failed',
   'refused',
+  'chose',
 ] as const satisfies readonly AskEventType[]
 
 /** An event before the store gives it its place in the log. */

@@ -197,9 +197,10 @@ describe('questionMessage: the card around the controls', () => {
 })
 
 describe('questionMessage: several questions', () => {
-  const batch = (n: number) => ask({ questions: Array.from({ length: n }, (_, i) => question({ id: `q${i}`, question: `Question ${i}?`, header: `H${i}`, detail: `Detail ${i}`, options: options(2) })) })
+  // Four options: more than a carousel card holds, so the batch is listed (decision 0077).
+  const batch = (n: number) => ask({ questions: Array.from({ length: n }, (_, i) => question({ id: `q${i}`, question: `Question ${i}?`, header: `H${i}`, detail: `Detail ${i}`, options: options(LIMIT.cardActions + 1) })) })
 
-  it('lists every question, numbered, with its header, detail and options, and an Answer… button', () => {
+  it('lists every question of a batch too big for cards, numbered, with its header, detail and options, and an Answer… button', () => {
     const { message, thread } = questionMessage(batch(3))
 
     const text = richText(message)

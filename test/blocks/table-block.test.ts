@@ -68,10 +68,11 @@ describe('a Markdown table in a message', () => {
     expect((table as { column_settings: unknown }).column_settings).toEqual([{ align: 'left' }, { align: 'right', is_wrapped: true }])
   })
 
-  it(`takes ${LIMIT.tableRows} rows (the header included) and is monospace text at one more`, () => {
+  it(`takes ${LIMIT.tableRows} rows (the header included), is a data_table at ${LIMIT.dataTableRows} (decision 0077) and monospace text past it`, () => {
     expect(types(blocksOf(gfm(LIMIT.tableRows - 1, 2)))).toEqual(['table'])
-    expect(types(blocksOf(gfm(LIMIT.tableRows, 2)))).toEqual(['rich_text'])
-    expect(elementsOfType(blocksOf(gfm(LIMIT.tableRows, 2)), 'rich_text_preformatted')).toHaveLength(1)
+    expect(types(blocksOf(gfm(LIMIT.dataTableRows - 1, 2)))).toEqual(['data_table'])
+    expect(types(blocksOf(gfm(LIMIT.dataTableRows, 2)))).toEqual(['rich_text'])
+    expect(elementsOfType(blocksOf(gfm(LIMIT.dataTableRows, 2)), 'rich_text_preformatted')).toHaveLength(1)
   })
 
   it(`takes ${LIMIT.tableCells} columns and is monospace text at one more`, () => {

@@ -32,6 +32,7 @@ export interface Outcome {
 const pm = { id: 'pm', question: 'Which package manager?', options: [{ label: 'npm' }, { label: 'pnpm' }] }
 const langs = { id: 'langs', question: 'Which languages?', multiSelect: true, options: [{ label: 'TypeScript' }, { label: 'Rust' }, { label: 'Go' }] }
 const ci = { id: 'ci', question: 'Which CI checks?', multiSelect: true, options: [{ label: 'lint' }, { label: 'test' }] }
+const node = { id: 'node', question: 'Which Node version?', options: [{ label: '22' }, { label: '24' }] }
 const plan = planReviewQuestion('# Plan: add a cache\n\n1. Add `cache.ts`.\n2. Wire it in.')
 const feedback = 'Use the existing LRU package.'
 
@@ -81,6 +82,20 @@ export const OUTCOMES: Outcome[] = [
     agentGets: { answer: { answers: [{ id: 'pm', selected: ['npm'] }, { id: 'ci', selected: ['test'] }] } },
     card: /Answered by/,
     events: ['posted', 'answered'],
+  },
+  {
+    // Short enough for cards (decision 0077): a choice on each card, and the last one settles the batch.
+    name: 'batch from the cards',
+    input: { questions: [pm, node] },
+    listedAs: 'Which package manager?',
+    async act(run, card) {
+      const alice = run.slack.user(ALICE)
+      await alice.click(card, 'pnpm')
+      await alice.click(card, '24')
+    },
+    agentGets: { answer: { answers: [{ id: 'pm', selected: ['pnpm'] }, { id: 'node', selected: ['24'] }] } },
+    card: /Answered by/,
+    events: ['posted', 'chose', 'chose', 'answered'],
   },
   {
     name: 'plan approved',

@@ -198,6 +198,39 @@ async function batchFormShot({ page, docs }: Studio): Promise<void> {
   await newest(page, 'Anything else the agent should know').getByText(/Answered by/).waitFor()
 }
 
+/** A short batch (decision 0077): every question single-select with at most three short options, so it shows as cards. */
+const SHORT_BATCH = {
+  questions: [
+    { id: 'pm', header: 'Tooling', question: 'Which package manager?', options: [{ label: 'pnpm', description: 'fast installs, strict' }, { label: 'npm' }, { label: 'yarn' }] },
+    { id: 'node', header: 'Runtime', question: 'Which Node version?', options: [{ label: '22 LTS' }, { label: '24' }] },
+    { id: 'license', header: 'Licence', question: 'Which licence for the new package?', detail: 'The rest of the repository is MIT.', options: [{ label: 'MIT' }, { label: 'Apache-2.0' }] },
+  ],
+  agent: { id: 'sess-sample-7f3a', title: 'sample-agent' },
+}
+
+/**
+ * A short batch as a carousel: at desktop width as it arrives; at phone
+ * width after alice chose on the first card, with the private note saying
+ * what was kept and how many cards are left.
+ */
+async function carouselShot({ page, bridge, docs }: Studio): Promise<void> {
+  await bridge.open(SHORT_BATCH)
+  const card = newest(page, 'Which licence for the new package?')
+  await card.locator('.b-carousel').waitFor()
+  await scrollToEnd(page)
+  await shoot(page, join(docs, 'sandbox-carousel.png'))
+  await page.setViewportSize(PHONE)
+  try {
+    await card.locator('.b-card', { hasText: 'Which package manager?' }).getByRole('button', { name: 'pnpm', exact: true }).click()
+    await page.locator('.msg.ephemeral', { hasText: 'Noted for' }).last().waitFor()
+    await page.locator('body:not([data-busy])').waitFor()
+    await scrollToEnd(page)
+    await shoot(page, join(docs, 'sandbox-carousel-phone.png'))
+  } finally {
+    await page.setViewportSize(DESKTOP)
+  }
+}
+
 /** A question answered with one tap: the controls replaced by who answered what, and when. */
 async function answeredShot({ page, docs }: Studio): Promise<void> {
   await sendSample(page, 'Question', 'Which package manager')
@@ -226,7 +259,7 @@ async function main(): Promise<void> {
     await page.locator('body[data-live="on"][data-ready="true"]').waitFor()
     const studio: Studio = { page, bridge, docs }
     // Each shot sends what it shows, so they stand alone; the order only decides what is above.
-    for (const shot of [questionShot, planReviewShot, planPhoneShot, quorumShot, batchFormShot, answeredShot, multiSelectShot, foldedApprovalShot, threadReplyShot]) await shot(studio)
+    for (const shot of [questionShot, planReviewShot, planPhoneShot, quorumShot, batchFormShot, answeredShot, multiSelectShot, foldedApprovalShot, threadReplyShot, carouselShot]) await shot(studio)
     await shootHome(browser, docs)
     await shootCodeChannel(browser, docs)
   } finally {

@@ -118,6 +118,15 @@ summary.b-container-head { cursor: pointer; }
 .b-container-subtitle { color: var(--muted); font-size: 13px; overflow-wrap: anywhere; }
 .b-container-body { padding: 4px 10px; }
 .b-container pre.code { max-height: 24em; overflow: auto; }
+/* A carousel: cards in a row that scrolls sideways, snapping card by card, as a phone swipes them. */
+.b-carousel { display: flex; gap: 8px; overflow-x: auto; scroll-snap-type: x mandatory; margin: 6px 0; padding-bottom: 4px; max-width: 100%; }
+.b-card { flex: 0 0 240px; scroll-snap-align: start; border: 1px solid var(--line); border-radius: 8px; padding: 8px 10px; display: flex; flex-direction: column; gap: 4px; }
+.b-card-title { font-weight: 700; }
+.b-card-subtitle { color: var(--muted, #616061); font-size: 13px; }
+.b-card-body { font-size: 13px; white-space: pre-wrap; }
+.b-card-actions { display: flex; flex-wrap: wrap; gap: 6px; margin-top: auto; padding-top: 6px; }
+.b-data-table-caption { caption-side: top; text-align: left; font-weight: 600; padding: 2px 0 4px; }
+.b-data-table-pager { display: flex; gap: 8px; align-items: center; font-size: 13px; margin: 4px 0; }
 .b-table .align-center { text-align: center; }
 .b-table .align-right { text-align: right; }
 

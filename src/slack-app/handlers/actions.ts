@@ -72,6 +72,8 @@ async function perform(deps: InteractionDeps, payload: BlockActionsPayload, acti
   const view = () => askViewOf(record, deps.settings)
   switch (ref.kind) {
     case 'option':
+      // On a batch, an option button is on a carousel card: a draft until every card has a choice.
+      if (record.questions.length > 1) return chooseOnCard(deps, payload, record, ref.question, ref.option, channel)
       return answerOption(deps, payload, record, ref.question, [String(ref.option)], channel)
     case 'select':
     case 'external-select': {
@@ -107,8 +109,11 @@ async function perform(deps: InteractionDeps, payload: BlockActionsPayload, acti
       const ticked = target?.multiSelect ? labelsOf(target, messageSelection(payload.state?.values, record.id, ref.question)) : null
       return openModal(deps, payload, record, channel, () => otherModal(view(), ref.question, ticked && ticked.length > 0 ? { ticked } : undefined))
     }
-    case 'answer':
-      return openModal(deps, payload, record, channel, () => batchModal(view(), 0).view)
+    case 'answer': {
+      // The person's card choices show chosen in the form: one local read, well within the trigger_id's 3 s.
+      const chosen = await deps.cardChoices.draft(record.id, payload.user.id).catch(() => undefined)
+      return openModal(deps, payload, record, channel, () => batchModal(view(), 0, chosen && chosen.size > 0 ? { chosen } : undefined).view)
+    }
     case 'request-changes':
       return openModal(deps, payload, record, channel, () => feedbackModal(view()))
     case 'checkboxes':
@@ -133,6 +138,28 @@ async function answerOption(deps: InteractionDeps, payload: BlockActionsPayload,
   // Approve on a plan with a quorum counts one approval; every other option settles at once (a veto).
   if (hasQuorum(record) && labels.length === 1 && labels[0] === approveLabel(record)) return approveOrTell(deps, record, payload.user, channel)
   await settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: target.multiSelect ? labels : labels.slice(0, 1) }), channel)
+}
+
+/**
+ * A choice on a carousel card (decision 0077): kept as this person's draft;
+ * once they have one for every question, the batch settles with them. Until
+ * then they are told privately what was noted and how far they are.
+ */
+async function chooseOnCard(deps: InteractionDeps, payload: BlockActionsPayload, record: AskRecord, question: number, option: number, channel: Where): Promise<void> {
+  const target = record.questions[question]
+  const label = target?.options[option]?.label
+  if (!target || label === undefined) {
+    deps.logger.warn(`ask ${record.id}: ignored a card choice naming option ${option} of question ${question}, which do not exist`)
+    return
+  }
+  const draft = await deps.cardChoices.choose(record.id, personOf(payload.user), question, option, label)
+  const answers = record.questions.map((q, i) => {
+    const chosen = draft.get(i)
+    const chosenLabel = chosen === undefined ? undefined : q.options[chosen]?.label
+    return chosenLabel === undefined ? null : { id: q.id, selected: [chosenLabel] }
+  })
+  if (answers.every((a) => a !== null)) return settleAnswer(deps, record, payload.user, answers, channel, { quietIfTheirs: true })
+  await tell(deps, targetFor(payload.user.id, channel, record), { kind: 'choice-noted', question: target.question, label, chosen: answers.filter((a) => a !== null).length, total: record.questions.length })
 }
 
 async function openModal(deps: InteractionDeps, payload: BlockActionsPayload, record: AskRecord, channel: Where, render: () => import('@slack/types').View): Promise<void> {

@@ -10,6 +10,7 @@ import type { AskRecord, Settlement } from '../../store/ask-record.js'
 import type { SlackPort } from '../../slack/slack-port.js'
 import { personOf, type SlackUser } from '../../slack/payloads.js'
 import type { FormDrafts } from './form-drafts.js'
+import type { CardChoices } from '../../bridge/card-choices.js'
 import { UnknownAsks } from './unknown-asks.js'
 
 /** What every interaction handler works with: ports, never Bolt. */
@@ -19,6 +20,8 @@ export interface InteractionDeps {
   policy: AnswerPolicy
   settings: ViewSettings
   drafts: FormDrafts
+  /** A carousel batch's card choices, kept per person in the audit trail (decision 0077). */
+  cardChoices: CardChoices
   logger: Logger
   now: () => number
   /** The Home tab, when the bridge keeps one. */
@@ -158,15 +161,23 @@ export interface SettleAfter {
   threadTs?: string
   /** Runs when this action settled the ask (not when someone was first, nor on a failure). */
   won?: (target: NoticeTarget) => Promise<void>
+  /**
+   * Say nothing when the ask was settled first by this same person: two taps
+   * of theirs that each completed a carousel draft race to settle it with
+   * the same answer, and "already answered by you" would read as an error.
+   */
+  quietIfTheirs?: boolean
 }
 
 /** Settles, or tells the person why not (someone was first, it failed). */
-export async function settleOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where, settlement: Settlement, { threadTs, won }: SettleAfter = {}): Promise<void> {
+export async function settleOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where, settlement: Settlement, { threadTs, won, quietIfTheirs }: SettleAfter = {}): Promise<void> {
   const target = { ...targetFor(user.id, channel, record), ...(threadTs !== undefined ? { threadTs } : {}) }
   try {
     const result = await deps.lifecycle.settle(record.id, settlement, record)
-    if (!result.won) await tell(deps, target, settledNotice(result.record))
-    else await won?.(target)
+    if (!result.won) {
+      const first = result.record.settlement?.outcome
+      if (!(quietIfTheirs && first?.kind === 'answered' && first.by.id === user.id)) await tell(deps, target, settledNotice(result.record))
+    } else await won?.(target)
   } catch (error) {
     deps.logger.error(`ask ${record.id}: could not settle from ${user.id}'s action: ${error instanceof Error ? error.message : String(error)}`)
     await tell(deps, target, { kind: 'failed' })

@@ -1,4 +1,5 @@
 import type { ActionRef, ViewRef } from '../../../blocks/ids.js'
+import { carouselFits } from '../../../blocks/batch-carousel.js'
 import { isPlanReview } from '../../contract/index.js'
 import type { AskRecord } from '../../store/ask-record.js'
 
@@ -15,7 +16,8 @@ import type { AskRecord } from '../../store/ask-record.js'
  *   modal), Dismiss;
  * - one plain question: its option buttons or menu (single-select) or
  *   Submit (multi-select), Other… (and its modal), Skip, Dismiss;
- * - several questions: Answer… (and the form's pages), Dismiss.
+ * - several questions: Answer… (and the form's pages), Dismiss; and, when
+ *   the batch shows as a carousel, each card's option buttons.
  *
  * Returns why it does not fit, or null when it does. Pure: the handlers log
  * the reason and change nothing.
@@ -38,6 +40,10 @@ export function actionMisfit(record: AskRecord, ref: ActionRef): string | null {
     case 'other':
       return shape === 'single' ? questionMisfit(record, ref.question) : `an "other" action does not belong to a ${shape === 'plan' ? 'plan review' : 'batch of questions'}`
     case 'option':
+      // A short batch's carousel: one card per question, its options as buttons (decision 0077).
+      if (shape === 'batch') return carouselFits(record.questions) ? optionMisfit(record, ref.question, ref.option) : 'an "option" action does not belong to a batch of questions shown without cards (it is answered in the form)'
+      if (record.questions[0]?.multiSelect) return `a "${kind}" action picks one option, but the question is multi-select`
+      return questionMisfit(record, ref.question)
     case 'select':
     case 'external-select':
       if (shape === 'batch') return `a "${kind}" action does not belong to a batch of questions (it is answered in the form)`
@@ -87,6 +93,13 @@ function shapeOf(record: AskRecord): Shape {
 
 function shapeName(shape: Shape): string {
   return { approval: 'tool approval', plan: 'plan review', single: 'single question', batch: 'batch of questions' }[shape]
+}
+
+/** A carousel card's button: its question and option exist. */
+function optionMisfit(record: AskRecord, question: number, option: number): string | null {
+  const q = record.questions[question]
+  if (!q) return `question ${question} is not on this message (the ask has ${record.questions.length})`
+  return option < q.options.length ? null : `question ${question} has no option ${option}`
 }
 
 /** A single-question message renders question 0 only. */

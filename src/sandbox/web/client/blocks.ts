@@ -1,7 +1,9 @@
 /** Block Kit blocks as DOM: what a message or a modal shows. */
 import type { RenderContext } from './context.js'
 import { arr, el, isObj, link, str, type Obj } from './dom.js'
+import { carouselBlock } from './carousel-block.js'
 import { containerBlock } from './container-block.js'
+import { dataTableBlock } from './data-table-block.js'
 import { inputBlock, renderElement } from './elements.js'
 import { markdownBlock } from './markdown-block.js'
 import { richText } from './rich-text.js'
@@ -26,6 +28,10 @@ function renderBlock(b: Obj, ctx: RenderContext): HTMLElement {
       return markdownBlock(b.text)
     case 'table':
       return tableBlock(b)
+    case 'data_table':
+      return dataTableBlock(b)
+    case 'carousel':
+      return carouselBlock(b, ctx)
     case 'container':
       return containerBlock(b, (children) => renderBlocks(children, ctx))
     case 'input':
