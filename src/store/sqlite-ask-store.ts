@@ -64,7 +64,7 @@ export class SqliteAskStore implements AskStore {
   readonly #now: () => number
   #pollTimer: NodeJS.Timeout | undefined
   readonly #statements
-  readonly #attach: (id: string, message: string, event: NewAskEvent | undefined) => AskRecord | undefined
+  readonly #attach: (id: string, message: PostedMessage, event: NewAskEvent | undefined, written: AskRecord | undefined) => AskRecord | undefined
   readonly #settle: (id: string, settlement: Settlement, also: SettleAlso) => SettleResult & { text?: string }
   readonly #team: SqliteTeamTables
   readonly #checkpoints: CheckpointTicket | undefined
@@ -121,7 +121,14 @@ export class SqliteAskStore implements AskStore {
       ),
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
-      attachMessage: db.prepare(`UPDATE asks SET record = json_set(record, '$.message', json(?)) WHERE id = ? RETURNING record`).pluck(),
+      // The row comes back only when the caller's copy (@written) cannot stand for it: settled meanwhile, or a relayed
+      // approval's arguments arrived (nothing else changes an open ask). NULL: it is @written with the message.
+      attachMessage: db
+        .prepare(
+          `UPDATE asks SET record = json_set(record, '$.message', json(@message)) WHERE id = @id
+           RETURNING CASE WHEN @written AND status = 'pending' AND json_extract(record, '$.approval.arguments') IS @arguments THEN NULL ELSE record END`,
+        )
+        .pluck(),
       attachApprovalArguments: db.prepare(
         `UPDATE asks SET record = json_set(record, '$.approval.arguments', ?)
          WHERE id = ? AND status = 'pending' AND json_extract(record, '$.approval') IS NOT NULL`,
@@ -187,10 +194,12 @@ export class SqliteAskStore implements AskStore {
     }
     this.#team = new SqliteTeamTables(db)
     // Each a transaction made once: one commit on disk for a step's writes.
-    this.#attach = db.transaction((id: string, message: string, event: NewAskEvent | undefined) => {
-      const record = parse(this.#statements.attachMessage.get(message, id))
-      if (record && event) this.#team.record(event)
-      return record
+    this.#attach = db.transaction((id: string, message: PostedMessage, event: NewAskEvent | undefined, written: AskRecord | undefined) => {
+      const text = this.#statements.attachMessage.get({ id, message: JSON.stringify(message), written: written ? 1 : 0, arguments: written?.approval?.arguments ?? null })
+      if (text === undefined) return undefined
+      if (event) this.#team.record(event)
+      // Handed back, not read back: the row is `written` with the message (decision 0079).
+      return text === null && written ? { ...written, message } : parse(text)
     })
     this.#settle = db.transaction((id: string, settlement: Settlement, also: SettleAlso): SettleResult & { text?: string } => {
       const claim = also.messageClaim
@@ -264,8 +273,8 @@ export class SqliteAskStore implements AskStore {
     return parse(this.#statements.byExternalKey.get(key))
   }
 
-  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
-    return this.#attach(id, JSON.stringify(message), event)
+  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent, written?: AskRecord): Promise<AskRecord | undefined> {
+    return this.#attach(id, message, event, written)
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {

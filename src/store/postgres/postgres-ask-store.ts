@@ -188,8 +188,12 @@ export class PostgresAskStore implements AskStore {
     return (await this.#query(SQL.byExternalKey, [key])).rows[0]?.record
   }
 
-  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
-    return (await this.#query(SQL.attachMessage, [id, JSON.stringify(message), event?.at ?? null, event ? JSON.stringify(event) : null])).rows[0]?.record
+  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent, written?: AskRecord): Promise<AskRecord | undefined> {
+    const params = [id, JSON.stringify(message), event?.at ?? null, event ? JSON.stringify(event) : null, written !== undefined, written?.approval?.arguments ?? null]
+    const row = (await this.#query(SQL.attachMessage, params)).rows[0]
+    if (!row) return undefined
+    // Handed back, not read back: the row is `written` with the message (decision 0079).
+    return row.record === null && written ? { ...written, message } : (row.record ?? undefined)
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {
