@@ -143,9 +143,10 @@ export class SqliteAskStore implements AskStore {
                message_claim = CASE WHEN @holder IS NULL OR json_extract(record, '$.message') IS NULL THEN message_claim ELSE @holder END,
                message_claim_until = CASE WHEN @holder IS NULL OR json_extract(record, '$.message') IS NULL THEN message_claim_until ELSE @until END
            WHERE id = @id AND status = 'pending'
-           RETURNING record`,
-        )
-        .pluck(),
+           RETURNING record,
+             @known AND json_extract(record, '$.message.channel') IS @knownChannel AND json_extract(record, '$.message.ts') IS @knownTs
+               AND json_extract(record, '$.approval.arguments') IS @knownArguments AS asKnown`,
+        ),
       markShown: db.prepare(`UPDATE asks SET record = json_set(record, '$.finalMessageShown', json('true')) WHERE id = ?`),
       pending: db.prepare(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`).pluck(),
       pendingSummaries: db.prepare(
@@ -202,17 +203,29 @@ export class SqliteAskStore implements AskStore {
       return text === null && written ? { ...written, message } : parse(text)
     })
     this.#settle = db.transaction((id: string, settlement: Settlement, also: SettleAlso): SettleResult & { text?: string } => {
-      const claim = also.messageClaim
-      const text = this.#statements.settle.get({ id, status: settlement.status, settledAt: this.#now(), settlement: JSON.stringify(settlement), holder: claim?.holder ?? null, until: claim?.until ?? null })
-      const won = parse(text)
-      if (!won) {
+      const { messageClaim: claim, known } = also
+      const row = this.#statements.settle.get({
+        id,
+        status: settlement.status,
+        settledAt: this.#now(),
+        settlement: JSON.stringify(settlement),
+        holder: claim?.holder ?? null,
+        until: claim?.until ?? null,
+        known: known?.status === 'pending' ? 1 : 0,
+        knownChannel: known?.message?.channel ?? null,
+        knownTs: known?.message?.ts ?? null,
+        knownArguments: known?.approval?.arguments ?? null,
+      }) as { record: string; asKnown: number } | undefined
+      if (!row) {
         const record = parse(this.#statements.get.get(id))
         if (!record) throw new Error(`no ask ${id}`)
         return { won: false, record }
       }
       if (also.hasJobs !== false) this.#team.dropJobs(id)
       if (also.event) this.#team.record(also.event)
-      return { won: true, record: won, text: text as string }
+      // The row is `known` with the settlement (what the statement wrote): handed back, not parsed (decision 0079).
+      const won = row.asKnown === 1 && known ? { ...known, status: settlement.status, settlement, finalMessageShown: false } : parse(row.record)!
+      return { won: true, record: won, text: row.record }
     })
     this.#statements.prune.run(this.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS))
   }

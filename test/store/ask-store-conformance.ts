@@ -173,6 +173,36 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect(second.record.settlement).toEqual(answered('U0ALICE'))
     })
 
+    it('gives the settle’s winner the ask as stored, from the copy the caller read', async () => {
+      const store = await create()
+      const record = pendingRecord({ expiresAt: 1_700_000_600_000 })
+      await store.insert(record)
+      await store.attachMessage(record.id, { channel: 'C0123ABCDEF', ts: '1.1', permalink: 'https://x/p1' })
+      const known = (await store.get(record.id))!
+
+      const result = await store.settle(record.id, answered('U0ALICE'), { known })
+
+      expect(result.won).toBe(true)
+      expect(result.record).toStrictEqual(await store.get(record.id))
+    })
+
+    it('gives the settle’s winner the ask as stored when the caller’s copy is older: its message recorded, or arguments arrived, since', async () => {
+      const store = await create()
+      const posted = pendingRecord()
+      const approval = pendingRecord({ kind: 'approval', questions: [], approval: { toolName: 'bash', callId: 'call-1' } })
+      for (const record of [posted, approval]) await store.insert(record)
+      await store.attachMessage(posted.id, { channel: 'C0123ABCDEF', ts: '1.2' })
+      await store.attachApprovalArguments(approval.id, '{"command":"ls"}')
+
+      const settledPosted = await store.settle(posted.id, aborted(), { known: posted })
+      const settledApproval = await store.settle(approval.id, aborted(), { known: approval })
+
+      expect(settledPosted.record.message?.ts).toBe('1.2')
+      expect(settledPosted.record).toStrictEqual(await store.get(posted.id))
+      expect(settledApproval.record.approval?.arguments).toBe('{"command":"ls"}')
+      expect(settledApproval.record).toStrictEqual(await store.get(approval.id))
+    })
+
     it('lets exactly one of many concurrent settle calls win', async () => {
       const store = await create()
       const record = pendingRecord()

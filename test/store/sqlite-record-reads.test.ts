@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
-import { pendingRecord } from './ask-store-conformance.js'
+import { aborted, pendingRecord } from './ask-store-conformance.js'
 
 /**
  * What the SQLite store parses on a round trip's writes (decision 0079):
@@ -42,5 +42,21 @@ describe('SqliteAskStore: records handed back, not read back', () => {
     await store.attachMessage(record.id, { channel: 'C0123ABCDEF', ts: '1.1' })
 
     expect(parse).toHaveBeenCalledTimes(1)
+  })
+
+  it('parses no JSON for the winner of a settle given the ask as read, and one copy for whoever waits on it', async () => {
+    const store = open()
+    const record = pendingRecord()
+    await store.insert(record)
+    const known = (await store.attachMessage(record.id, { channel: 'C0123ABCDEF', ts: '1.1' }, undefined, record))!
+    const waited: unknown[] = []
+    store.watch(record.id, (settled) => waited.push(settled))
+    const parse = vi.spyOn(JSON, 'parse')
+
+    const result = await store.settle(record.id, aborted(), { known })
+
+    expect(parse).toHaveBeenCalledTimes(1)
+    expect(waited).toEqual([result.record])
+    expect(waited[0]).not.toBe(result.record)
   })
 })
