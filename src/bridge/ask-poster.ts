@@ -81,7 +81,7 @@ export class AskPoster {
       // waited for, and is never taken for Slack refusing the post (that
       // would settle as failed an ask people can see and answer).
       const message: PostedMessage = { channel: posted.channel, ts: posted.ts, ...(permalink ? { permalink } : {}) }
-      const current = await this.#attach(record.id, message, postedEvent(record, message))
+      const current = await this.#attach(record, message, postedEvent(record, message))
       // The question is visible and answerable now: the rest of a long plan follows in its thread, and ask() does not wait for it.
       if (plan.thread.length > 0 || plan.file) {
         const { logger, stopped } = this.options
@@ -116,12 +116,18 @@ export class AskPoster {
     return found
   }
 
-  /** Records where the message is, through a store outage of up to TIMING.attachRetryForMs. */
-  async #attach(id: string, message: PostedMessage, event: NewAskEvent): Promise<AskRecord | undefined> {
+  /**
+   * Records where the message is, through a store outage of up to
+   * TIMING.attachRetryForMs. `record` is the ask as recorded before the
+   * post: the store hands it back with the message rather than reading the
+   * row back, unless the ask changed meanwhile (decision 0079).
+   */
+  async #attach(record: AskRecord, message: PostedMessage, event: NewAskEvent): Promise<AskRecord | undefined> {
+    const { id } = record
     const giveUpAt = Date.now() + TIMING.attachRetryForMs
     for (let delay: number = TIMING.attachRetryFirstMs; ; delay = Math.min(delay * 2, TIMING.attachRetryMaxMs)) {
       try {
-        return await this.options.store.attachMessage(id, message, event)
+        return await this.options.store.attachMessage(id, message, event, record)
       } catch (error) {
         if (!isStoreUnavailable(error)) throw error
         if (Date.now() >= giveUpAt) {

@@ -82,6 +82,7 @@ export class AskSettlement {
       event: { ...settlementEvent(id, settlement), ...originOf(record) },
       messageClaim: { holder: this.options.instance, until: this.options.now() + TIMING.messageClaimMs },
       hasJobs: jobsOf(record).length > 0,
+      known: record,
     })
     if (!result.won) {
       this.showIfUnshown(result.record)

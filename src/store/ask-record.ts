@@ -146,4 +146,13 @@ export interface SettleAlso {
    * it. Absent: they are looked for.
    */
   hasJobs?: boolean
+  /**
+   * The ask as the caller read it while it was pending. When the row still
+   * holds it (the same message, the same approval arguments: nothing else
+   * changes an open ask), a store may hand the winner back this copy with
+   * the settlement instead of reading the row back (decision 0079). It
+   * shares `known`'s and the settlement's objects: the caller must not
+   * change them afterwards. Waiters still get a copy of their own.
+   */
+  known?: AskRecord
 }

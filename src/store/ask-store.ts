@@ -50,8 +50,15 @@ export interface AskStore {
    * Records where the ask's message was posted, and `event` (the audit
    * trail's `posted`) in the same step. Returns the ask as it stands now:
    * it may have settled while its message was being posted.
+   *
+   * `written`: the ask as the caller recorded it (or last read it, pending).
+   * While the ask is still pending with the same approval arguments (the
+   * only other thing that changes an open ask), what is stored is `written`
+   * with the message, and a store may hand back `{ ...written, message }`
+   * instead of reading the row back (decision 0079). It shares `written`'s
+   * objects: the caller must not change them afterwards.
    */
-  attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined>
+  attachMessage(id: string, message: PostedMessage, event?: NewAskEvent, written?: AskRecord): Promise<AskRecord | undefined>
   /**
    * Relay: records a tool call's arguments that arrived after the approval
    * was posted, only while the approval is pending. True when recorded.

@@ -64,7 +64,7 @@ export class SqliteAskStore implements AskStore {
   readonly #now: () => number
   #pollTimer: NodeJS.Timeout | undefined
   readonly #statements
-  readonly #attach: (id: string, message: string, event: NewAskEvent | undefined) => AskRecord | undefined
+  readonly #attach: (id: string, message: PostedMessage, event: NewAskEvent | undefined, written: AskRecord | undefined) => AskRecord | undefined
   readonly #settle: (id: string, settlement: Settlement, also: SettleAlso) => SettleResult & { text?: string }
   readonly #team: SqliteTeamTables
   readonly #checkpoints: CheckpointTicket | undefined
@@ -121,7 +121,14 @@ export class SqliteAskStore implements AskStore {
       ),
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
-      attachMessage: db.prepare(`UPDATE asks SET record = json_set(record, '$.message', json(?)) WHERE id = ? RETURNING record`).pluck(),
+      // The row comes back only when the caller's copy (@written) cannot stand for it: settled meanwhile, or a relayed
+      // approval's arguments arrived (nothing else changes an open ask). NULL: it is @written with the message.
+      attachMessage: db
+        .prepare(
+          `UPDATE asks SET record = json_set(record, '$.message', json(@message)) WHERE id = @id
+           RETURNING CASE WHEN @written AND status = 'pending' AND json_extract(record, '$.approval.arguments') IS @arguments THEN NULL ELSE record END`,
+        )
+        .pluck(),
       attachApprovalArguments: db.prepare(
         `UPDATE asks SET record = json_set(record, '$.approval.arguments', ?)
          WHERE id = ? AND status = 'pending' AND json_extract(record, '$.approval') IS NOT NULL`,
@@ -136,9 +143,10 @@ export class SqliteAskStore implements AskStore {
                message_claim = CASE WHEN @holder IS NULL OR json_extract(record, '$.message') IS NULL THEN message_claim ELSE @holder END,
                message_claim_until = CASE WHEN @holder IS NULL OR json_extract(record, '$.message') IS NULL THEN message_claim_until ELSE @until END
            WHERE id = @id AND status = 'pending'
-           RETURNING record`,
-        )
-        .pluck(),
+           RETURNING record,
+             @known AND json_extract(record, '$.message.channel') IS @knownChannel AND json_extract(record, '$.message.ts') IS @knownTs
+               AND json_extract(record, '$.approval.arguments') IS @knownArguments AS asKnown`,
+        ),
       markShown: db.prepare(`UPDATE asks SET record = json_set(record, '$.finalMessageShown', json('true')) WHERE id = ?`),
       pending: db.prepare(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`).pluck(),
       pendingSummaries: db.prepare(
@@ -187,23 +195,37 @@ export class SqliteAskStore implements AskStore {
     }
     this.#team = new SqliteTeamTables(db)
     // Each a transaction made once: one commit on disk for a step's writes.
-    this.#attach = db.transaction((id: string, message: string, event: NewAskEvent | undefined) => {
-      const record = parse(this.#statements.attachMessage.get(message, id))
-      if (record && event) this.#team.record(event)
-      return record
+    this.#attach = db.transaction((id: string, message: PostedMessage, event: NewAskEvent | undefined, written: AskRecord | undefined) => {
+      const text = this.#statements.attachMessage.get({ id, message: JSON.stringify(message), written: written ? 1 : 0, arguments: written?.approval?.arguments ?? null })
+      if (text === undefined) return undefined
+      if (event) this.#team.record(event)
+      // Handed back, not read back: the row is `written` with the message (decision 0079).
+      return text === null && written ? { ...written, message } : parse(text)
     })
     this.#settle = db.transaction((id: string, settlement: Settlement, also: SettleAlso): SettleResult & { text?: string } => {
-      const claim = also.messageClaim
-      const text = this.#statements.settle.get({ id, status: settlement.status, settledAt: this.#now(), settlement: JSON.stringify(settlement), holder: claim?.holder ?? null, until: claim?.until ?? null })
-      const won = parse(text)
-      if (!won) {
+      const { messageClaim: claim, known } = also
+      const row = this.#statements.settle.get({
+        id,
+        status: settlement.status,
+        settledAt: this.#now(),
+        settlement: JSON.stringify(settlement),
+        holder: claim?.holder ?? null,
+        until: claim?.until ?? null,
+        known: known?.status === 'pending' ? 1 : 0,
+        knownChannel: known?.message?.channel ?? null,
+        knownTs: known?.message?.ts ?? null,
+        knownArguments: known?.approval?.arguments ?? null,
+      }) as { record: string; asKnown: number } | undefined
+      if (!row) {
         const record = parse(this.#statements.get.get(id))
         if (!record) throw new Error(`no ask ${id}`)
         return { won: false, record }
       }
       if (also.hasJobs !== false) this.#team.dropJobs(id)
       if (also.event) this.#team.record(also.event)
-      return { won: true, record: won, text: text as string }
+      // The row is `known` with the settlement (what the statement wrote): handed back, not parsed (decision 0079).
+      const won = row.asKnown === 1 && known ? { ...known, status: settlement.status, settlement, finalMessageShown: false } : parse(row.record)!
+      return { won: true, record: won, text: row.record }
     })
     this.#statements.prune.run(this.#now() - (options.retentionMs ?? SETTLED_RETENTION_MS))
   }
@@ -264,8 +286,8 @@ export class SqliteAskStore implements AskStore {
     return parse(this.#statements.byExternalKey.get(key))
   }
 
-  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
-    return this.#attach(id, JSON.stringify(message), event)
+  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent, written?: AskRecord): Promise<AskRecord | undefined> {
+    return this.#attach(id, message, event, written)
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {

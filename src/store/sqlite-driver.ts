@@ -176,6 +176,11 @@ export class SqliteStatement {
 export class SqliteDatabase {
   readonly #db: DatabaseSync
   #savepoints = 0
+  /**
+   * BEGIN, BEGIN IMMEDIATE and COMMIT, each compiled once on first use: `exec` compiles its SQL on every call,
+   * and a round trip's two transactions would compile four statements each time for the same few words.
+   */
+  readonly #control = new Map<string, StatementSync>()
 
   /** `path` is a file or `':memory:'`. */
   constructor(path: string, options: SqliteOpenOptions = {}) {
@@ -224,8 +229,16 @@ export class SqliteDatabase {
     return transaction
   }
 
+  /** Runs BEGIN, BEGIN IMMEDIATE or COMMIT from its statement compiled once. */
+  #runControl(sql: string): void {
+    let statement = this.#control.get(sql)
+    if (!statement) this.#control.set(sql, (statement = sqliteCall(() => this.#db.prepare(sql))))
+    const prepared = statement
+    sqliteCall(() => prepared.run())
+  }
+
   #inTransaction<A extends unknown[], R>(begin: string, fn: (...args: A) => R, args: A): R {
-    this.exec(begin)
+    this.#runControl(begin)
     let result: R
     try {
       result = synchronous(fn(...args))
@@ -235,7 +248,7 @@ export class SqliteDatabase {
       throw error
     }
     try {
-      this.exec('COMMIT')
+      this.#runControl('COMMIT')
     } catch (error) {
       // A COMMIT that fails (SQLITE_BUSY past the timeout) leaves the transaction open: end it, so the connection is usable.
       if (this.#db.isTransaction) this.exec('ROLLBACK')

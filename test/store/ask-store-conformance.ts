@@ -110,6 +110,36 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect((await store.get(record.id))?.message).toEqual({ channel: 'C0123ABCDEF', ts: '1700000000.000100', permalink: 'https://x/p1' })
     })
 
+    it('gives back the ask as it now stands once its message is recorded, from the copy the caller wrote', async () => {
+      const store = await create()
+      const record = pendingRecord({ expiresAt: 1_700_000_600_000, policy: { approvals: 2 } })
+      await store.insert(record)
+      const message = { channel: 'C0123ABCDEF', ts: '1700000000.000100', permalink: 'https://x/p1' }
+
+      const current = await store.attachMessage(record.id, message, undefined, record)
+
+      expect(current).toStrictEqual(await store.get(record.id))
+      expect(current?.message).toEqual(message)
+    })
+
+    it('gives back the ask as stored, not the caller’s copy, when it settled or gained arguments while its message was posted', async () => {
+      const store = await create()
+      const settled = pendingRecord()
+      const approval = pendingRecord({ kind: 'approval', questions: [], approval: { toolName: 'bash', callId: 'call-1' } })
+      for (const record of [settled, approval]) await store.insert(record)
+      await store.settle(settled.id, aborted())
+      await store.attachApprovalArguments(approval.id, '{"command":"ls"}')
+
+      const settledNow = await store.attachMessage(settled.id, { channel: 'C0123ABCDEF', ts: '1.1' }, undefined, settled)
+      const approvalNow = await store.attachMessage(approval.id, { channel: 'C0123ABCDEF', ts: '1.2' }, undefined, approval)
+
+      expect(settledNow?.status).toBe('aborted')
+      expect(settledNow).toStrictEqual(await store.get(settled.id))
+      expect(approvalNow?.approval?.arguments).toBe('{"command":"ls"}')
+      expect(approvalNow).toStrictEqual(await store.get(approval.id))
+      expect(await store.attachMessage('no-such-ask', { channel: 'C0123ABCDEF', ts: '1.3' }, undefined, pendingRecord())).toBeUndefined()
+    })
+
     it('fills in a pending approval’s late arguments, and leaves questions and settled approvals alone', async () => {
       const store = await create()
       const approval = pendingRecord({ kind: 'approval', questions: [], approval: { toolName: 'bash', callId: 'call-1' } })
@@ -141,6 +171,36 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect(first.record).toMatchObject({ status: 'answered', finalMessageShown: false, settlement: answered('U0ALICE') })
       expect(second.won).toBe(false)
       expect(second.record.settlement).toEqual(answered('U0ALICE'))
+    })
+
+    it('gives the settle’s winner the ask as stored, from the copy the caller read', async () => {
+      const store = await create()
+      const record = pendingRecord({ expiresAt: 1_700_000_600_000 })
+      await store.insert(record)
+      await store.attachMessage(record.id, { channel: 'C0123ABCDEF', ts: '1.1', permalink: 'https://x/p1' })
+      const known = (await store.get(record.id))!
+
+      const result = await store.settle(record.id, answered('U0ALICE'), { known })
+
+      expect(result.won).toBe(true)
+      expect(result.record).toStrictEqual(await store.get(record.id))
+    })
+
+    it('gives the settle’s winner the ask as stored when the caller’s copy is older: its message recorded, or arguments arrived, since', async () => {
+      const store = await create()
+      const posted = pendingRecord()
+      const approval = pendingRecord({ kind: 'approval', questions: [], approval: { toolName: 'bash', callId: 'call-1' } })
+      for (const record of [posted, approval]) await store.insert(record)
+      await store.attachMessage(posted.id, { channel: 'C0123ABCDEF', ts: '1.2' })
+      await store.attachApprovalArguments(approval.id, '{"command":"ls"}')
+
+      const settledPosted = await store.settle(posted.id, aborted(), { known: posted })
+      const settledApproval = await store.settle(approval.id, aborted(), { known: approval })
+
+      expect(settledPosted.record.message?.ts).toBe('1.2')
+      expect(settledPosted.record).toStrictEqual(await store.get(posted.id))
+      expect(settledApproval.record.approval?.arguments).toBe('{"command":"ls"}')
+      expect(settledApproval.record).toStrictEqual(await store.get(approval.id))
     })
 
     it('lets exactly one of many concurrent settle calls win', async () => {

@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import type { AskRecord } from '../../src/store/ask-record.js'
 import { openStore } from '../../src/store/open-store.js'
 import { migratePostgres } from '../../src/store/postgres/migrate.js'
@@ -49,6 +49,7 @@ describe('PostgresAskStore shared by several instances', () => {
   }
 
   afterEach(async () => {
+    vi.restoreAllMocks()
     await Promise.all(stores.splice(0).map((store) => store.close()))
   })
 
@@ -115,6 +116,24 @@ describe('PostgresAskStore shared by several instances', () => {
 
     expect(await settled).toMatchObject({ id: record.id, status: 'answered', settlement: answered('U0BOB') })
     expect(a!.watchers.size).toBe(0)
+  })
+
+  it('parses a settlement it hears only on an instance where someone waits for that ask', async () => {
+    const [a, b] = await open(2)
+    const unwatched = pendingRecord()
+    const watched = pendingRecord()
+    for (const record of [unwatched, watched]) await a!.insert(record)
+    const heard = new Promise<AskRecord>((resolve) => b!.watch(watched.id, resolve))
+    const parse = vi.spyOn(JSON, 'parse')
+
+    await a!.settle(unwatched.id, answered('U0ALICE'))
+    await a!.settle(watched.id, answered('U0ALICE'))
+    await heard
+
+    // Notifications arrive in order: both instances have heard the first settle by now, and neither parsed it.
+    // (The driver parses the settle's own result row with the JSON.parse it kept at load, which this spy does not see.)
+    const parsedUnwatched = parse.mock.calls.filter(([text]) => typeof text === 'string' && text.includes(`"${unwatched.id}"`))
+    expect(parsedUnwatched).toHaveLength(0)
   })
 
   it('reads back a settled record too long for a NOTIFY payload before telling the watcher', async () => {

@@ -1,7 +1,7 @@
 import { existsSync, mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest'
 import { isStoreUnavailable } from '../../src/store/store-unavailable.js'
 import { SqliteDatabase, SqliteError } from '../../src/store/sqlite-driver.js'
 
@@ -31,6 +31,7 @@ function thrown(act: () => unknown): unknown {
 }
 
 afterEach(() => {
+  vi.restoreAllMocks()
   for (const db of open.splice(0)) if (db.open) db.close()
 })
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -197,6 +198,23 @@ describe('SqliteDatabase transactions', () => {
     }).immediate()
 
     expect(otherWrite).toMatchObject({ code: 'SQLITE_BUSY' })
+  })
+
+  it('compiles BEGIN and COMMIT once per connection, not once per transaction', () => {
+    const { DatabaseSync } = process.getBuiltinModule('node:sqlite')
+    const db = database()
+    const insert = db.prepare('INSERT INTO t VALUES (?, ?)')
+    const write = db.transaction((id: string) => insert.run(id, 1))
+    write('a')
+    const exec = vi.spyOn(DatabaseSync.prototype, 'exec')
+    const prepare = vi.spyOn(DatabaseSync.prototype, 'prepare')
+
+    write('b')
+    write('c')
+
+    expect(exec).not.toHaveBeenCalled()
+    expect(prepare).not.toHaveBeenCalled()
+    expect(count(db)).toBe(3)
   })
 
   it('refuses an async function: its transaction would end before its work', () => {

@@ -15,6 +15,9 @@ import { HOME_SQL } from './home-queries.js'
 import { PostgresHomeViewers } from './postgres-home-viewers.js'
 import { decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskPolicy, type AskQuery, type EventQuery, type NewAskEvent, type PendingCount, type ScheduledJob } from '../team-records.js'
 
+/** The id at the head of a record as jsonb writes it (`{"id": "…", …}`): read without parsing the record. */
+const RECORD_ID = /^\{"id": "([^"\\]*)"/
+
 /** Connections per instance: a click, a post and a long-poll's read rarely need more at once. */
 const POOL_SIZE = 10
 /**
@@ -188,8 +191,12 @@ export class PostgresAskStore implements AskStore {
     return (await this.#query(SQL.byExternalKey, [key])).rows[0]?.record
   }
 
-  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent): Promise<AskRecord | undefined> {
-    return (await this.#query(SQL.attachMessage, [id, JSON.stringify(message), event?.at ?? null, event ? JSON.stringify(event) : null])).rows[0]?.record
+  async attachMessage(id: string, message: PostedMessage, event?: NewAskEvent, written?: AskRecord): Promise<AskRecord | undefined> {
+    const params = [id, JSON.stringify(message), event?.at ?? null, event ? JSON.stringify(event) : null, written !== undefined, written?.approval?.arguments ?? null]
+    const row = (await this.#query(SQL.attachMessage, params)).rows[0]
+    if (!row) return undefined
+    // Handed back, not read back: the row is `written` with the message (decision 0079).
+    return row.record === null && written ? { ...written, message } : (row.record ?? undefined)
   }
 
   async attachApprovalArguments(id: string, args: string): Promise<boolean> {
@@ -220,6 +227,10 @@ export class PostgresAskStore implements AskStore {
 
   #heard(payload: string): void {
     if (payload.startsWith('{')) {
+      // Every instance hears every settle; only one where someone waits needs the record. jsonb writes shorter keys
+      // first, so the text starts with the id (unless a later version adds a shorter key: then it is parsed).
+      const id = RECORD_ID.exec(payload)?.[1]
+      if (id !== undefined && !this.watchers.has(id)) return
       const record = JSON.parse(payload) as AskRecord
       if (this.watchers.has(record.id)) this.watchers.notify(record)
     } else if (this.watchers.has(payload)) {

@@ -53,14 +53,21 @@ export const SQL = {
            SELECT id, (SELECT count(*) FROM announced) AS announced FROM inserted`,
   get: `SELECT record FROM asks WHERE id = $1`,
   byExternalKey: `SELECT record FROM asks WHERE external_key = $1`,
-  /** Where the message is, and its `posted` event ($3, $4: at and event, or nulls) in the same statement. */
+  /**
+   * Where the message is, and its `posted` event ($3, $4: at and event, or
+   * nulls) in the same statement. The record comes back only when the
+   * caller's copy ($5: it has one; $6: its approval arguments) cannot stand
+   * for it (settled meanwhile, or arguments arrived); null: it is that copy
+   * with the message (decision 0079).
+   */
   attachMessage: `WITH attached AS (
                     UPDATE asks SET record = jsonb_set(record, '{message}', $2::jsonb) WHERE id = $1
-                    RETURNING id, record
+                    RETURNING id, status, record
                   ), logged AS (
                     INSERT INTO events (ask_id, at, event) SELECT id, $3, $4::jsonb FROM attached WHERE $4::jsonb IS NOT NULL
                   )
-                  SELECT record FROM attached`,
+                  SELECT CASE WHEN $5::boolean AND status = 'pending' AND record #>> '{approval,arguments}' IS NOT DISTINCT FROM $6::text THEN NULL ELSE record END AS record
+                  FROM attached`,
   attachApprovalArguments: `UPDATE asks SET record = jsonb_set(record, '{approval,arguments}', to_jsonb($2::text))
                             WHERE id = $1 AND status = 'pending' AND record ? 'approval'`,
   /**
