@@ -121,6 +121,7 @@ export class SqliteAskStore implements AskStore {
       ),
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
+      newestOfAgent: db.prepare(`SELECT record FROM asks WHERE json_extract(record, '$.agent.id') = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`).pluck(),
       attachMessage: db.prepare(`UPDATE asks SET record = json_set(record, '$.message', json(?)) WHERE id = ? RETURNING record`).pluck(),
       attachApprovalArguments: db.prepare(
         `UPDATE asks SET record = json_set(record, '$.approval.arguments', ?)
@@ -258,6 +259,10 @@ export class SqliteAskStore implements AskStore {
 
   async get(id: string): Promise<AskRecord | undefined> {
     return parse(this.#statements.get.get(id))
+  }
+
+  async newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]> {
+    return this.#statements.newestOfAgent.all(agentId, limit).map((text) => parse(text)!)
   }
 
   async findByExternalKey(key: string): Promise<AskRecord | undefined> {
