@@ -86,7 +86,7 @@ describe('the end of an agent session with a code channel', () => {
 
     await first.sessionEnded!(SESSION)
 
-    expect(slack.messages(channel.id).at(-1)?.text).toBe('The agent session ended. Its last plan review: Plan review still open.')
+    expect(slack.messages(channel.id).at(-1)?.text).toBe('The agent session ended. Its last plan review: Plan review left open.')
   })
 
   it('touches no code channel for a session that never had a plan review', async () => {

@@ -46,7 +46,7 @@ function slackError(error: unknown): string | undefined {
 
 /** The last line of a code channel: how the session's last plan review ended. */
 export function sessionSummary(last: AskRecord): string {
-  const outcome = last.settlement ? reviewOutcome(last) : 'Plan review still open'
+  const outcome = last.settlement ? reviewOutcome(last) : 'Plan review left open'
   return `The agent session ended. Its last plan review: ${outcome}.`
 }
 
