@@ -1,11 +1,10 @@
 /**
  * Plan canvases through a fake code-channel port (decision 0073): what the
- * canvas gets (agent text that cannot ping or disguise a link), what the
  * agent reads on Request changes, and the fallback said once.
  */
 import { describe, expect, it } from 'vitest'
 
-import { canvasMarkdown, feedbackWithThreads } from '../../src/bridge/code-channel/canvas-text.js'
+import { feedbackWithThreads } from '../../src/bridge/code-channel/canvas-text.js'
 import { PlanCanvases } from '../../src/bridge/code-channel/plan-canvases.js'
 import type { CanvasThread, CodeChannelPort } from '../../src/slack/code-channel-port.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
@@ -47,14 +46,6 @@ function fakePort(threads: CanvasThread[] = [], refuse?: string) {
 }
 
 const slack = { postMessage: async () => ({ channel: 'C1', ts: '2.000001' }) }
-
-describe('the canvas markdown', () => {
-  it('shows mentions, broadcasts and disguised links as text, and leaves honest links and plain steps alone', () => {
-    expect(canvasMarkdown('Ping <!channel> and <@U123>, ![](@U999) and @here')).toBe('Ping ‹!channel› and ‹@U123›, U999 and @\u200Dhere')
-    expect(canvasMarkdown('[the docs](https://evil.example/x) and [https://a.example](https://a.example)')).toBe('the docs (https://evil.example/x) and [https://a.example](https://a.example)')
-    expect(canvasMarkdown('> a quote\n3. Drop the old column')).toBe('> a quote\n3. Drop the old column')
-  })
-})
 
 describe('the feedback the agent reads', () => {
   it('is the typed text, then each open thread: the quoted passage and every comment with who wrote it', () => {
