@@ -12,8 +12,11 @@ import type { SlackBridge } from '../../src/bridge/types.js'
 import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
 import type { Sandbox } from '../../src/sandbox/index.js'
+import { startRelay } from '../../src/relay/index.js'
 import { recordingLogger, startRig } from '../support/e2e.js'
+import { startFakeHost } from '../support/fake-host.js'
 import { postedMessage } from '../support/messages.js'
+import { FAST } from '../relay/support/fixtures.js'
 
 const ALICE = 'U0SANDBOX01'
 const BOB = 'U0SANDBOX02'
@@ -130,5 +133,41 @@ describe('a session that sends a plan after its code channel was archived', () =
     await alice.submit()
     const settled = await second.waitForSettlement(onSecond.record.id, 10_000)
     expect(settled?.settlement?.answer?.answers[0]?.custom).toBe('Say who is on call')
+  })
+})
+
+describe('a host session archived in the web UI, through the relay', () => {
+  it('archives its code channel with the summary in the card’s thread; sessions archived before the relay connected are left alone', async () => {
+    const host = await startFakeHost()
+    const { slack, bridge, channel } = await startRig('socket', {}, { scopes: SCOPES })
+    host.archiveSession('host-session-old')
+    const logger = recordingLogger()
+    const ended: string[] = []
+    const watched: SlackBridge = { ...bridge, sessionEnded: (id) => (ended.push(id), bridge.sessionEnded!(id)) }
+    const relay = startRelay({ bridge: watched, hosts: [host.url], logger, timing: FAST })
+    try {
+      await host.waitForConnections(1)
+      await slack.waitFor(() => host.hostStreamConnections() === 1 || undefined)
+      const review = host.ask('host-session-9', [planReviewQuestion(PLAN)])
+      const code = await slack.waitFor(() => {
+        const found = slack.codeChannels.channels.get(slack.codeChannels.bySession.get('host-session-9') ?? '')
+        return found && found.contextBar.length > 0 ? found : undefined
+      })
+      const card = slack.messages(channel).find((m) => m.ts === code.origin?.ts)!
+      await slack.user(BOB).click(card, /Approve/)
+      await review.outcome
+
+      host.archiveSession('host-session-9')
+
+      await slack.waitFor(() => slack.codeChannels.channels.get(code.id)?.archived || undefined)
+      const summary = 'The agent session ended. Its last plan review: Plan approved by bob (U0SANDBOX02).'
+      expect(slack.messages(code.id).at(-1)?.text).toBe(summary)
+      await slack.waitFor(() => slack.messages(channel).some((m) => m.thread_ts === card.ts && m.text === summary) || undefined)
+      await slack.waitFor(() => logger.lines.find((line) => /session host-session-9 was archived on the host; its code channel C\w+ is archived/.test(line)))
+      expect(ended).toEqual(['host-session-9'])
+    } finally {
+      await relay.stop()
+      await host.close()
+    }
   })
 })
