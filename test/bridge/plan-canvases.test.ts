@@ -99,6 +99,22 @@ describe('plan canvases', () => {
     expect(await canvases.feedback(review('a22'), 'typed')).toBe('typed')
   })
 
+  it('posts no outcome in the code channel of a session that ended (its review withdrawn as it ended)', async () => {
+    const { port } = fakePort()
+    const posted: string[] = []
+    const recording = { postMessage: async (channel: string) => (posted.push(channel), { channel, ts: '2.000002' }) }
+    const canvases = new PlanCanvases({ port, slack: recording, logger: recordingLogger(), mode: 'auto' })
+    canvases.opened(review('a1'))
+    await canvases.placed('a1')
+    posted.length = 0
+
+    canvases.sessionArchived('ses-1')
+    canvases.settled({ ...review('a1'), status: 'aborted', settlement: { status: 'aborted', outcome: { kind: 'aborted', at: 1 } } } as AskRecord)
+    await new Promise((resolve) => setImmediate(resolve))
+
+    expect(posted).toEqual([])
+  })
+
   it('does nothing when off, nor for a plan review without a session', async () => {
     const { port, calls } = fakePort()
     new PlanCanvases({ port, slack, logger: recordingLogger(), mode: 'off' }).opened(review('a1'))

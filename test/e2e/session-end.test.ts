@@ -82,14 +82,17 @@ describe('the end of an agent session with a code channel', () => {
     expect(slack.messages(channel.id).filter((m) => m.text === summary)).toHaveLength(1)
   })
 
-  it('says a review left open when the session ended', async () => {
-    const { slack, first } = await twoInstances()
-    await planReview(slack, first)
+  it('says a review left open when the session ended, and posts nothing more when that review is then withdrawn', async () => {
+    const { slack, first, firstLog } = await twoInstances()
+    const { record } = await planReview(slack, first)
     const channel = await placedCanvas(slack)
 
     await first.sessionEnded!(SESSION)
+    await first.abort(record.id)
+    await first.waitForSettlement(record.id, 10_000)
 
-    expect(slack.messages(channel.id).at(-1)?.text).toBe('The agent session ended. Its last plan review: Plan review left open.')
+    expect(slack.messages(channel.id).map((m) => m.text)).toEqual(['The agent session ended. Its last plan review: Plan review left open.'])
+    expect(firstLog.lines.filter((line) => line.startsWith('warn'))).toEqual([])
   })
 
   it('touches no code channel for a session that never had a plan review', async () => {

@@ -153,9 +153,15 @@ export class PlanCanvases {
     const placed = this.#placed.get(record.id)
     if (!placed) return
     this.#placed.delete(record.id)
+    // A review withdrawn as its session ends: the channel is archived, its summary already said it was left open.
+    const session = record.agent?.id
+    if (session !== undefined && this.#ended.has(session)) return
     void placed
       .then((where) => where && this.options.slack.postMessage(where.channel, note(escapeMrkdwn(`${outcome}.`))))
-      .catch((error: unknown) => this.options.logger.warn(`ask ${record.id}: could not post the outcome in its code channel: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => {
+        const archived = error instanceof SlackCallError && error.slackError === 'is_archived'
+        this.options.logger[archived ? 'debug' : 'warn'](`ask ${record.id}: could not post the outcome in its code channel: ${error instanceof Error ? error.message : String(error)}`)
+      })
   }
 
   /**
