@@ -10,6 +10,7 @@ import { slackApprovalAnswerer } from './approval-answerer.js'
 import type { PluginContext } from './harness-context.js'
 import { harnessErrorClassOf, inHarnessTerms } from './harness-errors.js'
 import { describeError, OffSwitch } from './off-switch.js'
+import { TIMING } from '../slack/timing.js'
 import { bridgeOptionsFromPluginConfig, isServiceConfig, PluginConfigSchema, type PluginSettings, type ServicePluginConfig, type SlackPluginConfig } from './plugin-config.js'
 
 export type { PluginContext, PluginSettings, SlackPluginConfig, ServicePluginConfig }
@@ -146,7 +147,7 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
           // so `session/disposed` never reaches it at a run's end. Unloading is the end of the
           // sessions it served (a headless run's one session; decision 0078).
           for (const id of [...served]) endServed(id)
-          await Promise.allSettled([...ending])
+          if (!(await settledWithin(ending, TIMING.sessionEndsAtUnloadMs))) logger.warn(`stopping without waiting longer for Slack to archive the code channels of ${ending.size} ended session(s)`)
           const running = await bridge?.catch(() => undefined)
           await running?.stop({ withdrawOpen: true })
         } catch (error) {
@@ -177,6 +178,18 @@ function endSession(bridge: Promise<SlackBridge>, id: string, off: OffSwitch, lo
     )
   ending.add(end)
   void end.finally(() => ending.delete(end))
+}
+
+/** Whether every promise settled within `ms` (the timer does not hold the process open). */
+async function settledWithin(promises: Set<Promise<void>>, ms: number): Promise<boolean> {
+  if (promises.size === 0) return true
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)).unref())
+  try {
+    return await Promise.race([Promise.allSettled([...promises]).then(() => true as const), late])
+  } finally {
+    clearTimeout(timer)
+  }
 }
 
 const HOST_HAS_ITS_OWN_UI =

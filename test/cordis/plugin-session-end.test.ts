@@ -6,13 +6,14 @@
  * bridge stops. test/harness/plugin-session-end.test.ts runs it in the
  * real harness.
  */
-import { describe, expect, it, vi } from 'vitest'
+import { afterEach, describe, expect, it, vi } from 'vitest'
 
 import type { SessionEndOutcome } from '../../src/bridge/code-channel/session-end.js'
 import type { UserInteractionProvider } from '../../src/contract/index.js'
 import { createSlackPlugin } from '../../src/cordis/index.js'
+import { TIMING } from '../../src/slack/timing.js'
 import { FakeBridge, oneQuestion } from '../http/fake-bridge.js'
-import { harnessContext, load, seamOf } from '../support/cordis-context.js'
+import { harnessContext, load, seamOf, stderrLines } from '../support/cordis-context.js'
 
 const config = { botToken: 'xoxb-test', appToken: 'xapp-test', channel: 'C0123ABCDEF', state: ':memory:' }
 
@@ -31,8 +32,11 @@ class EndingBridge extends FakeBridge {
   }
 }
 
-async function pluginWithBridge() {
-  const bridge = new EndingBridge()
+afterEach(() => {
+  vi.restoreAllMocks()
+})
+
+async function pluginWithBridge(bridge = new EndingBridge()) {
   const ctx = await harnessContext()
   const fiber = await load(ctx, createSlackPlugin(async () => async () => bridge), config)
   /** Asks a question for `session` and answers it, so the plugin has served that session. */
@@ -68,5 +72,29 @@ describe('the plugin and the end of a session', () => {
     await fiber.dispose()
 
     expect(bridge.log).toEqual(['end session-a', 'end session-b', 'stop'])
+  })
+
+  it('stops waiting for a session end that Slack does not finish, says so, and stops its bridge: a run exits all the same', async () => {
+    class StuckBridge extends EndingBridge {
+      override sessionEnded = (sessionId: string): Promise<SessionEndOutcome> => {
+        this.log.push(`end ${sessionId}`)
+        return new Promise(() => undefined)
+      }
+    }
+    const { fiber, bridge, serve } = await pluginWithBridge(new StuckBridge())
+    await serve('session-a')
+    const stderr = stderrLines()
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+    try {
+      const unloading = fiber.dispose()
+      await vi.waitFor(() => expect(bridge.log).toEqual(['end session-a']))
+      await vi.advanceTimersByTimeAsync(TIMING.sessionEndsAtUnloadMs)
+      await unloading
+    } finally {
+      vi.useRealTimers()
+    }
+
+    expect(bridge.log).toEqual(['end session-a', 'stop'])
+    expect(stderr).toEqual(['dsh-slack: stopping without waiting longer for Slack to archive the code channels of 1 ended session(s)\n'])
   })
 })
