@@ -3,6 +3,7 @@ import type { AskUserQuestionRequest, UserInteractionProvider } from '../contrac
 import type { ApprovalRequest, AskRecord, RelayDelivery } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { Logger } from '../log/logger.js'
+import type { SessionEndOutcome } from './code-channel/session-end.js'
 import type { AskOrigin, PolicyInput } from './ask-policy.js'
 import type { OperatorPolicy, AskLimits } from '../policy/operator-policy.js'
 import type { PolicyHolder } from '../policy/policy-holder.js'
@@ -181,6 +182,14 @@ export interface SlackBridge {
    * longer open (nothing changes then).
    */
   showArguments(id: string, args: string): Promise<boolean>
+  /**
+   * The agent session ended (the harness disposed it, the host archived
+   * it): its code channel, if it has one, is archived with a summary shared
+   * back in the plan card's thread (decision 0078). Idempotent, from any
+   * instance on the same store; rejects only when Slack or the store fails.
+   * Optional: a bridge made by hand (a test's fake) need not end sessions.
+   */
+  sessionEnded?(sessionId: string): Promise<SessionEndOutcome>
   /** Every settlement, in this process, after it is stored (service logs, relay replies). */
   onSettled(listener: (record: AskRecord) => void): () => void
   /** Whether Slack is reachable now. */

@@ -24,6 +24,11 @@ export interface HarnessSessionEvent {
   data?: unknown
 }
 
+/** A harness session as `session/disposed` hands it over: read defensively. */
+export interface HarnessSession {
+  readonly id?: unknown
+}
+
 /** The agent an approval is for: read defensively, every field may be missing. */
 export interface HarnessAgent {
   id?: string
@@ -56,5 +61,11 @@ export interface PluginContext {
   /** Runs `callback` while the named services exist (the approval service is optional, so it is not in `inject`). */
   inject(deps: string[], callback: (ctx: PluginContext) => void): unknown
   on(name: 'approval/request', listener: ApprovalAnswerer): unknown
+  /**
+   * A session left the harness's store (`@deepseek-ai/dsh-session`): emitted
+   * once per announced session, listener failures contained. An unscoped
+   * (plugin-level) listener hears every session's.
+   */
+  on(name: 'session/disposed', listener: (session: HarnessSession) => void): unknown
   readonly logger?: (name: string) => HarnessLogger
 }

@@ -10,6 +10,7 @@ import { slackApprovalAnswerer } from './approval-answerer.js'
 import type { PluginContext } from './harness-context.js'
 import { harnessErrorClassOf, inHarnessTerms } from './harness-errors.js'
 import { describeError, OffSwitch } from './off-switch.js'
+import { TIMING } from '../slack/timing.js'
 import { bridgeOptionsFromPluginConfig, isServiceConfig, PluginConfigSchema, type PluginSettings, type ServicePluginConfig, type SlackPluginConfig } from './plugin-config.js'
 
 export type { PluginContext, PluginSettings, SlackPluginConfig, ServicePluginConfig }
@@ -77,6 +78,8 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         // A failed start has turned the plugin off already (the handler below).
         const started = await ready.catch(() => undefined)
         if (!started || off.isOff) throw off.noProvider()
+        const session = request.agent?.id
+        if (typeof session === 'string' && session !== '') served.add(session)
         try {
           return await started.ask(knownFieldsOnly(request))
         } catch (error) {
@@ -94,6 +97,14 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         return
       }
 
+      /** Session ends still talking to Slack: the unload waits for them, or a headless run would exit mid-archive. */
+      const ending = new Set<Promise<void>>()
+      /** Sessions that asked through this plugin and have not ended yet. */
+      const served = new Set<string>()
+      const endServed = (id: string) => {
+        served.delete(id)
+        if (bridge) endSession(bridge, id, off, logger, ending)
+      }
       let connection: { provider: UserInteractionProvider; stop(): Promise<void> } | undefined
       let bridge: Promise<SlackBridge> | undefined
       if (isServiceConfig(config)) {
@@ -117,6 +128,10 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         )
         const started = bridge
         ctx.inject(['approval'], (scope) => scope.on('approval/request', slackApprovalAnswerer(() => started, off, logger)))
+        // A session closed while the plugin runs (its owner disposed it).
+        ctx.on('session/disposed', (session) => {
+          if (typeof session.id === 'string' && served.has(session.id)) endServed(session.id)
+        })
       }
 
       // cordis 4 has no `dispose` event: the plugin's lifetime is an effect.
@@ -128,6 +143,11 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         try {
           unregister()
           await connection?.stop()
+          // cordis unloads in reverse order: the harness disposes its sessions after this plugin,
+          // so `session/disposed` never reaches it at a run's end. Unloading is the end of the
+          // sessions it served (a headless run's one session; decision 0078).
+          for (const id of [...served]) endServed(id)
+          if (!(await settledWithin(ending, TIMING.sessionEndsAtUnloadMs))) logger.warn(`stopping without waiting longer for Slack to archive the code channels of ${ending.size} ended session(s)`)
           const running = await bridge?.catch(() => undefined)
           await running?.stop({ withdrawOpen: true })
         } catch (error) {
@@ -135,6 +155,40 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         }
       }, 'dsh-slack: Slack connection')
     },
+  }
+}
+
+/**
+ * A session this plugin served ended (the harness disposed it, or the
+ * plugin unloads with the run): its code channel, if it has one, is
+ * archived with a summary
+ * (decision 0078). Said, never thrown: the harness contains listener
+ * failures, but a run must not hear of Slack's.
+ */
+function endSession(bridge: Promise<SlackBridge>, id: string, off: OffSwitch, logger: Logger, ending: Set<Promise<void>>): void {
+  if (off.isOff) return
+  const end = bridge
+    .then((started) => started.sessionEnded?.(id))
+    .then(
+      (outcome) => {
+        if (outcome?.kind === 'archived') logger.info(`session ${id} ended: its code channel ${outcome.channel} is archived`)
+      },
+      // A bridge that failed to start has said so already (the plugin is off).
+      (error: unknown) => void (off.isOff || logger.warn(`session ${id} ended, but its code channel was not archived: ${describeError(error)}`)),
+    )
+  ending.add(end)
+  void end.finally(() => ending.delete(end))
+}
+
+/** Whether every promise settled within `ms` (the timer does not hold the process open). */
+async function settledWithin(promises: Set<Promise<void>>, ms: number): Promise<boolean> {
+  if (promises.size === 0) return true
+  let timer: NodeJS.Timeout | undefined
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)).unref())
+  try {
+    return await Promise.race([Promise.allSettled([...promises]).then(() => true as const), late])
+  } finally {
+    clearTimeout(timer)
   }
 }
 

@@ -22,6 +22,11 @@ export type HostFrame =
    * same `callId` asks to run. `arguments` is the host's JSON text.
    */
   | { kind: 'tool-calls'; sessionId: string; calls: ToolCall[] }
+  /**
+   * The host stream's (`events.host`) whole set of archived sessions, sent
+   * when someone archives one in the web UI (`workspace.archiveSession`).
+   */
+  | { kind: 'sessions-archived'; sessionIds: string[] }
 
 /** One tool call as the host's event stream carries it. */
 export interface ToolCall {
@@ -79,6 +84,7 @@ const payloadSchemas = {
   // results, turns) passes as noise. The event stream is not in DSH-HOST.md;
   // the shapes are those harness web clients read (`tool/call` with
   // `{ callId, name, arguments }`, message blocks `{ type: 'tool-call', id, name, arguments }`).
+  'host/archived-sessions-changed': z.object({ archivedSessionIds: z.array(z.string().min(1)) }),
   'session/event': z.object({
     sessionId: z.string().min(1),
     event: z.looseObject({ type: z.string(), data: z.unknown().optional() }),
@@ -185,6 +191,11 @@ function parsePayload(method: KnownMethod, rpcId: string, payload: unknown): Par
       const result = payloadSchemas[method].safeParse(payload)
       if (!result.success) return fail(result.error)
       return { ok: true, frame: { kind: 'approval-resolved', ...result.data } }
+    }
+    case 'host/archived-sessions-changed': {
+      const result = payloadSchemas[method].safeParse(payload)
+      if (!result.success) return fail(result.error)
+      return { ok: true, frame: { kind: 'sessions-archived', sessionIds: result.data.archivedSessionIds } }
     }
     case 'session/event': {
       const result = payloadSchemas[method].safeParse(payload)

@@ -25,6 +25,8 @@ export interface HostClientOptions {
   scheduler: Scheduler
   timing: RelayTiming
   onFrame(frame: HostFrame): void
+  /** A login shared with another stream of the same host (one cookie, one login budget); else its own. */
+  access?: HostAccess
   /** A socket opened; `connection` counts them, so late work for an old socket can tell. */
   onConnected(connection: number): void
 }
@@ -61,7 +63,12 @@ export class HostClient {
 
   constructor(options: HostClientOptions) {
     this.#options = options
-    this.#access = new HostAccess(options.endpoints, options.accessSecret, options.http, options.scheduler)
+    this.#access = options.access ?? new HostAccess(options.endpoints, options.accessSecret, options.http, options.scheduler)
+  }
+
+  /** This host's login, for a second stream to share. */
+  get access(): HostAccess {
+    return this.#access
   }
 
   get state(): ConnectionState {

@@ -15,6 +15,7 @@ import type { ResolvedHow } from './delivery-outcome.js'
 import { responseFor, type HostRequest } from './responses.js'
 import type { Scheduler } from './scheduler.js'
 import { ToolCallMemory } from './tool-calls.js'
+import { HostSessionEnds } from './session-ends.js'
 import type { RelayTiming } from './timing.js'
 
 export interface HostRelayOptions {
@@ -49,6 +50,8 @@ export class HostRelay {
   readonly endpoints: HostEndpoints
   readonly #options: HostRelayOptions
   readonly #client: HostClient
+  /** The host's own stream: sessions archived in its web UI end here (decision 0078). */
+  readonly #sessionEnds: HostSessionEnds
   readonly #outbox: Outbox
   /** What each open request needs for its response; filled by every (re)played frame. */
   readonly #requests = new Map<string, HostRequest>()
@@ -103,6 +106,16 @@ export class HostRelay {
       onFrame: (frame) => this.#onFrame(frame),
       onConnected: (connection) => this.#onConnected(connection),
     })
+    this.#sessionEnds = new HostSessionEnds({
+      bridge: options.bridge,
+      endpoints: this.endpoints,
+      access: this.#client.access,
+      http: options.http,
+      logger: options.logger,
+      scheduler: options.scheduler,
+      timing: options.timing,
+      track: (task) => this.#track(task),
+    })
   }
 
   start(): void {
@@ -115,7 +128,7 @@ export class HostRelay {
     this.#unsubscribe?.()
     this.#cancelGrace?.()
     this.#cancelRetry?.()
-    await this.#client.stop()
+    await Promise.all([this.#client.stop(), this.#sessionEnds.stop()])
     while (this.#tasks.size > 0) await Promise.allSettled([...this.#tasks])
   }
 
@@ -183,6 +196,9 @@ export class HostRelay {
         const how = frame.outcome === 'allowed-once' ? 'allowed' : frame.outcome === 'rejected' ? 'rejected' : 'cancelled'
         return this.#track(this.#onResolved(rpcId, how))
       }
+      case 'sessions-archived':
+        // The host stream's (session-ends.ts); the question stream does not carry it.
+        return
       default: {
         const unknown: never = frame
         return unknown
@@ -277,6 +293,7 @@ export class HostRelay {
 
   #onConnected(connection: number): void {
     this.#connection = connection
+    if (!this.#stopped) this.#sessionEnds.start()
     this.#seen = new Set()
     this.#awaitingReplay = this.#outbox.size > 0
     this.#cancelGrace?.()

@@ -10,6 +10,8 @@ export interface HostEndpoints {
   authority: string
   /** `ws://…/api/events.mux`. */
   events: string
+  /** `ws://…/api/events.host`: the host's own stream (sessions added, removed, archived). */
+  hostEvents: string
   /** `http://…/api/respond`. */
   respond: string
   /** `http://…/__dsh/access`. */
@@ -31,6 +33,7 @@ export function hostEndpoints(hostUrl: string): HostEndpoints {
     base,
     authority: url.host,
     events: at('api/events.mux').replace(/^http/, 'ws'),
+    hostEvents: at('api/events.host').replace(/^http/, 'ws'),
     respond: at('api/respond'),
     access: at('__dsh/access'),
     api: `${base}/api`,

@@ -36,7 +36,10 @@ export interface CodeChannel {
   origin?: { channel: string; ts: string }
   views: CodeChannelView[]
   contextBar: ContextBarItem[]
+  /** Archived: readable (views, canvas, history), refusing every write with `is_archived`. */
   archived: boolean
+  /** The `summary_message` property `archive` (or setProperties) recorded. */
+  summaryMessage?: { messageTs: string; threadTs?: string }
 }
 
 export interface CanvasSection {
@@ -118,6 +121,11 @@ export class CodeChannels {
     if (!channel) throw new SlackRefusal('channel_not_found')
     if (channel.archived) throw new SlackRefusal('is_archived')
     return channel
+  }
+
+  /** Whether this channel is an archived code channel (chat.postMessage answers `is_archived` there). */
+  isArchived(channelId: string): boolean {
+    return this.channels.get(channelId)?.archived === true
   }
 
   canvas(canvasId: string): SandboxCanvas {

@@ -17,6 +17,7 @@ import { TIMING } from '../slack/timing.js'
 import { webApiPort } from '../slack/web-api-port.js'
 import { codeChannelPort } from '../slack/code-channel-port.js'
 import { PlanCanvases } from '../bridge/code-channel/plan-canvases.js'
+import { SessionEnds } from '../bridge/code-channel/session-end.js'
 import { trackInFlight } from '../slack/in-flight-calls.js'
 import { refusalLog } from '../log/refusal-log.js'
 import { AnswerPolicy } from '../bridge/answer-policy.js'
@@ -126,6 +127,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   const planCanvases = new PlanCanvases({ port: codeChannels, slack, logger, mode: options.codeChannels ?? 'auto', nameOf: (id) => codeChannels.userName(id) })
   lifecycle.onOpenChanged((record) => planCanvases.opened(record))
   lifecycle.onSettled((record) => planCanvases.settled(record))
+  const sessionEnds = new SessionEnds({ port: codeChannels, slack, store, canvases: planCanvases, logger })
   registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), cardChoices: new CardChoices(lifecycle.store, now), logger, now, home, planCanvases, logRefusal: refusalLog(logger, now), ...(options.observeRefusedClicks ? { observeRefusedClick: options.observeRefusedClicks } : {}) })
 
   let health: SlackHealth = 'connected'
@@ -165,6 +167,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     delivered: (id) => lifecycle.delivered(id),
     showArguments: (id, args) => lifecycle.showArguments(id, args),
     onSettled: (listener) => lifecycle.onSettled(listener),
+    sessionEnded: (sessionId) => sessionEnds.sessionEnded(sessionId),
     health: () => health,
     postsWaiting: () => pacer.waiting(),
     stuckCards: () => lifecycle.stuckCards(),

@@ -32,7 +32,12 @@ export interface CodeChannelPort {
   setCanvasContent(channel: string, canvasId: string, markdown: string): Promise<void>
   openThreads(channel: string, canvasId: string): Promise<CanvasThread[]>
   setContextBar(channel: string, items: ContextItem[]): Promise<void>
-  archive(channel: string): Promise<void>
+  /**
+   * Archives the code channel; `summaryTs`, a message in it, is shared back
+   * as a reply in the origin message's thread and kept as the channel's
+   * summary (Slack: `already_archived` when it is archived).
+   */
+  archive(channel: string, summaryTs?: string): Promise<void>
   /** A person's display name (users.info), for the agent to read who commented. */
   userName(userId: string): Promise<string | undefined>
 }
@@ -91,9 +96,9 @@ export function codeChannelPort(client: WebClient, observe?: SlackCallObserver):
         await client.agents.conversations.setProperties({ channel_id: channel, code_channel: { context_bar_items: items } })
       }),
 
-    archive: (channel) =>
+    archive: (channel, summaryTs) =>
       call('agents.conversations.archive', async () => {
-        await client.agents.conversations.archive({ channel_id: channel })
+        await client.agents.conversations.archive({ channel_id: channel, ...(summaryTs !== undefined ? { summary_message_ts: summaryTs } : {}) })
       }),
 
     userName: (userId) =>

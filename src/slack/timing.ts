@@ -48,6 +48,12 @@ export const TIMING = {
   workspacePostBurst: 30,
   /** A Web API call gives up after this long (the SDK default is no timeout at all). */
   webApiTimeoutMs: 10_000,
+  /**
+   * How long an unloading plugin waits for its sessions' code channels to be
+   * archived (decision 0078): a run's exit must not wait out a Slack outage
+   * (decision 0067). A healthy archive is four or five calls.
+   */
+  sessionEndsAtUnloadMs: 15_000,
   /** How long a group's member list is trusted before it is looked up again. */
   userGroupCacheMs: 5 * 60 * 1000,
   /**

@@ -47,6 +47,13 @@ export interface AskStore {
   /** The ask with this request key (`requestKeyOf`: a relayed request's, or a POST's idempotency key), if any. */
   findByExternalKey(key: string): Promise<AskRecord | undefined>
   /**
+   * The newest asks of one agent session (`record.agent.id`), newest first,
+   * at most `limit`: a session's end finds its plan review's code channel
+   * from any instance (decision 0078). Rare (once per session end), so not
+   * indexed: a scan of the asks the store still holds.
+   */
+  newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]>
+  /**
    * Records where the ask's message was posted, and `event` (the audit
    * trail's `posted`) in the same step. Returns the ask as it stands now:
    * it may have settled while its message was being posted.

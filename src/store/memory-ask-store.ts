@@ -51,6 +51,14 @@ export class MemoryAskStore implements AskStore {
     return record && structuredClone(record)
   }
 
+  async newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]> {
+    return [...this.#records.values()]
+      .filter((record) => record.agent?.id === agentId)
+      .sort((a, b) => b.createdAt - a.createdAt)
+      .slice(0, limit)
+      .map((record) => structuredClone(record))
+  }
+
   async findByExternalKey(key: string): Promise<AskRecord | undefined> {
     const id = this.#byExternalKey.get(key)
     return id === undefined ? undefined : this.get(id)

@@ -121,6 +121,7 @@ export class SqliteAskStore implements AskStore {
       ),
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
+      newestOfAgent: db.prepare(`SELECT record FROM asks WHERE json_extract(record, '$.agent.id') = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`).pluck(),
       // The row comes back only when the caller's copy (@written) cannot stand for it: settled meanwhile, or a relayed
       // approval's arguments arrived (nothing else changes an open ask). NULL: it is @written with the message.
       attachMessage: db
@@ -280,6 +281,10 @@ export class SqliteAskStore implements AskStore {
 
   async get(id: string): Promise<AskRecord | undefined> {
     return parse(this.#statements.get.get(id))
+  }
+
+  async newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]> {
+    return this.#statements.newestOfAgent.all(agentId, limit).map((text) => parse(text)!)
   }
 
   async findByExternalKey(key: string): Promise<AskRecord | undefined> {

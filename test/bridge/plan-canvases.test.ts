@@ -1,11 +1,10 @@
 /**
  * Plan canvases through a fake code-channel port (decision 0073): what the
- * canvas gets (agent text that cannot ping or disguise a link), what the
  * agent reads on Request changes, and the fallback said once.
  */
 import { describe, expect, it } from 'vitest'
 
-import { canvasMarkdown, feedbackWithThreads } from '../../src/bridge/code-channel/canvas-text.js'
+import { feedbackWithThreads } from '../../src/bridge/code-channel/canvas-text.js'
 import { PlanCanvases } from '../../src/bridge/code-channel/plan-canvases.js'
 import type { CanvasThread, CodeChannelPort } from '../../src/slack/code-channel-port.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
@@ -47,14 +46,6 @@ function fakePort(threads: CanvasThread[] = [], refuse?: string) {
 }
 
 const slack = { postMessage: async () => ({ channel: 'C1', ts: '2.000001' }) }
-
-describe('the canvas markdown', () => {
-  it('shows mentions, broadcasts and disguised links as text, and leaves honest links and plain steps alone', () => {
-    expect(canvasMarkdown('Ping <!channel> and <@U123>, ![](@U999) and @here')).toBe('Ping ‹!channel› and ‹@U123›, U999 and @\u200Dhere')
-    expect(canvasMarkdown('[the docs](https://evil.example/x) and [https://a.example](https://a.example)')).toBe('the docs (https://evil.example/x) and [https://a.example](https://a.example)')
-    expect(canvasMarkdown('> a quote\n3. Drop the old column')).toBe('> a quote\n3. Drop the old column')
-  })
-})
 
 describe('the feedback the agent reads', () => {
   it('is the typed text, then each open thread: the quoted passage and every comment with who wrote it', () => {
@@ -119,6 +110,22 @@ describe('plan canvases', () => {
 
     expect(logger.lines).toEqual(["info plan reviews stay in the card's thread for this run: code channels are turned off (codeChannels: off, DSH_SLACK_CODE_CHANNELS=off)"])
     expect(calls).toEqual([])
+  })
+
+  it('posts no outcome in the code channel of a session that ended (its review withdrawn as it ended)', async () => {
+    const { port } = fakePort()
+    const posted: string[] = []
+    const recording = { postMessage: async (channel: string) => (posted.push(channel), { channel, ts: '2.000002' }) }
+    const canvases = new PlanCanvases({ port, slack: recording, logger: recordingLogger(), mode: 'auto' })
+    canvases.opened(review('a1'))
+    await canvases.placed('a1')
+    posted.length = 0
+
+    canvases.sessionArchived('ses-1')
+    canvases.settled({ ...review('a1'), status: 'aborted', settlement: { status: 'aborted', outcome: { kind: 'aborted', at: 1 } } } as AskRecord)
+    await new Promise((resolve) => setImmediate(resolve))
+
+    expect(posted).toEqual([])
   })
 
   it('does nothing when off, nor for a plan review without a session', async () => {

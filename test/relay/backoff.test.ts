@@ -20,11 +20,12 @@ describe('backoffDelay', () => {
 })
 
 describe('hostEndpoints', () => {
-  it('derives the socket, respond and login URLs and the Host header from the base URL', () => {
+  it('derives the sockets, respond and login URLs and the Host header from the base URL', () => {
     expect(hostEndpoints('http://127.0.0.1:4000/')).toEqual({
       base: 'http://127.0.0.1:4000',
       authority: '127.0.0.1:4000',
       events: 'ws://127.0.0.1:4000/api/events.mux',
+      hostEvents: 'ws://127.0.0.1:4000/api/events.host',
       respond: 'http://127.0.0.1:4000/api/respond',
       access: 'http://127.0.0.1:4000/__dsh/access',
       api: 'http://127.0.0.1:4000/api',

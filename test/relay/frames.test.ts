@@ -56,6 +56,12 @@ describe('parseFrame', () => {
     })
   })
 
+  it('reads the host stream’s archived sessions as the whole set, and a malformed one as broken', () => {
+    expect(parseFrame(frame('h', { type: 'host/archived-sessions-changed', archivedSessionIds: ['s-1', 's-2'] }))).toEqual({ ok: true, frame: { kind: 'sessions-archived', sessionIds: ['s-1', 's-2'] } })
+    expect(parseFrame(frame('h', { type: 'host/archived-sessions-changed', archivedSessionIds: 's-1' }))).toMatchObject({ ok: false, ignored: false })
+    expect(parseFrame(frame('h', { type: 'host/session-removed', sessionId: 's-1' }))).toEqual({ ok: false, ignored: true, method: 'host/session-removed' })
+  })
+
   it('ignores the frames it does not use', () => {
     expect(parseFrame(frame('z', { type: 'session/event', sessionId: 's', event: {} }))).toEqual({ ok: false, ignored: true, method: 'session/event' })
   })

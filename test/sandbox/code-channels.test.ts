@@ -118,6 +118,66 @@ describe('code channels in the stand-in', () => {
   })
 })
 
+describe('archiving a code channel in the stand-in', () => {
+  let slack: Sandbox
+  let web: WebClient
+
+  beforeEach(async () => {
+    slack = await startSandbox({ scopes: SCOPES })
+    web = webClient(slack)
+  })
+  afterEach(async () => {
+    await slack.close()
+  })
+
+  async function codeChannel(origin = true) {
+    const card = await web.chat.postMessage({ channel: slack.defaultChannel, text: 'Plan review' })
+    const link = origin ? { origin_channel_id: slack.defaultChannel, origin_message_ts: card.ts! } : {}
+    const { channel_id } = await web.agents.conversations.create({ name: 'plan', session_id: 'ses-9', ...link })
+    return { channel: channel_id!, card: card.ts! }
+  }
+
+  it('shares the summary message back as a reply in the origin message’s thread and keeps it as the channel’s summary', async () => {
+    const { channel, card } = await codeChannel()
+    const summary = await web.chat.postMessage({ channel, text: 'The session ended: plan approved.' })
+
+    expect(await answer(web.agents.conversations.archive({ channel_id: channel, summary_message_ts: summary.ts! }))).toMatchObject({ ok: true })
+
+    expect(slack.codeChannels.channels.get(channel)).toMatchObject({ archived: true, summaryMessage: { messageTs: summary.ts } })
+    expect(slack.latestMessage(slack.defaultChannel, { thread: card })?.text).toBe('The session ended: plan approved.')
+  })
+
+  it('archives all the same, recording no summary, when the summary ts matches no message (as documented)', async () => {
+    const { channel, card } = await codeChannel()
+
+    expect(await answer(web.agents.conversations.archive({ channel_id: channel, summary_message_ts: '1.000042' }))).toMatchObject({ ok: true })
+
+    expect(slack.codeChannels.channels.get(channel)?.archived).toBe(true)
+    expect(slack.codeChannels.channels.get(channel)?.summaryMessage).toBeUndefined()
+    expect(slack.latestMessage(slack.defaultChannel, { thread: card })).toBeUndefined()
+  })
+
+  it('refuses a second archive with already_archived, a summary without an origin link, and an unknown channel', async () => {
+    const linked = await codeChannel()
+    await web.agents.conversations.archive({ channel_id: linked.channel })
+    const { channel_id: loose } = await web.agents.conversations.create({ name: 'no origin', session_id: 'ses-loose' })
+    const summary = await web.chat.postMessage({ channel: loose!, text: 'done' })
+
+    expect(await answer(web.agents.conversations.archive({ channel_id: linked.channel }))).toMatchObject({ ok: false, error: 'already_archived' })
+    expect(await answer(web.agents.conversations.archive({ channel_id: loose!, summary_message_ts: summary.ts! }))).toMatchObject({ ok: false, error: 'no_origin_link' })
+    expect(await answer(web.agents.conversations.archive({ channel_id: 'C0NOSUCH' }))).toMatchObject({ ok: false, error: 'channel_not_found' })
+  })
+
+  it('keeps an archived channel readable and returns it for its session id, but takes no message in it (is_archived)', async () => {
+    const { channel } = await codeChannel()
+    await web.agents.conversations.archive({ channel_id: channel })
+
+    expect(await answer(web.agents.conversations.create({ name: 'plan again', session_id: 'ses-9' }))).toMatchObject({ ok: true, channel_id: channel })
+    expect(await answer(web.agents.conversations.listViews({ channel_id: channel }))).toMatchObject({ ok: true })
+    expect(await answer(web.chat.postMessage({ channel, text: 'late' }))).toMatchObject({ ok: false, error: 'is_archived' })
+  })
+})
+
 describe('a canvas’s sections', () => {
   it('are headings, list items with what is indented under them, and paragraphs', () => {
     expect(sectionsOf('# Plan\nIntro line\nmore intro\n\n1. One\n   detail\n2. Two\n- bullet')).toEqual(['# Plan', 'Intro line\nmore intro', '1. One\n   detail', '2. Two', '- bullet'])

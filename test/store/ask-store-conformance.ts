@@ -100,6 +100,20 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       expect(await store.findByExternalKey('http://host#rpc-2')).toBeUndefined()
     })
 
+    it('finds an agent session’s newest asks, newest first, at most the limit asked for', async () => {
+      const store = await create()
+      const older = pendingRecord({ agent: { id: 'ses-a' }, createdAt: 1_700_000_000_000 })
+      const newer = pendingRecord({ agent: { id: 'ses-a' }, createdAt: 1_700_000_500_000 })
+      const newest = pendingRecord({ agent: { id: 'ses-a' }, createdAt: 1_700_000_900_000 })
+      for (const record of [newer, pendingRecord({ agent: { id: 'ses-b' } }), older, newest, pendingRecord()]) await store.insert(record)
+      await store.settle(older.id, answered())
+
+      expect((await store.newestOfAgent('ses-a', 10)).map((record) => record.id)).toEqual([newest.id, newer.id, older.id])
+      expect((await store.newestOfAgent('ses-a', 2)).map((record) => record.id)).toEqual([newest.id, newer.id])
+      expect((await store.newestOfAgent('ses-a', 10))[2]?.settlement?.status).toBe('answered')
+      expect(await store.newestOfAgent('ses-none', 10)).toEqual([])
+    })
+
     it('records where the message was posted', async () => {
       const store = await create()
       const record = pendingRecord()

@@ -120,6 +120,14 @@ export interface FakeHost {
   restart(options?: { forgetPending?: boolean }): Promise<void>
   /** Resolves once at least `count` clients are connected. */
   waitForConnections(count: number): Promise<void>
+  /**
+   * Someone archives a session in the web UI (`workspace.archiveSession`):
+   * the host stream (`events.host`) gets the whole archived set, and
+   * `workspace.list` answers with it from now on.
+   */
+  archiveSession(sessionId: string): void
+  /** Sockets open on the host stream (`/api/events.host`), apart from the question stream's. */
+  hostStreamConnections(): number
   close(): Promise<void>
 }
 
@@ -149,6 +157,9 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
   let accessKey = randomUUID()
   const pending = new Map<string, PendingRequest>()
   const sockets = new Set<WebSocket>()
+  /** The host stream's sockets: kept apart, so the question stream's counts stay what tests assert. */
+  const hostSockets = new Set<WebSocket>()
+  const archived: string[] = []
   const rawSockets = new Set<Socket>()
   const failedLoginTimes: number[] = []
   const counters: FakeHostCounters = { connections: 0, refusedUpgrades: 0, loginAttempts: 0, goodLogins: 0, failedLogins: 0, responses: 0 }
@@ -356,7 +367,11 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
     const problem = hostProblem(req)
     if (problem) return sendJson(res, 403, { error: problem })
     if (!hasValidCookie(req)) return sendJson(res, 401, { error: 'login required' })
-    if (path === '/api/events.mux') return sendJson(res, 426, { error: 'upgrade required' })
+    if (path === '/api/events.mux' || path === '/api/events.host') return sendJson(res, 426, { error: 'upgrade required' })
+    if (path === '/api/workspace.list' && req.method === 'POST') {
+      await readBody(req)
+      return sendJson(res, 200, { type: 'server-response', result: { ok: true, value: { items: [], archivedSessionIds: [...archived] } } })
+    }
     if (path !== '/api/respond') return sendJson(res, 404, { error: 'not found' })
     if (req.method !== 'POST') return sendJson(res, 405, { error: 'method not allowed' })
     const contentType = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
@@ -380,8 +395,19 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
   }
 
   function onUpgrade(req: IncomingMessage, socket: Socket, head: Buffer): void {
-    upgradeHeaders.push({ ...req.headers })
     const path = new URL(req.url ?? '/', 'http://placeholder').pathname
+    if (path === '/api/events.host') {
+      // Refused as the question stream is, but not counted with it (tests count that stream's).
+      if (hostProblem(req)) return void socket.end('HTTP/1.1 403 Forbidden\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      if (!hasValidCookie(req)) return void socket.end('HTTP/1.1 401 Unauthorized\r\nConnection: close\r\nContent-Length: 0\r\n\r\n')
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        hostSockets.add(ws)
+        ws.on('close', () => hostSockets.delete(ws))
+        ws.on('message', () => ws.close(1008, 'clients do not send'))
+      })
+      return
+    }
+    upgradeHeaders.push({ ...req.headers })
     if (path !== '/api/events.mux') return refuseUpgrade(socket, 404, 'Not Found')
     if (hostProblem(req)) return refuseUpgrade(socket, 403, 'Forbidden')
     if (!hasValidCookie(req)) return refuseUpgrade(socket, 401, 'Unauthorized')
@@ -427,6 +453,8 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
     server = undefined
     for (const socket of sockets) socket.terminate()
     sockets.clear()
+    for (const socket of hostSockets) socket.terminate()
+    hostSockets.clear()
     for (const socket of rawSockets) socket.destroy()
     if (current) await new Promise<void>((done) => current.close(() => done()))
     if (downOptions.forgetPending) {
@@ -522,6 +550,14 @@ export async function startFakeHost(options: FakeHostOptions = {}): Promise<Fake
       if (sockets.size >= count) return Promise.resolve()
       return new Promise<void>((done) => connectionWaiters.push({ count, resolve: done }))
     },
+    archiveSession(sessionId) {
+      if (!archived.includes(sessionId)) archived.push(sessionId)
+      const text = frame(randomUUID(), { type: 'host/archived-sessions-changed', archivedSessionIds: [...archived] })
+      for (const socket of hostSockets) socket.send(text)
+    },
+
+    hostStreamConnections: () => hostSockets.size,
+
     async close() {
       await goDown()
       wss.close()

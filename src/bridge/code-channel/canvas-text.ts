@@ -1,25 +1,10 @@
 /**
  * The text dsh-slack writes into and reads out of a plan canvas (pure):
- * the plan made safe to show, and the open comment threads made into the
- * Request changes feedback the agent reads.
+ * the plan made safe to show (canvas-markdown.ts), and the open comment
+ * threads made into the Request changes feedback the agent reads.
  */
-import { isSafeUrl, labelShowsTarget } from '../../../blocks/text.js'
+export { canvasMarkdown } from './canvas-markdown.js'
 import type { CanvasThread } from '../../slack/code-channel-port.js'
-
-/**
- * The agent's plan as canvas markdown that cannot ping or disguise: canvas
- * mentions (`![](@U…)`, `![](#C…)`) and Slack's `<…>` tokens are shown as
- * text, `@here`/`@channel`/`@everyone` are broken with a zero-width joiner,
- * and a link whose label hides its target shows the target beside it.
- */
-export function canvasMarkdown(plan: string): string {
-  return plan
-    .replace(/!\[([^\]]*)\]\(([@#][^)]*)\)/g, (_all, label: string, target: string) => `${label || target.slice(1)}`)
-    .replace(/</g, '‹')
-    .replace(/(?<!^[ \t]*)>/gm, '›')
-    .replace(/@(here|channel|everyone)\b/gi, '@\u200D$1')
-    .replace(/(?<!!)\[([^\]]*)\]\(([^)\s]*)\)/g, (all, label: string, url: string) => (isSafeUrl(url) && labelShowsTarget(label, url) ? all : `${label} (${url})`))
-}
 
 /** A person as the agent reads them: their name when known, and their id. */
 export type NameOf = (userId: string) => string

@@ -43,7 +43,7 @@ export interface PlanCanvasOptions {
 }
 
 /** The plan review a record is, when it has what a code channel needs: its plan, its session, its card. */
-function reviewOf(record: AskRecord): { plan: string; session: string; card: { channel: string; ts: string } } | undefined {
+export function reviewOf(record: AskRecord): { plan: string; session: string; card: { channel: string; ts: string } } | undefined {
   const [only, ...more] = record.questions
   if (record.kind !== 'question' || more.length > 0 || only?.intent?.kind !== 'plan-review') return undefined
   const session = record.agent?.id
@@ -52,7 +52,7 @@ function reviewOf(record: AskRecord): { plan: string; session: string; card: { c
 }
 
 /** How a settled review ended, for its code channel: changes requested, approved, or the outcome as the log says it. */
-function reviewOutcome(record: AskRecord): string {
+export function reviewOutcome(record: AskRecord): string {
   const { outcome, answer } = record.settlement!
   const [item] = answer?.answers ?? []
   if (outcome.kind === 'answered') {
@@ -65,12 +65,12 @@ function reviewOutcome(record: AskRecord): string {
 }
 
 /** A message of dsh-slack's own words (mrkdwn, already escaped where it quotes anyone). */
-function note(mrkdwn: string): MessageContent {
+export function note(mrkdwn: string): MessageContent {
   return { text: mrkdwn, blocks: [{ type: 'section', text: { type: 'mrkdwn', text: mrkdwn } }] }
 }
 
 /** The name asked for (Slack names a channel with an origin from its message and may retitle it). */
-function channelName(record: AskRecord, session: string): string {
+export function channelName(record: AskRecord, session: string): string {
   return `plan ${record.agent?.title ?? session}`.slice(0, 80)
 }
 
@@ -85,6 +85,10 @@ export class PlanCanvases {
   /** Why code channels are not used in this run, once known (said once in the log). */
   #unavailable: string | undefined
   readonly #placed = new Map<string, Promise<PlacedPlan | undefined>>()
+  /** Each session's code channel, as this process placed or found it. */
+  readonly #channels = new Map<string, string>()
+  /** Sessions whose code channel this process archived: their later reviews stay on the card. */
+  readonly #ended = new Set<string>()
 
   /** Whether the operator's "off" has been said in the log (once, at the first review it applies to). */
   #saidOff = false
@@ -107,6 +111,10 @@ export class PlanCanvases {
     }
     const review = reviewOf(record)
     if (!review) return
+    if (this.#ended.has(review.session)) {
+      this.options.logger.info(`ask ${record.id}: the plan stays in the card's thread: session ${review.session} ended and its code channel is archived`)
+      return
+    }
     this.#placed.set(record.id, this.#place(record.id, review, record))
   }
 
@@ -120,6 +128,17 @@ export class PlanCanvases {
     if (this.#saidOff || this.options.mode !== 'off' || !reviewOf(record)) return
     this.#saidOff = true
     this.options.logger.info(`plan reviews stay in the card's thread for this run: code channels are ${this.#unavailable}`)
+  }
+
+  /** The session's code channel, if this process placed or found one. */
+  channelOf(session: string): string | undefined {
+    return this.#channels.get(session)
+  }
+
+  /** The session's code channel is archived: later plan reviews of it stay the card and its thread. */
+  sessionArchived(session: string): void {
+    this.#ended.add(session)
+    this.#channels.delete(session)
   }
 
   /** Resolves once the review's canvas is in place (or given up): tests and Request changes wait on it. */
@@ -153,9 +172,15 @@ export class PlanCanvases {
     const placed = this.#placed.get(record.id)
     if (!placed) return
     this.#placed.delete(record.id)
+    // A review withdrawn as its session ends: the channel is archived, its summary already said it was left open.
+    const session = record.agent?.id
+    if (session !== undefined && this.#ended.has(session)) return
     void placed
       .then((where) => where && this.options.slack.postMessage(where.channel, note(escapeMrkdwn(`${outcome}.`))))
-      .catch((error: unknown) => this.options.logger.warn(`ask ${record.id}: could not post the outcome in its code channel: ${error instanceof Error ? error.message : String(error)}`))
+      .catch((error: unknown) => {
+        const archived = error instanceof SlackCallError && error.slackError === 'is_archived'
+        this.options.logger[archived ? 'debug' : 'warn'](`ask ${record.id}: could not post the outcome in its code channel: ${error instanceof Error ? error.message : String(error)}`)
+      })
   }
 
   /**
@@ -168,6 +193,7 @@ export class PlanCanvases {
     if (!review) return undefined
     const channel = await this.options.port.create({ sessionId: review.session, name: channelName(record, review.session), origin: review.card })
     const canvasId = await this.options.port.canvasOfView(channel, PLAN_VIEW_KEY)
+    if (canvasId) this.#channels.set(review.session, channel)
     return canvasId ? { channel, canvasId } : undefined
   }
 
@@ -188,6 +214,7 @@ export class PlanCanvases {
       }
       await port.setContextBar(channel, contextBar(record, review.session)).catch((error: unknown) => logger.warn(`ask ${askId}: the code channel's context bar was not set: ${error instanceof Error ? error.message : String(error)}`))
       await slack.postMessage(review.card.channel, note(`The plan is also in a canvas in <#${channel}>: comment on the steps you mean there, then use Request changes on this card.`), review.card.ts)
+      this.#channels.set(review.session, channel)
       logger.info(`ask ${askId}: plan review in code channel ${channel} (canvas ${canvasId})`)
       return { channel, canvasId }
     } catch (error) {
@@ -197,6 +224,10 @@ export class PlanCanvases {
           this.#unavailable = `Slack refused ${error instanceof SlackCallError ? error.method : 'a code-channel call'} with ${code}`
           logger.warn(`plan reviews stay in the card's thread for this run: ${this.#unavailable}${code === 'missing_scope' ? ' (add code_channels:manage and canvases:write to the app and reinstall it)' : ''}`)
         }
+      } else if (code === 'is_archived') {
+        // The session ended (its channel archived, perhaps by another instance) and then sent a plan again (decision 0078).
+        this.#ended.add(review.session)
+        logger.warn(`ask ${askId}: the plan stays in the card's thread: session ${review.session}'s code channel is archived (the session had ended)`)
       } else {
         logger.warn(`ask ${askId}: the plan stays in the card's thread: ${error instanceof Error ? error.message : String(error)}`)
       }

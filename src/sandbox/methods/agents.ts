@@ -196,13 +196,21 @@ export const agentMethods: MethodTable = {
     scope: SCOPE,
     args: z.object({ channel_id: z.string(), summary_message_ts: text.optional() }),
     run(args, core) {
-      const channel = core.codeChannels.open(args.channel_id)
+      const channel = core.codeChannels.channels.get(args.channel_id)
+      if (!channel) throw new SlackRefusal('channel_not_found')
+      // The method page's own example error: a second archive is refused, not a no-op.
+      if (channel.archived) throw new SlackRefusal('already_archived')
       if (args.summary_message_ts !== undefined) {
+        // "Requires the channel to have an origin_link set"; the code for a channel without one is not documented (ours).
         if (!channel.origin) throw new SlackRefusal('no_origin_link')
         const summary = core.workspace.messages(channel.id).find((m) => m.ts === args.summary_message_ts)
-        if (!summary) throw new SlackRefusal('message_not_found')
-        const { app } = core.workspace
-        core.workspace.post({ channel: channel.origin.channel, thread_ts: channel.origin.ts, user: app.botUserId, bot_id: app.botId, app_id: app.appId, text: summary.text })
+        // Documented: a ts that matches no message records no summary, and the archive still succeeds.
+        if (summary) {
+          channel.summaryMessage = { messageTs: summary.ts }
+          const { app } = core.workspace
+          // Shared back as a thread reply on the origin message (the SDK's description of the argument).
+          core.workspace.post({ channel: channel.origin.channel, thread_ts: channel.origin.ts, user: app.botUserId, bot_id: app.botId, app_id: app.appId, text: summary.text, ...(summary.blocks ? { blocks: summary.blocks } : {}) })
+        }
       }
       channel.archived = true
       core.codeChannels.changed(channel.id)

@@ -58,6 +58,8 @@ export function postableChannel(core: SandboxCore, idOrName: string | undefined)
   }
   const channel = findChannel(core, idOrName)
   if (!channel.botIsMember && !core.scopes.has('chat:write.public')) throw new SlackRefusal('not_in_channel')
+  // chat.postMessage's documented `is_archived`: an archived (code) channel takes no new messages.
+  if (core.codeChannels.isArchived(channel.id)) throw new SlackRefusal('is_archived')
   return channel
 }
 

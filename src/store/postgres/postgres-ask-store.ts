@@ -187,6 +187,10 @@ export class PostgresAskStore implements AskStore {
     return (await this.#query(SQL.get, [id])).rows[0]?.record
   }
 
+  async newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]> {
+    return (await this.#query(SQL.newestOfAgent, [agentId, limit])).rows.map((row) => row.record)
+  }
+
   async findByExternalKey(key: string): Promise<AskRecord | undefined> {
     return (await this.#query(SQL.byExternalKey, [key])).rows[0]?.record
   }

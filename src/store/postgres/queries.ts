@@ -53,6 +53,7 @@ export const SQL = {
            SELECT id, (SELECT count(*) FROM announced) AS announced FROM inserted`,
   get: `SELECT record FROM asks WHERE id = $1`,
   byExternalKey: `SELECT record FROM asks WHERE external_key = $1`,
+  newestOfAgent: `SELECT record FROM asks WHERE record->'agent'->>'id' = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
   /**
    * Where the message is, and its `posted` event ($3, $4: at and event, or
    * nulls) in the same statement. The record comes back only when the
