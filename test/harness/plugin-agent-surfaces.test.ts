@@ -237,7 +237,13 @@ describe('a plan review from the headless harness, in its session’s code chann
       [ALICE, { id: expect.any(String), selected: [], custom: expect.stringContaining(`- alice (${ALICE}): ${COMMENT}`) }],
       [BOB, { id: expect.any(String), selected: ['Approve'] }],
     ])
-    expect(slack.messages(channel.id).map((m) => m.text)).toEqual([`Changes requested by alice (${ALICE}).`, `Plan approved by bob (${BOB}).`])
+    // The run's end ends the session (decision 0078): its channel is archived with a last line saying how the review ended.
+    expect(slack.messages(channel.id).map((m) => m.text)).toEqual([
+      `Changes requested by alice (${ALICE}).`,
+      `Plan approved by bob (${BOB}).`,
+      `The agent session ended. Its last plan review: Plan approved by bob (${BOB}).`,
+    ])
+    expect(slack.codeChannels.channels.get(channel.id)).toMatchObject({ archived: true })
   })
 })
 
