@@ -108,7 +108,7 @@ describe('the end of an agent session with a code channel', () => {
     const { slack, bridge } = await startRig('socket', { codeChannels: 'off' }, { scopes: SCOPES })
     await planReview(slack, bridge)
 
-    expect(await bridge.sessionEnded!(SESSION)).toEqual({ kind: 'off', why: 'turned off (DSH_SLACK_CODE_CHANNELS=off)' })
+    expect(await bridge.sessionEnded!(SESSION)).toEqual({ kind: 'off', why: 'turned off (codeChannels: off, DSH_SLACK_CODE_CHANNELS=off)' })
     expect(slack.codeChannels.channels.size).toBe(0)
   })
 })
