@@ -39,6 +39,13 @@ export interface InteractionDeps {
    * Absent for events (a thread reply), which Bolt acknowledges itself.
    */
   receipt?: Receipt
+  /**
+   * Whether an ack sent now can reach Slack (Socket Mode: the connection is
+   * active); absent: always. A frozen instance that thaws may still be
+   * handed clicks read from its dead connection, which Slack has shown as
+   * failed: they must not be recorded (decision 0081).
+   */
+  canAcknowledge?: () => boolean
 }
 
 /** A click on the Home tab: there is no message, so no channel to be told in. */

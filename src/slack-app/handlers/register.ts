@@ -15,6 +15,19 @@ function describe(error: unknown): string {
 }
 
 /**
+ * An interaction read from a Socket Mode connection that is no longer
+ * active (an instance frozen past its pong timeout, and thawed): its ack
+ * cannot reach Slack, which has shown the person it failed, so it is not
+ * recorded either; they click again.
+ */
+async function unreachable(deps: InteractionDeps, what: string, ack: () => Promise<void>): Promise<boolean> {
+  if (deps.canAcknowledge?.() !== false) return false
+  deps.logger.warn(`${what}: arrived on a Slack connection that is gone, so Slack has shown it failed; not recorded`)
+  await ack().catch(() => undefined)
+  return true
+}
+
+/**
  * Wires the handlers into Bolt. A click and a form are acknowledged once
  * what they change is recorded, at the latest TIMING.ackAfterWriteWithinMs
  * in (decision 0081: an instance killed before its write leaves the person
@@ -29,6 +42,7 @@ export function registerHandlers(app: App, deps: InteractionDeps): void {
       deps.logger.warn(`ignored a block_actions payload that does not parse: ${payload.error.issues[0]?.message ?? ''}`)
       return
     }
+    if (await unreachable(deps, `a click from ${payload.data.user.id}`, ack)) return
     // Slack sends one action per click; were there several, the first one recorded would acknowledge them all.
     const receipt = new AckReceipt({ ack: () => ack(), withinMs: TIMING.ackAfterWriteWithinMs, logger: deps.logger, what: `a click from ${payload.data.user.id}` })
     const withReceipt: InteractionDeps = { ...deps, receipt }
@@ -52,6 +66,7 @@ export function registerHandlers(app: App, deps: InteractionDeps): void {
       deps.logger.warn(`ignored a view_submission payload that does not parse: ${payload.error.issues[0]?.message ?? ''}`)
       return
     }
+    if (await unreachable(deps, `view ${payload.data.view.callback_id} from ${payload.data.user.id}`, ack)) return
     const decision: ViewDecision = await handleViewSubmission(deps, payload.data).catch((error: unknown) => {
       deps.logger.error(`view ${payload.data.view.callback_id} from ${payload.data.user.id} failed, and the form stays open for them to submit again: ${describe(error)}`)
       return submitAgain(deps, payload.data)
