@@ -46,32 +46,17 @@ export function createFrontDoor(options: FrontDoorOptions): FrontDoor {
   const entries = (options.allowedHosts ?? []).map((entry) => entry.trim().toLowerCase()).filter((entry) => entry !== '')
   const anyHost = entries.includes('*')
   const bound = bareHostname(options.bindHost.toLowerCase())
-  // Host headers found allowed, as sent: the answer depends only on the
-  // header and this door's settings, and a client sends the same Host on
-  // every request, so each is parsed (a URL built) once per door rather
-  // than once per request. Refused ones are never kept, and the set stops
-  // growing at HOSTS_REMEMBERED (any IP literal is allowed, so a client
-  // could send endless distinct ones): past it, hosts are checked afresh.
-  const allowed = new Set<string>()
-  const check = (host: string): boolean => {
-    const authority = host.trim().toLowerCase()
-    const name = hostnameOf(authority)
-    if (name === null) return false
-    if (name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || name === bound) return true
-    return entries.some((entry) => (entry.startsWith('.') ? name.endsWith(entry) || name === entry.slice(1) : entry === name || entry === authority))
-  }
   return {
     hostAllowed(host) {
-      if (anyHost || allowed.has(host)) return true
-      if (!check(host)) return false
-      if (allowed.size < HOSTS_REMEMBERED) allowed.add(host)
-      return true
+      if (anyHost) return true
+      const authority = host.trim().toLowerCase()
+      const name = hostnameOf(authority)
+      if (name === null) return false
+      if (name === 'localhost' || name.endsWith('.localhost') || isIP(name) !== 0 || name === bound) return true
+      return entries.some((entry) => (entry.startsWith('.') ? name.endsWith(entry) || name === entry.slice(1) : entry === name || entry === authority))
     },
   }
 }
-
-/** Allowed Host headers a door remembers (a handful in practice: loopback, the bound address, a proxy's name). */
-export const HOSTS_REMEMBERED = 64
 
 /**
  * Refuses a request that fails the front door's checks with the `ApiError`
