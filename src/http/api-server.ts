@@ -97,7 +97,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     return work.finally(() => handling.delete(work))
   }
   const policy = options.policy
-  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, postAnswerWithinMs: options.postAnswerWithinMs ?? TIMING.postAnswerWithinMs, ...(options.onOpened ? { onOpened: options.onOpened } : {}), ...(policy ? { limits: () => policy().limits } : {}) }
+  const waits = new Set<AbortController>()
+  const context: AskHandlerContext = { bridge: options.bridge, logger: options.logger, closing: closing.signal, waits, postAnswerWithinMs: options.postAnswerWithinMs ?? TIMING.postAnswerWithinMs, ...(options.onOpened ? { onOpened: options.onOpened } : {}), ...(policy ? { limits: () => policy().limits } : {}) }
 
   let door: FrontDoor = createFrontDoor({ bindHost: '127.0.0.1', ...(options.allowedHosts ? { allowedHosts: options.allowedHosts } : {}) })
   const loggedHosts = new Set<string>()
@@ -252,6 +253,8 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
       await drain()
       await new Promise<void>((resolve) => {
         closing.abort()
+        // After `closing`: a wait that ends now sees the server closing and closes its connection.
+        for (const waiting of waits) waiting.abort()
         if (!server.listening) {
           resolve()
           return

@@ -19,8 +19,16 @@ import { sendJson } from './send-json.js'
 export interface AskHandlerContext {
   bridge: SlackBridge
   logger: Logger
-  /** Aborts every long-poll in flight when the server closes. */
+  /** Aborted when the server closes (a POST stops waiting for another request's post). */
   closing: AbortSignal
+  /**
+   * The long-polls in flight, each by what ends its wait: the server ends
+   * them all when it closes. A set the server walks once at close, rather
+   * than a listener each poll adds to `closing` and takes off again: an
+   * AbortSignal's listener costs a validated options object and a listener
+   * record per request, for an event that comes once in the server's life.
+   */
+  waits: Set<AbortController>
   /** Called after an ask is posted (the service logs it). */
   onOpened?: (record: AskRecord) => void
   /** Caps on pending asks (the operator's policy, read per request so a reload applies). */
@@ -174,9 +182,8 @@ export async function getAsk(context: AskHandlerContext, id: string, url: URL, r
     clientGone = true
     waiting.abort()
   }
-  const onClosing = () => waiting.abort()
   res.once('close', onClose)
-  context.closing.addEventListener('abort', onClosing, { once: true })
+  context.waits.add(waiting)
   if (context.closing.aborted) waiting.abort()
   let record: AskRecord | undefined
   try {
@@ -184,7 +191,7 @@ export async function getAsk(context: AskHandlerContext, id: string, url: URL, r
     record = await context.bridge.waitForSettlement(id, waitMs, waiting.signal)
   } finally {
     res.off('close', onClose)
-    context.closing.removeEventListener('abort', onClosing)
+    context.waits.delete(waiting)
   }
   if (!record) throw notFound(id)
   if (clientGone) return

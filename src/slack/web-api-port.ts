@@ -30,7 +30,7 @@ function carries(metadata: { event_type: string; event_payload?: Record<string, 
 }
 
 /**
- * Block Kit (a message's blocks, a view) as the JSON text Slack receives.
+ * Block Kit (a message's blocks, a view) and a card's metadata as the JSON text Slack receives.
  * The Web API client form-encodes every request and would stringify it the
  * same way, but first it copies the whole tree and stringifies the copy for a
  * debug line it builds even when debug is off (`redact` in
@@ -63,7 +63,8 @@ export function webApiPort(client: WebClient, observe?: SlackCallObserver): Slac
           unfurl_links: false,
           unfurl_media: false,
           ...(threadTs ? { thread_ts: threadTs } : {}),
-          ...(metadata ? { metadata: { event_type: metadata.eventType, event_payload: metadata.payload } } : {}),
+          // As JSON text too, for the same reason: Slack gets the same form field, and the client copies nothing.
+          ...(metadata ? { metadata: asJsonText({ event_type: metadata.eventType, event_payload: metadata.payload }) } : {}),
         })
         return postResult.parse(result)
       }),

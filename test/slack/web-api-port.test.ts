@@ -59,6 +59,18 @@ describe('the Web API port', () => {
     expect(body.blocks).toBe(JSON.stringify(blocks))
   })
 
+  it('hands the client a card\'s metadata as JSON text too, and Slack finds the card by it', async () => {
+    const metadata = { eventType: 'dsh_slack_ask', payload: { ask_id: 'ask-port-1' } }
+    const slackPort = port()
+
+    const posted = await slackPort.postMessage(slack.defaultChannel, { text: 'An agent asks', blocks }, undefined, metadata)
+
+    const bodyLine = debugLines.find((line) => line.startsWith('http request body:'))
+    const body = JSON.parse(bodyLine!.slice('http request body:'.length)) as Record<string, unknown>
+    expect(body.metadata).toBe(JSON.stringify({ event_type: 'dsh_slack_ask', event_payload: { ask_id: 'ask-port-1' } }))
+    expect(await slackPort.findMessageByMetadata(slack.defaultChannel, metadata, Date.now() - 60_000)).toEqual({ channel: slack.defaultChannel, ts: posted.ts })
+  })
+
   it("names Slack's error and the method when Slack refuses, and tells the observer of both", async () => {
     const seen: [string, string | undefined][] = []
     const slackPort = webApiPort(client(), (method, slackError) => void seen.push([method, slackError]))
