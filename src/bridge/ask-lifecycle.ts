@@ -236,8 +236,8 @@ export class AskLifecycle {
   }
 
   /** Pending → settled, once (see AskSettlement). */
-  settle(id: string, settlement: Settlement, known?: AskRecord, recorded?: () => void): Promise<SettleResult> {
-    return this.#settlement.settle(id, settlement, known, recorded)
+  settle(id: string, settlement: Settlement, known?: AskRecord): Promise<SettleResult> {
+    return this.#settlement.settle(id, settlement, known)
   }
 
   /**
@@ -295,8 +295,8 @@ export class AskLifecycle {
   }
 
   /** One person approves an ask with a quorum (see AskSettlement). */
-  approve(id: string, by: Person, recorded?: () => void): Promise<ApproveResult> {
-    return this.#settlement.approve(id, by, recorded)
+  approve(id: string, by: Person): Promise<ApproveResult> {
+    return this.#settlement.approve(id, by)
   }
 
   /** The agent withdrew the ask. Idempotent: a settled ask keeps its status. */

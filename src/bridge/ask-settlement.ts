@@ -65,11 +65,8 @@ export class AskSettlement {
    * are resolved, and then the message shows the settlement. `known`: the
    * ask as the caller has just read it (what settling reads of it, its
    * questions, owner and origin, never changes), saving a read.
-   * `recorded`: called once the store has answered (the settlement is
-   * durable, or another was first), before the card is updated: a click's
-   * ack waits for that and no longer (decision 0081).
    */
-  async settle(id: string, settlement: Settlement, known?: AskRecord, recorded?: () => void): Promise<SettleResult> {
+  async settle(id: string, settlement: Settlement, known?: AskRecord): Promise<SettleResult> {
     this.options.openHere.forget(id)
     const record = known ?? (await this.options.store.get(id))
     if (!record) throw new Error(`no ask ${id}`)
@@ -77,9 +74,7 @@ export class AskSettlement {
     // agent: the ask expires instead, and the person is told it is closed.
     // (Checked only for another process's asks: this one's own settle with no extra turn.)
     if (BY_A_PERSON.has(settlement.outcome.kind) && this.options.lease.ownedElsewhere(record) && (await this.options.lease.ownerGone(record))) {
-      const expired = (await this.expire(id)) ?? record
-      recorded?.()
-      return { won: false, record: expired }
+      return { won: false, record: (await this.expire(id)) ?? record }
     }
     if (settlement.answer) settlement = { ...settlement, answer: checkAnswer(record, settlement.answer) }
     // The winner records its event and takes the card's claim in the same step: it shows the settlement.
@@ -89,7 +84,6 @@ export class AskSettlement {
       hasJobs: jobsOf(record).length > 0,
       known: record,
     })
-    recorded?.()
     if (!result.won) {
       this.showIfUnshown(result.record)
       return result
@@ -127,23 +121,20 @@ export class AskSettlement {
    * One person approves an ask with a quorum. The same person never counts
    * twice; the approval that completes the quorum settles the ask with the
    * seam's ordinary answer; any other approval updates the message's progress.
-   * `recorded`: as for settle, once the approval (and a settle it completes) is in the store.
    */
-  async approve(id: string, by: Person, recorded?: () => void): Promise<ApproveResult> {
+  async approve(id: string, by: Person): Promise<ApproveResult> {
     const record = await this.options.store.get(id)
     if (!record) throw new Error(`no ask ${id}`)
     const required = requiredApprovals(record)
     const at = this.options.now()
     const added = await this.options.store.addApproval(id, { by, at })
-    if (added.kind === 'closed' || added.kind === 'duplicate') recorded?.()
     if (added.kind === 'closed') return { kind: 'closed', record: added.record }
     if (added.kind === 'duplicate') return { kind: 'duplicate', given: added.approvals.length, required }
     await this.options.recordEvent({ askId: id, type: 'approved', at, by, detail: { given: added.approvals.length, required } })
     if (added.approvals.length >= required || !hasQuorum(record)) {
-      const result = await this.settle(id, quorumSettlement(record, added.approvals, at), undefined, recorded)
+      const result = await this.settle(id, quorumSettlement(record, added.approvals, at))
       return result.won ? { kind: 'settled', record: result.record } : { kind: 'closed', record: result.record }
     }
-    recorded?.()
     this.options.tellOpen(record)
     await this.options.messages.showProgress(id)
     return { kind: 'counted', given: added.approvals.length, required }

@@ -128,7 +128,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
   lifecycle.onOpenChanged((record) => planCanvases.opened(record))
   lifecycle.onSettled((record) => planCanvases.settled(record))
   const sessionEnds = new SessionEnds({ port: codeChannels, slack, store, canvases: planCanvases, logger })
-  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), cardChoices: new CardChoices(lifecycle.store, now), logger, now, home, planCanvases, logRefusal: refusalLog(logger, now), ...(receiver instanceof SocketModeReceiver ? { canAcknowledge: () => receiver.client.websocket?.isActive() ?? false } : {}), ...(options.observeRefusedClicks ? { observeRefusedClick: options.observeRefusedClicks } : {}) })
+  registerHandlers(app, { lifecycle, slack, policy, settings, drafts: new FormDrafts(), cardChoices: new CardChoices(lifecycle.store, now), logger, now, home, planCanvases, logRefusal: refusalLog(logger, now), ...(options.observeRefusedClicks ? { observeRefusedClick: options.observeRefusedClicks } : {}) })
 
   let health: SlackHealth = 'connected'
   let server: Server | undefined

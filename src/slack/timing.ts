@@ -7,13 +7,6 @@ export const TIMING = {
   /** Slack shows "Operation timed out" when an interaction is not acknowledged in this time. */
   ackDeadlineMs: 3000,
   /**
-   * Ours (decision 0081): an interaction is acknowledged once its write is
-   * in the store, but never later than this, so a slow store does not make
-   * Slack show an error for a click that will be recorded. Half a second
-   * short of Slack's 3 s, for the delivery and the ack's way back.
-   */
-  ackAfterWriteWithinMs: 2500,
-  /**
    * Slack sends an Events API delivery it got no acknowledgement for again,
    * up to three times: nearly at once, after a minute, after five (over
    * Socket Mode with `retry_attempt` and `retry_reason`). An interactive

@@ -4,7 +4,6 @@ import { afterAll, beforeAll } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { cleanEnv, cliSuite, runCli, type CliRun } from '../cli/cli-process.js'
 import { freshDatabase, type FreshDatabase } from './postgres.js'
-import type { TcpProxy } from './tcp-proxy.js'
 
 /** One `serve` process of a suite, and the URL its API answers on. */
 export interface ServeInstance {
@@ -15,13 +14,8 @@ export interface ServeInstance {
 /** What a suite of `serve` processes on one PostgreSQL database and one stand-in holds. */
 export interface ServeSuite {
   readonly slack: Sandbox
-  /** The suite's database (its URL, e.g. for a proxy in front of it). */
-  readonly databaseUrl: string
-  /**
-   * Starts a `serve` in Socket Mode on the suite's database and stand-in, in
-   * its own folder; `through`: it reaches the database through this proxy.
-   */
-  serve(name: string, options?: { through?: TcpProxy }): Promise<ServeInstance>
+  /** Starts a `serve` in Socket Mode on the suite's database and stand-in, in its own folder. */
+  serve(name: string): Promise<ServeInstance>
 }
 
 /**
@@ -54,13 +48,10 @@ export function servesOnPostgres(prefix: string): ServeSuite {
     get slack() {
       return slack
     },
-    get databaseUrl() {
-      return db.url
-    },
-    async serve(name, options = {}) {
+    async serve(name) {
       const cwd = join(suite.cwd, name)
       mkdirSync(cwd, { recursive: true })
-      const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: options.through ? options.through.through(db.url) : db.url, PORT: '0' }
+      const env = { SLACK_BOT_TOKEN: slack.botToken, SLACK_APP_TOKEN: slack.appToken, SLACK_API_URL: slack.apiUrl, SLACK_CHANNEL: slack.defaultChannel, DSH_SLACK_STATE: db.url, PORT: '0' }
       const run = runCli(suite.main, ['serve'], { env: cleanEnv(env), cwd })
       const output = await run.waitForOutput(/API: (http:\/\/\S+)\/v1\/asks/)
       const instance = { run, url: /API: (http:\/\/\S+)\/v1\/asks/.exec(output)![1]! }

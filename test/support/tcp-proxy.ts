@@ -22,16 +22,6 @@ export interface TcpProxy {
    * handled, and the client never hears the answer.
    */
   breakNextAnswer(): void
-  /**
-   * Holds what clients send from now on (the server hears nothing more, a
-   * query waits as on a stalled server) until `release`; what a client that
-   * died meanwhile sent is dropped with its connection, never delivered.
-   */
-  hold(): void
-  /** Sends on what was held, and forwards as usual again. */
-  release(): void
-  /** Bytes held so far (since the last `release`). */
-  readonly heldBytes: number
   /** Sends new connections to another server from now on (a load balancer taking a dead instance out). */
   retarget(to: { host: string; port: number }): void
   /** Connections made through the proxy so far. */
@@ -45,9 +35,6 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
   let breakNext = false
   let connections = 0
   let port = 0
-  let holding = false
-  let heldBytes = 0
-  const held = new Map<Socket, Buffer[]>()
   const onConnection = (client: Socket) => {
     connections++
     const upstream = connect(to.port, to.host)
@@ -59,15 +46,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       upstream.destroy()
       open.delete(client)
       open.delete(upstream)
-      held.delete(upstream)
     }
     client.on('error', drop).on('close', drop)
     upstream.on('error', drop).on('close', drop)
-    client.on('data', (chunk: Buffer) => {
-      if (!holding) return void upstream.write(chunk)
-      heldBytes += chunk.length
-      held.set(upstream, [...(held.get(upstream) ?? []), chunk])
-    })
+    client.pipe(upstream)
     if (breakThis) upstream.once('data', drop)
     else upstream.pipe(client)
   }
@@ -116,18 +98,6 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     breakNextAnswer() {
       breakNext = true
-    },
-    hold() {
-      holding = true
-    },
-    release() {
-      holding = false
-      heldBytes = 0
-      for (const [upstream, chunks] of held) for (const chunk of chunks) upstream.write(chunk)
-      held.clear()
-    },
-    get heldBytes() {
-      return heldBytes
     },
     async close() {
       const closing = closeServer()

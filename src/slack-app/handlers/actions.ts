@@ -9,20 +9,11 @@ import { answersWith, approveOrTell, HOME_TAB, openAskFor, settleAnswer, settleO
 import { actionMisfit } from './interaction-fit.js'
 
 /**
- * Clicks that record nothing: they open a form (whose submission records the
- * answer), or only change what the person's client shows. Acknowledged at
- * once (decision 0081); a refused one's audit line is written after the ack.
- */
-const WRITES_NOTHING: ReadonlySet<ActionRef['kind']> = new Set(['other', 'answer', 'request-changes', 'checkboxes', 'multi-select', 'multi-external-select', 'link'])
-
-/**
- * One clicked element of a message, acknowledged once what it changes is
- * recorded (deps.receipt). Modals open first thing: a trigger_id works once
- * and only for 3 seconds.
+ * One clicked element of a message, already acknowledged. Modals open first
+ * thing: a trigger_id works once and only for 3 seconds.
  */
 export async function handleAction(deps: InteractionDeps, payload: BlockActionsPayload, action: BlockAction): Promise<void> {
   const ref = decodeActionId(action.action_id)
-  if (!ref || WRITES_NOTHING.has(ref.kind)) deps.receipt?.recorded()
   if (!ref || ref.kind === 'link') return
   // Ticking a checkbox or picking in a multi-select only changes the person's
   // client-side state; the choice is read at Submit.

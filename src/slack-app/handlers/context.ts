@@ -12,7 +12,6 @@ import { personOf, type SlackUser } from '../../slack/payloads.js'
 import type { FormDrafts } from './form-drafts.js'
 import type { CardChoices } from '../../bridge/card-choices.js'
 import { UnknownAsks } from './unknown-asks.js'
-import type { Receipt } from './ack-receipt.js'
 
 /** What every interaction handler works with: ports, never Bolt. */
 export interface InteractionDeps {
@@ -33,19 +32,6 @@ export interface InteractionDeps {
   observeRefusedClick?: () => void
   /** Plan canvases in code channels: Request changes carries their comment threads. */
   planCanvases?: Pick<PlanCanvases, 'feedback'>
-  /**
-   * The interaction being handled, when Slack waits for its ack (decision
-   * 0081): told when its write is durable, or that it has none to make.
-   * Absent for events (a thread reply), which Bolt acknowledges itself.
-   */
-  receipt?: Receipt
-  /**
-   * Whether an ack sent now can reach Slack (Socket Mode: the connection is
-   * active); absent: always. A frozen instance that thaws may still be
-   * handed clicks read from its dead connection, which Slack has shown as
-   * failed: they must not be recorded (decision 0081).
-   */
-  canAcknowledge?: () => boolean
 }
 
 /** A click on the Home tab: there is no message, so no channel to be told in. */
@@ -77,16 +63,8 @@ export interface NoticeTarget {
   home?: boolean
 }
 
-/**
- * Tells one person something only they see. Failures are logged, never
- * thrown: the click was already handled. Whatever the click wrote is
- * written by now, so the ack goes first; except for "not recorded", which
- * is the person's only word that nothing counted: the ack (still bounded by
- * its deadline) waits for it, and an instance killed before it leaves them
- * Slack's own failure instead of a silent success.
- */
+/** Tells one person something only they see. Failures are logged, never thrown: the click was already handled. */
 export async function tell(deps: InteractionDeps, target: NoticeTarget, notice: Notice): Promise<void> {
-  if (notice.kind !== 'failed') deps.receipt?.recorded()
   if (target.home) return deps.home?.tell(target.user, notice)
   if (!target.channel) return
   try {
@@ -103,8 +81,7 @@ export interface OpenAskRead {
   /**
    * Read from the store even when this process keeps the ask: a form's read
    * is what proves the store reachable before the form closes with what the
-   * person typed (a settle slower than the ack's deadline comes after the
-   * ack, decision 0081).
+   * person typed (the settle comes after the ack).
    */
   fromStore?: boolean
   /** The thread the person acted in (a thread reply): what they are told goes there. */
@@ -168,12 +145,6 @@ export function settledNotice(record: AskRecord): Notice {
   return record.settlement ? { kind: 'already-settled', outcome: record.settlement.outcome } : { kind: 'closed' }
 }
 
-/** What the lifecycle calls once the store has the interaction's write (the ack's cue), if Slack waits for one. */
-function recordedOf(deps: InteractionDeps): (() => void) | undefined {
-  const receipt = deps.receipt
-  return receipt && (() => receipt.recorded())
-}
-
 /** Settles with an answer; a late click learns who was first. */
 export async function settleAnswer(deps: InteractionDeps, record: AskRecord, user: SlackUser, answers: AskUserQuestionAnswerItem[], channel?: Where, after: SettleAfter = {}): Promise<void> {
   const by = personOf(user)
@@ -202,15 +173,14 @@ export interface SettleAfter {
 export async function settleOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where, settlement: Settlement, { threadTs, won, quietIfTheirs }: SettleAfter = {}): Promise<void> {
   const target = { ...targetFor(user.id, channel, record), ...(threadTs !== undefined ? { threadTs } : {}) }
   try {
-    const result = await deps.lifecycle.settle(record.id, settlement, record, recordedOf(deps))
+    const result = await deps.lifecycle.settle(record.id, settlement, record)
     if (!result.won) {
       const first = result.record.settlement?.outcome
       if (!(quietIfTheirs && first?.kind === 'answered' && first.by.id === user.id)) await tell(deps, target, settledNotice(result.record))
     } else await won?.(target)
   } catch (error) {
     deps.logger.error(`ask ${record.id}: could not settle from ${user.id}'s action: ${error instanceof Error ? error.message : String(error)}`)
-    // A form not yet acknowledged says it under its input and stays open; anything else is told here.
-    if (!deps.receipt?.failed()) await tell(deps, target, { kind: 'failed' })
+    await tell(deps, target, { kind: 'failed' })
   }
 }
 
@@ -223,13 +193,13 @@ export async function settleOrTell(deps: InteractionDeps, record: AskRecord, use
 export async function approveOrTell(deps: InteractionDeps, record: AskRecord, user: SlackUser, channel: Where): Promise<void> {
   const target = targetFor(user.id, channel, record)
   try {
-    const result = await deps.lifecycle.approve(record.id, personOf(user), recordedOf(deps))
+    const result = await deps.lifecycle.approve(record.id, personOf(user))
     if (result.kind === 'counted') await tell(deps, target, { kind: 'approval-counted', given: result.given, required: result.required })
     else if (result.kind === 'duplicate') await tell(deps, target, { kind: 'already-approved', given: result.given, required: result.required })
     else if (result.kind === 'closed') await tell(deps, target, settledNotice(result.record))
   } catch (error) {
     deps.logger.error(`ask ${record.id}: could not count ${user.id}'s approval: ${error instanceof Error ? error.message : String(error)}`)
-    if (!deps.receipt?.failed()) await tell(deps, target, { kind: 'failed' })
+    await tell(deps, target, { kind: 'failed' })
   }
 }
 

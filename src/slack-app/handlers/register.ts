@@ -1,8 +1,6 @@
 import type { App, ViewSubmitAction } from '@slack/bolt'
 import { ACTION_ID_PATTERN, CALLBACK_ID_PATTERN } from '../../../blocks/ids.js'
 import { blockActionsPayload, blockSuggestionPayload, viewSubmissionPayload } from '../../slack/payloads.js'
-import { TIMING } from '../../slack/timing.js'
-import { AckReceipt } from './ack-receipt.js'
 import { handleAction, tellActionFailed } from './actions.js'
 import type { InteractionDeps } from './context.js'
 import { handleHomeOpened } from './home-opened.js'
@@ -15,81 +13,39 @@ function describe(error: unknown): string {
 }
 
 /**
- * An interaction read from a Socket Mode connection that is no longer
- * active (an instance frozen past its pong timeout, and thawed): its ack
- * cannot reach Slack, which has shown the person it failed, so it is not
- * recorded either; they click again.
- */
-async function unreachable(deps: InteractionDeps, what: string, ack: () => Promise<void>): Promise<boolean> {
-  if (deps.canAcknowledge?.() !== false) return false
-  deps.logger.warn(`${what}: arrived on a Slack connection that is gone, so Slack has shown it failed; not recorded`)
-  await ack().catch(() => undefined)
-  return true
-}
-
-/**
- * Wires the handlers into Bolt. A click and a form are acknowledged once
- * what they change is recorded, at the latest TIMING.ackAfterWriteWithinMs
- * in (decision 0081: an instance killed before its write leaves the person
- * Slack's own failure, not a success nothing recorded); a form's ack also
- * carries its validation result. Options are acknowledged with their list.
+ * Wires the handlers into Bolt. Every listener acknowledges first (Slack
+ * shows "Operation timed out" after 3 s), except view submissions, whose ack
+ * carries the validation result and so comes right after a local check.
  */
 export function registerHandlers(app: App, deps: InteractionDeps): void {
   app.action(ACTION_ID_PATTERN, async ({ ack, body }) => {
+    await ack()
     const payload = blockActionsPayload.safeParse(body)
     if (!payload.success) {
-      await ack()
       deps.logger.warn(`ignored a block_actions payload that does not parse: ${payload.error.issues[0]?.message ?? ''}`)
       return
     }
-    if (await unreachable(deps, `a click from ${payload.data.user.id}`, ack)) return
-    // Slack sends one action per click; were there several, the first one recorded would acknowledge them all.
-    const receipt = new AckReceipt({ ack: () => ack(), withinMs: TIMING.ackAfterWriteWithinMs, logger: deps.logger, what: `a click from ${payload.data.user.id}` })
-    const withReceipt: InteractionDeps = { ...deps, receipt }
-    try {
-      for (const action of payload.data.actions) {
-        await handleAction(withReceipt, payload.data, action).catch(async (error: unknown) => {
-          deps.logger.error(`action ${action.action_id} from ${payload.data.user.id} failed, and they are told to try again: ${describe(error)}`)
-          await tellActionFailed(withReceipt, payload.data)
-        })
-      }
-    } finally {
-      await receipt.done()
+    for (const action of payload.data.actions) {
+      await handleAction(deps, payload.data, action).catch(async (error: unknown) => {
+        deps.logger.error(`action ${action.action_id} from ${payload.data.user.id} failed, and they are told to try again: ${describe(error)}`)
+        await tellActionFailed(deps, payload.data)
+      })
     }
   })
 
   app.view<ViewSubmitAction>({ callback_id: CALLBACK_ID_PATTERN, type: 'view_submission' }, async ({ ack, body }) => {
-    const arrived = Date.now()
     const payload = viewSubmissionPayload.safeParse(body)
     if (!payload.success) {
       await ack()
       deps.logger.warn(`ignored a view_submission payload that does not parse: ${payload.error.issues[0]?.message ?? ''}`)
       return
     }
-    if (await unreachable(deps, `view ${payload.data.view.callback_id} from ${payload.data.user.id}`, ack)) return
     const decision: ViewDecision = await handleViewSubmission(deps, payload.data).catch((error: unknown) => {
       deps.logger.error(`view ${payload.data.view.callback_id} from ${payload.data.user.id} failed, and the form stays open for them to submit again: ${describe(error)}`)
       return submitAgain(deps, payload.data)
     })
-    if (!decision.after) return ack(decision.response)
-    // The form closes once its answer is recorded; a settle that fails first keeps it open, saying so.
-    const again = submitAgain(deps, payload.data).response
-    const receipt = new AckReceipt({
-      ack: () => ack(decision.response),
-      ...(again ? { ackFailed: () => ack(again) } : {}),
-      // Slack's clock started before the form's read and checks: they count too.
-      withinMs: Math.max(0, TIMING.ackAfterWriteWithinMs - (Date.now() - arrived)),
-      logger: deps.logger,
-      what: `view ${payload.data.view.callback_id} from ${payload.data.user.id}`,
-    })
-    try {
-      await decision.after(receipt).catch((error: unknown) => {
-        deps.logger.error(`settling from view ${payload.data.view.callback_id} failed: ${describe(error)}`)
-        receipt.failed()
-      })
-    } finally {
-      await receipt.done()
-    }
+    await ack(decision.response)
+    await decision.after?.().catch((error: unknown) => deps.logger.error(`settling from view ${payload.data.view.callback_id} failed: ${describe(error)}`))
   })
 
   app.options(ACTION_ID_PATTERN, async ({ ack, body }) => {

@@ -7,16 +7,11 @@ import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
 import type { ViewSubmissionPayload } from '../../slack/payloads.js'
 import { answersWith, openAskFor, settleAnswer, type InteractionDeps } from './context.js'
 import { viewMisfit } from './interaction-fit.js'
-import type { Receipt } from './ack-receipt.js'
 
-/** What a view submission is acknowledged with, and the settle that comes first. */
+/** What a view submission is acknowledged with, and the work to do after the ack. */
 export interface ViewDecision {
   response?: { response_action: 'errors'; errors: Record<string, string> } | { response_action: 'update'; view: View }
-  /**
-   * Settles the ask; `receipt` hears when it is recorded (the form closes
-   * then, decision 0081) or failed (the form stays open, saying so).
-   */
-  after?: (receipt: Receipt) => Promise<void>
+  after?: () => Promise<void>
 }
 
 /**
@@ -33,8 +28,7 @@ export function submitAgain(deps: InteractionDeps, payload: ViewSubmissionPayloa
 
 /**
  * A submitted modal. Validation happens before the ack so errors show under
- * the input; the settle too (`after`), up to the ack's deadline, so a form
- * closes only once its answer is recorded (decision 0081).
+ * the input; settling happens after it, so the modal closes at once.
  */
 export async function handleViewSubmission(deps: InteractionDeps, payload: ViewSubmissionPayload): Promise<ViewDecision> {
   const ref = decodeCallbackId(payload.view.callback_id)
@@ -57,7 +51,7 @@ export async function handleViewSubmission(deps: InteractionDeps, payload: ViewS
       if (problem) return { response: { response_action: 'errors', errors: { [encodeInputBlockId({ kind: 'text' })]: problem } } }
       const question = ref.kind === 'other-modal' ? ref.question : 0
       const custom = async () => (ref.kind === 'feedback-modal' && deps.planCanvases ? deps.planCanvases.feedback(record, text.trim()) : text.trim())
-      return { after: async (receipt) => settleAnswer({ ...deps, receipt }, record, payload.user, answersWith(record, question, { selected: [], custom: await custom() })) }
+      return { after: async () => settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: [], custom: await custom() })) }
     }
     case 'batch-modal': {
       const view = askViewOf(record, deps.settings)
@@ -73,16 +67,9 @@ export async function handleViewSubmission(deps: InteractionDeps, payload: ViewS
       if (Object.keys(errors).length > 0) return { response: { response_action: 'errors', errors } }
       const collected = deps.drafts.save(record.id, payload.user.id, items)
       if (ref.page + 1 < pageCount) return { response: { response_action: 'update', view: batchModal(view, ref.page + 1).view } }
+      deps.drafts.clear(record.id, payload.user.id)
       const answers = record.questions.map((question, index) => collected.get(index) ?? { id: question.id, selected: [] })
-      return {
-        after: async (receipt) => {
-          let keptOpen = false
-          const watched: Receipt = { recorded: () => receipt.recorded(), failed: () => (keptOpen = receipt.failed()) }
-          await settleAnswer({ ...deps, receipt: watched }, record, payload.user, answers)
-          // A form kept open to be submitted again sends only its last page: the earlier ones must still be here.
-          if (!keptOpen) deps.drafts.clear(record.id, payload.user.id)
-        },
-      }
+      return { after: () => settleAnswer(deps, record, payload.user, answers) }
     }
     default: {
       const unreachable: never = ref
