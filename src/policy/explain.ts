@@ -26,11 +26,19 @@ function describeFacts(facts: AskFacts): string {
 
 const list = (ids: string[]) => (ids.length > 0 ? ids.join(', ') : 'anyone who can see the message')
 
-/** A part as `policy explain` shows it: its normalised words, or why it is unknown. */
+/** How much of a command `policy explain` quotes (a refused one may be megabytes). */
+const QUOTED_SOURCE = 200
+
+function quoted(source: string): string {
+  return JSON.stringify(source.length > QUOTED_SOURCE ? `${source.slice(0, QUOTED_SOURCE - 1)}…` : source)
+}
+
+/** A part as `policy explain` shows it: its normalised words (and why some are only known when it runs), or why it is not understood. */
 function describePart(part: CommandPart): string {
   const via = part.via.length > 0 ? ` (through ${part.via.join(', ')})` : ''
-  if (part.unknown !== undefined) return `unknown: ${part.unknown}${part.source !== '' ? ` in ${JSON.stringify(part.source)}` : ''}`
-  return `${partText(part)}${part.openEnded ? ' …' : ''}${via}`
+  if (part.unknown !== undefined) return `not understood: ${part.unknown}${part.source !== '' ? ` in ${quoted(part.source)}` : ''}`
+  const words = part.unknownWords ? ` (?: ${part.unknownWords.join('; ')})` : ''
+  return `${partText(part)}${part.openEnded ? ' …' : ''}${via}${words}`
 }
 
 function describeParts(parts: PartResolution[]): string[] {

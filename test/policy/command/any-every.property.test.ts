@@ -64,7 +64,7 @@ const quoted = (word: string, how: number) => (word === '*' || how === 0 ? word 
 /** How one simple command may be written: wrapped, quoted, spaced, nested in a shell. */
 const written = fc.record({
   atom,
-  wrapper: fc.constantFrom('', 'command ', 'sudo -u root ', 'env A=1 ', 'FOO=1 BAR=2 ', 'nice -n 5 ', 'nohup ', 'time ', 'timeout 5 '),
+  wrapper: fc.constantFrom('', 'command ', 'sudo -u root ', 'env CI=1 ', 'CI=1 NODE_ENV=test ', 'nice -n 5 ', 'nohup ', 'time ', 'timeout 5 '),
   path: fc.boolean(),
   quoting: fc.array(fc.integer({ min: 0, max: 2 }), { minLength: 12, maxLength: 12 }),
   space: fc.constantFrom(' ', '  ', '\t'),
