@@ -78,7 +78,9 @@ function commandLine(rule: OperatorRule, parts: PartResolution[]): string {
   const single = parts.length === 1
   if (yes.length === 0 && maybe.length === 0) return `  - ${rule.name}: ${single ? `${JSON.stringify(partText(parts[0]!.part))} matches none of its command patterns` : 'no simple command matches its command patterns'}`
   const sure = yes.length > 0 ? (single ? 'matches' : `matches simple command ${numbers(yes)}`) : undefined
-  const might = maybe.length > 0 ? `${single ? 'might match' : `might match simple command ${numbers(maybe)}`} (what it runs is only known when it runs)` : undefined
+  const notUnderstood = maybe.filter((index) => parts[index]!.part.unknown !== undefined).length
+  const why = notUnderstood === maybe.length ? `${single ? 'it is' : maybe.length === 1 ? 'it is' : 'they are'} not understood, so any rule might apply` : notUnderstood === 0 ? 'some of its words are only known when it runs' : 'not understood, or with words only known when it runs'
+  const might = maybe.length > 0 ? `${single ? 'might match' : `might match simple command ${numbers(maybe)}`} (${why})` : undefined
   return `  ${yes.length > 0 ? '✓' : '?'} ${rule.name}: ${[sure, might].filter(Boolean).join('; ')}`
 }
 

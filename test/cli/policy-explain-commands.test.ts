@@ -64,7 +64,7 @@ describe('dsh-slack policy explain on commands', () => {
     const { stdout } = await explain('$GIT push origin main')
 
     expect(stdout).toContain('  1. not understood: its program is only known when it runs (a variable or a substitution) in "$GIT push origin main"')
-    expect(stdout).toContain('  ? force-push: might match (what it runs is only known when it runs)')
+    expect(stdout).toContain('  ? force-push: might match (it is not understood, so any rule might apply)')
     expect(stdout).toContain('rule: force-push (the strictest of the rules it might fall under: git-status, ls, force-push, defaults)')
   })
 
@@ -82,6 +82,8 @@ describe('dsh-slack policy explain on commands', () => {
     expect(stdout).toMatch(new RegExp(`^rule: ${heldBy} \\(`, 'm'))
     expect(stdout).toMatch(/^approvers: S0LEADS, U0SANDBOX01$/m)
     if (seen === 'not understood') expect(stdout).toMatch(/^  \d+\. not understood: \S.+ in ".+$/m)
+    if (seen === 'not understood') expect(stdout).toMatch(new RegExp(`^  \\? ${heldBy}: might match( simple command [\\d, ]+)? \\((it is|they are) not understood, so any rule might apply\\)$`, 'm'))
+    if (seen === 'words only known when it runs') expect(stdout).toMatch(/^  \? rm-root: might match( simple command \d)? \(some of its words are only known when it runs\)$/m)
     if (seen === 'words only known when it runs') expect(stdout).toMatch(/^  \d+\. rm -r -f \? \(\?: .+(is a pattern the shell expands into file names|climbs out of a directory dsh-slack does not know).*\)$/m)
     if (seen === 'read as it runs') expect(stdout).toMatch(/^  1\. git push -f origin main$/m)
   })

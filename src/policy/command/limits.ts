@@ -1,5 +1,5 @@
 /**
- * How much of a command line dsh-slack reads (issue 48): past any of these
+ * How much of a command line dsh-slack reads (issue 48, decision 0086): past any of these
  * a command is not understood, and falls to the strictest rule that could
  * apply, with the limit named in `policy explain`. Reading is synchronous
  * (matching a rule is), so each is a bound on the work one tool call costs.
