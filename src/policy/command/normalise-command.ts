@@ -203,6 +203,8 @@ export function normaliseCommand(command: WrittenCommand, via: string[] = []): N
       const skipped = skipOptions(program, rest, wrapper)
       path.push(program)
       assignments.push(...skipped.assignments)
+      // `env -u NAME` changes the environment as an assignment does.
+      if (program === 'env') for (const { option, value } of skipped.values) if (option === '-u' || option === '--unset') assignments.push(value ?? '(a name only known when it runs)')
       if (skipped.unknown) return unknown(skipped.unknown)
       if (skipped.hasScript) return skipped.script === undefined ? unknown(`${program} -S is given a command line only known when it runs`) : { kind: 'script', script: skipped.script, via: [...path.slice(0, -1), `${program} -S`], assignments }
       if (wrapper.openEnded) openEnded = true

@@ -1,5 +1,5 @@
 import type { ShellNode } from './shell-parser.js'
-import { namesGitFile, understoodVariable } from './understood.js'
+import { namesGitFile, understoodVariable, writtenLikeGitFile } from './understood.js'
 
 /**
  * One simple command as written: its words as the shell will pass them
@@ -208,7 +208,10 @@ class Reader {
   private word(node: ShellNode, refuse: (why: string | undefined) => void): string | undefined {
     // A refusal inside a word (arithmetic, `${x:=…}`) refuses the command the word belongs to.
     this.within(refuse, () => this.visit(node))
-    return wordValue(node)
+    const value = wordValue(node)
+    // A value only known when it runs, written like one of git's files: `"$HOME/.gitconfig"`.
+    if (value === undefined && writtenLikeGitFile(node.text)) refuse(gitFileWhy(node.text))
+    return value
   }
 
   /** An assignment's value: read like a word; one naming git's files is refused. */

@@ -1,4 +1,4 @@
-import { anyArguments, isOption, readOptions, withoutOptions, writesKnownFiles, type OptionList, type Reading, type Words } from './read-arguments.js'
+import { anyArguments, beforeDashes, isOption, readOptions, withoutOptions, writesKnownFiles, type OptionList, type Reading, type Words } from './read-arguments.js'
 import { whyNotUnderstoodSed } from './read-sed-script.js'
 import type { WrapperSpec } from './wrappers.js'
 
@@ -221,6 +221,20 @@ const gitWithout = (subcommand: string, dangers: Readonly<Record<string, string>
 const RUNS_ON_REMOTE_SIDE = 'names the program to run for the other side, which for a local repository runs here'
 
 /**
+ * git log, show and diff: every option; `--output=FILE` writes what they
+ * print (a commit message, say) to a file, so a word only known when it
+ * runs, which could be that option naming git's own configuration, is not
+ * understood. A known file is read like any other word (not one of git's).
+ */
+const gitPrinting = (subcommand: string): Reading => (words, more) => {
+  const read = beforeDashes(words)
+  if (more || read.includes(undefined)) return `git ${subcommand} is given a word only known when it runs, which could be --output=FILE (it writes to that file)`
+  const at = read.indexOf('--output')
+  if (at !== -1 && read[at + 1] === undefined) return `git ${subcommand} --output writes to a file only known when it runs`
+  return undefined
+}
+
+/**
  * The git subcommands dsh-slack understands, each with what it may be
  * given. Not here, so not understood: `config` (and so aliases),
  * `submodule` (`foreach` runs commands), `send-pack`, `bisect` (`run`),
@@ -239,12 +253,12 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Reading>> = {
   commit: anyArguments,
   'count-objects': anyArguments,
   describe: anyArguments,
-  diff: anyArguments,
+  diff: gitPrinting('diff'),
   fetch: gitWithout('fetch', { '--upload-pack': RUNS_ON_REMOTE_SIDE }),
   'for-each-ref': anyArguments,
   grep: gitWithout('grep', { '-O': 'opens the files found in a program it names', '--open-files-in-pager': 'opens the files found in a program it names' }),
   init: gitWithout('init', { '--template': 'copies hooks from another folder' }),
-  log: anyArguments,
+  log: gitPrinting('log'),
   'ls-files': anyArguments,
   'ls-tree': anyArguments,
   merge: gitWithout('merge', { '-s': 'runs the merge strategy it names as a program', '--strategy': 'runs the merge strategy it names as a program' }),
@@ -262,8 +276,8 @@ export const GIT_SUBCOMMANDS: Readonly<Record<string, Reading>> = {
   'rev-list': anyArguments,
   'rev-parse': anyArguments,
   rm: anyArguments,
-  shortlog: anyArguments,
-  show: anyArguments,
+  shortlog: gitPrinting('shortlog'),
+  show: gitPrinting('show'),
   'show-ref': anyArguments,
   stash: anyArguments,
   status: anyArguments,
@@ -478,6 +492,15 @@ export function understoodVariable(name: string): boolean {
  */
 export function namesGitFile(word: string): boolean {
   return /(^|[/=:])\.git(\/|$)/.test(word) || /(^|[/=:])\.?gitconfig$/.test(word) || /(^|[/=:])\.config\/git(\/|$)/.test(word)
+}
+
+/**
+ * Whether a word as written (quotes and `$…` included) looks like it names
+ * one of git's own files, for a word whose value is only known when it
+ * runs: `"$HOME/.gitconfig"`, `"$repo"/.git/config`.
+ */
+export function writtenLikeGitFile(text: string): boolean {
+  return /(^|[/=:"'}])\.git(\/|$|["'])/.test(text) || /\.?gitconfig(["']|$)/.test(text) || /\.config\/git(\/|$|["'])/.test(text)
 }
 
 /** Directories a program given by its path is taken to be the program of that name from: elsewhere it may be any file. */

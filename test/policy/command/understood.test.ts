@@ -53,6 +53,7 @@ describe('the understood list', () => {
     'xargs -0 grep -n foo',
     'echo a | tee out.txt',
     'cp -r src dest && mv a b && ln -s a b && chmod +x run.sh',
+    'git log -1 --format=%B --output=message.txt',
   ])('understands %j', (command) => {
     expect(notUnderstood(command)).toEqual([])
   })
@@ -81,6 +82,11 @@ describe('the understood list', () => {
     ['cp hook repo/.git/hooks/pre-push', /it names repo\/\.git\/hooks\/pre-push/],
     ['printf "%s" x >> ~/.gitconfig', /it names ~\/\.gitconfig/],
     ['f=.git/config; echo x', /it names \.git\/config/],
+    ['f=.gi; f=${f}t/config; git log -1 --format=%B --output="$f"', /git log is given a word only known when it runs, which could be --output=FILE/],
+    ['git diff --output "$f"', /git diff is given a word only known when it runs/],
+    ['echo x >> "$HOME/.gitconfig"', /it names "\$HOME\/\.gitconfig", one of git's own files/],
+    ['cat x > "$repo"/.git/config', /one of git's own files/],
+    ['env -u GIT_CONFIG_NOSYSTEM git status', /it sets GIT_CONFIG_NOSYSTEM for git/],
     // variables
     ['PATH=/tmp/bin:$PATH git status', /it sets PATH for git/],
     ['GIT_DIR=/tmp/x git status', /it sets GIT_DIR for git/],
