@@ -72,6 +72,8 @@ function constructWhy(type: string): string {
 class Reader {
   /** While a word is read, where a refusal inside it goes: the command the word belongs to. */
   private sink: ((why: string) => void) | undefined
+  /** Redirections tree-sitter hung on a list or pipeline, by the id of the last command they belong to. */
+  private readonly trailing = new Map<number, ShellNode[]>()
 
   constructor(private readonly into: WrittenCommand[]) {}
 
@@ -100,7 +102,7 @@ class Reader {
     if (STRUCTURE.has(type)) return this.children(node)
     switch (type) {
       case 'command':
-        return this.command(node, [])
+        return this.command(node, this.trailing.get(node.id) ?? [])
       case 'redirected_statement':
         return this.redirected(node)
       case 'variable_assignment':
@@ -163,11 +165,22 @@ class Reader {
     if (named !== undefined) refuse(gitFileWhy(named))
   }
 
-  /** A redirected statement: a simple command gets its redirections (and the words tree-sitter reads as more targets); anything else is read with them. */
+  /**
+   * A redirected statement: a simple command gets its redirections (and the
+   * words tree-sitter reads as more targets). tree-sitter also hangs a
+   * redirection written after the last command of a list or pipeline on the
+   * whole of it (`a || b 2>/dev/null c`), where bash gives it, and its
+   * words, to that last command. Anything else is read with them.
+   */
   private redirected(node: ShellNode): void {
     const body = node.childForFieldName('body')
     const redirects = node.children.filter((child): child is ShellNode => child !== null && child.isNamed && child.id !== body?.id)
     if (body?.type === 'command') return this.command(body, redirects)
+    const last = body ? lastCommandOf(body) : undefined
+    if (body && last) {
+      this.trailing.set(last.id, redirects)
+      return this.visit(body)
+    }
     if (body) this.visit(body)
     for (const redirect of redirects) {
       const extra: (string | undefined)[] = []
@@ -191,7 +204,10 @@ class Reader {
     }
     const operator = node.children.find((child) => child !== null && !child.isNamed)?.text ?? ''
     const destinations = node.childrenForFieldName('destination').filter((child): child is ShellNode => child !== null)
-    const [target, ...more] = destinations
+    // `3>&-` closes a descriptor and takes no target: what follows it is the command's (`git push 3>&- +main`).
+    const closes = operator === '>&-' || operator === '<&-'
+    const target = closes ? undefined : destinations[0]
+    const more = closes ? destinations : destinations.slice(1)
     if (target) {
       const value = this.word(target, refuse)
       const duplicate = (operator === '>&' || operator === '<&') && (target.type === 'number' || value === '-')
@@ -312,6 +328,13 @@ function whyUnknown(node: ShellNode): string {
   if (node.type === 'word' && isGlob(node.text)) return `${text} is a pattern the shell expands into file names`
   if (BRACE_EXPANSION.test(node.text)) return `${text} expands into several words`
   return `${text} is only known when it runs`
+}
+
+/** The simple command a list or pipeline ends with, if it ends with one (`a || b` → `b`). */
+function lastCommandOf(node: ShellNode): ShellNode | undefined {
+  let at: ShellNode | undefined = node
+  while (at && (at.type === 'list' || at.type === 'pipeline')) at = at.children.filter((child): child is ShellNode => child !== null && child.isNamed && child.type !== 'comment').at(-1)
+  return at?.type === 'command' ? at : undefined
 }
 
 function gitFileWhy(word: string): string {

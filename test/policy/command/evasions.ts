@@ -30,8 +30,9 @@ export type HeldBy = 'force-push' | 'rm-root'
  * under the docs' force-push rule, or under a rule for `rm -rf /`, though a
  * real bash runs `git push -f` (or removes `/`) for each. The issue lists 38
  * ways in 39 counts; `GIT_CONFIG_*` is here both as a prefix and exported,
- * and the last one (words after a redirection, which tree-sitter reads as
- * more redirection targets) was found while fixing the others.
+ * and the last two (words after a redirection, which tree-sitter reads as
+ * more redirection targets, or as the target of one that takes none) were
+ * found while fixing the others.
  */
 /**
  * How the fixed reading sees an evasion: a part not understood (with why),
@@ -40,7 +41,7 @@ export type HeldBy = 'force-push' | 'rm-root'
  */
 export type Seen = 'not understood' | 'words only known when it runs' | 'read as it runs'
 
-export const ISSUE_48_EVASIONS: readonly { name: string; command: string; heldBy: HeldBy; seen: Seen }[] = [
+export const ISSUE_48_EVASIONS: readonly { name: string; command: string; heldBy: HeldBy; seen: Seen; readAs?: string }[] = [
   { name: 'a line continuation inside a word', command: 'git pu\\\nsh -f origin main', heldBy: 'force-push', seen: 'not understood' },
   { name: 'coproc', command: 'coproc git push -f origin main', heldBy: 'force-push', seen: 'not understood' },
   { name: 'trap … EXIT', command: "trap 'git push -f origin main' EXIT", heldBy: 'force-push', seen: 'not understood' },
@@ -80,7 +81,8 @@ export const ISSUE_48_EVASIONS: readonly { name: string; command: string; heldBy
   { name: 'rm -rf ../../..', command: 'rm -rf ../../..', heldBy: 'rm-root', seen: 'words only known when it runs' },
   { name: 'busybox rm', command: 'busybox rm -rf /', heldBy: 'rm-root', seen: 'not understood' },
   { name: 'find / -delete', command: 'find / -delete', heldBy: 'rm-root', seen: 'not understood' },
-  { name: 'words after a redirection', command: 'git >/dev/null push -f origin main', heldBy: 'force-push', seen: 'read as it runs' },
+  { name: 'words after a redirection', command: 'git >/dev/null push -f origin main', heldBy: 'force-push', seen: 'read as it runs', readAs: 'git push -f origin main' },
+  { name: 'a +refspec after a closed descriptor', command: 'git push origin 3>&- +main', heldBy: 'force-push', seen: 'read as it runs', readAs: 'git push origin +main' },
 ]
 
 /**
