@@ -4,7 +4,16 @@
  * apply, with the limit named in `policy explain`. Reading is synchronous
  * (matching a rule is), so each is a bound on the work one tool call costs.
  */
-export const COMMAND_LIMITS = {
+/** The bounds of reading one command line (a test may give its own, e.g. no time bound). */
+export interface CommandLimits {
+  maxLength: number
+  maxTreeDepth: number
+  maxNodes: number
+  maxParseMs: number
+  maxShellDepth: number
+}
+
+export const COMMAND_LIMITS: Readonly<CommandLimits> = {
   /** Characters of a command line read; a longer one is not parsed at all (1 MB once took 5 s and 600 MB). */
   maxLength: 65_536,
   /**
@@ -27,4 +36,4 @@ export const COMMAND_LIMITS = {
   maxNodes: 10_000,
   /** How deep `bash -c '… bash -c "…"'` (and `eval`, `env -S`) is followed. */
   maxShellDepth: 3,
-} as const
+}

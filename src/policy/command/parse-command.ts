@@ -1,4 +1,4 @@
-import { COMMAND_LIMITS } from './limits.js'
+import { COMMAND_LIMITS, type CommandLimits } from './limits.js'
 import { normaliseCommand, unknownPart, type CommandPart } from './normalise-command.js'
 import { isOption } from './read-arguments.js'
 import { readCommands } from './read-commands.js'
@@ -28,10 +28,10 @@ export interface ParsedCommand {
  * limits.ts (too long, too deep, too large or too slow to parse): refused,
  * never a crash.
  */
-export function parseCommand(text: string): ParsedCommand {
+export function parseCommand(text: string, limits: Readonly<CommandLimits> = COMMAND_LIMITS): ParsedCommand {
   const parts: CommandPart[] = []
-  if (text.length > COMMAND_LIMITS.maxLength) parts.push(unknownPart(text, `it is ${text.length} characters long, more than the ${COMMAND_LIMITS.maxLength} dsh-slack reads`, []))
-  else parseScript(text, 0, [], parts, { deadline: performance.now() + COMMAND_LIMITS.maxParseMs, maxDepth: COMMAND_LIMITS.maxTreeDepth, nodesLeft: COMMAND_LIMITS.maxNodes })
+  if (text.length > limits.maxLength) parts.push(unknownPart(text, `it is ${text.length} characters long, more than the ${limits.maxLength} dsh-slack reads`, []))
+  else parseScript(text, 0, [], parts, { deadline: performance.now() + limits.maxParseMs, maxDepth: limits.maxTreeDepth, nodesLeft: limits.maxNodes, maxShellDepth: limits.maxShellDepth })
   if (parts.length === 0) parts.push(unknownPart(text, 'it holds no command the parser can see', []))
   readPaths(parts)
   return { parts }
@@ -54,7 +54,7 @@ function continuesInsideAWord(text: string): boolean {
   return false
 }
 
-function parseScript(text: string, depth: number, via: string[], into: CommandPart[], budget: ReadBudget): void {
+function parseScript(text: string, depth: number, via: string[], into: CommandPart[], budget: ReadBudget & { maxShellDepth: number }): void {
   if (continuesInsideAWord(text)) return void into.push(unknownPart(text, 'a line continuation (a backslash at the end of a line) is inside a word: bash joins the two lines into one word, the parser would read two', via))
   const tree = withShellTree(text, readCommands, budget)
   if ('refused' in tree) return void into.push(unknownPart(text, tree.refused, via))
@@ -77,7 +77,7 @@ function parseScript(text: string, depth: number, via: string[], into: CommandPa
     }
     const variable = normalised.assignments.find((name) => !understoodVariable(name))
     if (variable !== undefined) into.push(unknownPart(command.source, `it sets ${variable} for the shell it starts: not a variable dsh-slack understands`, normalised.via))
-    else if (depth >= MAX_SHELL_DEPTH) into.push(unknownPart(command.source, `it nests shells deeper than ${MAX_SHELL_DEPTH} levels (${normalised.via.join(' → ')})`, normalised.via))
+    else if (depth >= budget.maxShellDepth) into.push(unknownPart(command.source, `it nests shells deeper than ${budget.maxShellDepth} levels (${normalised.via.join(' → ')})`, normalised.via))
     else parseScript(normalised.script, depth + 1, normalised.via, into, budget)
   }
 }

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest'
-import { COMMAND_LIMITS } from '../../../src/policy/command/limits.js'
+import { COMMAND_LIMITS, type CommandLimits } from '../../../src/policy/command/limits.js'
 import { parseCommand } from '../../../src/policy/command/parse-command.js'
 import { loadShellParser } from '../../../src/policy/command/shell-parser.js'
 import { matchRule } from '../../../src/policy/match-rule.js'
@@ -17,11 +17,14 @@ const docs = parsePolicy(policyHolding('force-push').text, 'policy.yml')
 const bash = (command: string): AskFacts => ({ kind: 'tool-approval', tool: 'bash', command })
 
 /** `parseCommand` and the time it took. */
-function timed(command: string): { unknown: (string | undefined)[]; ms: number } {
+function timed(command: string, limits: CommandLimits = COMMAND_LIMITS): { unknown: (string | undefined)[]; ms: number } {
   const started = performance.now()
-  const { parts } = parseCommand(command)
+  const { parts } = parseCommand(command, limits)
   return { unknown: parts.map((part) => part.unknown), ms: performance.now() - started }
 }
+
+/** The limits without the time bound: for a test of another bound, on a machine loaded enough that a parse takes longer. */
+const UNTIMED: CommandLimits = { ...COMMAND_LIMITS, maxParseMs: 60_000 }
 
 /** `$(…)` nested `depth` times around a force push. */
 const nested = (depth: number) => `${'$('.repeat(depth)}git push -f origin main${')'.repeat(depth)}`
@@ -42,18 +45,25 @@ describe('reading a command is bounded', () => {
 
   it('refuses a tree deeper than its depth limit by its depth', () => {
     // Each $(…) adds three levels: 100 of them (1 KB) pass the limit of 256.
-    expect(timed(nested(100)).unknown).toEqual([`it nests more than ${COMMAND_LIMITS.maxTreeDepth} levels deep (substitutions inside substitutions…), more than dsh-slack reads`])
+    expect(timed(nested(100), UNTIMED).unknown).toEqual([`it nests more than ${COMMAND_LIMITS.maxTreeDepth} levels deep (substitutions inside substitutions…), more than dsh-slack reads`])
   })
 
   it('still reads substitutions nested a few levels deep', () => {
-    expect(parseCommand(nested(20)).parts.map((part) => part.unknown)).not.toContain(expect.stringMatching(/levels deep/))
+    expect(parseCommand(nested(20), UNTIMED).parts.map((part) => part.unknown)).not.toContain(expect.stringMatching(/levels deep/))
     expect(matchRule(docs, bash(nested(20))).name).toBe('force-push')
   })
 
   it('refuses a command line holding more syntax than it reads by the count', () => {
     // Four nodes a command (command, name, word, `;`): 3,000 of them pass the limit of 10,000.
-    expect(timed('ls; '.repeat(3000)).unknown).toEqual(['it holds more shell syntax than dsh-slack reads in one command line (thousands of commands)'])
-    expect(timed('ls; '.repeat(2000)).unknown).toEqual(new Array(2000).fill(undefined))
+    expect(timed('ls; '.repeat(3000), UNTIMED).unknown).toEqual(['it holds more shell syntax than dsh-slack reads in one command line (thousands of commands)'])
+    expect(timed('ls; '.repeat(2000), UNTIMED).unknown).toEqual(new Array(2000).fill(undefined))
+  })
+
+  it('counts the nodes of nested shells together: each under the limit, all of them over it', () => {
+    const shell = `bash -c "${'ls; '.repeat(800)}"`
+
+    expect(timed(shell, UNTIMED).unknown.every((why) => why === undefined)).toBe(true)
+    expect(timed(new Array(4).fill(shell).join('; '), UNTIMED).unknown).toContain('it holds more shell syntax than dsh-slack reads in one command line (thousands of commands)')
   })
 
   it('refuses a 1 MB command by its length, without parsing it', () => {
@@ -68,7 +78,7 @@ describe('reading a command is bounded', () => {
     const command = `cat > notes.md <<'EOF'\n${'a line of notes\n'.repeat(Math.floor((COMMAND_LIMITS.maxLength - 40) / 16))}EOF`
 
     expect(command.length).toBeLessThanOrEqual(COMMAND_LIMITS.maxLength)
-    expect(parseCommand(command).parts.map((part) => part.unknown)).toEqual([undefined])
+    expect(parseCommand(command, UNTIMED).parts.map((part) => part.unknown)).toEqual([undefined])
   })
 
   it.each([

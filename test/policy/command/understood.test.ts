@@ -171,6 +171,13 @@ describe('the understood list', () => {
     expect(parseCommand('cd / && rm -rf usr').parts[1]!.unknownWords).toEqual(['usr is relative to a directory the command line changes to'])
   })
 
+  it('gives a redirection written after the last command of a list or pipeline, and its words, to that command', () => {
+    const words = (command: string) => parseCommand(command).parts.map((part) => (part.unknown !== undefined ? `unknown: ${part.unknown}` : partText(part)))
+
+    expect(words('git status || git 2>/dev/null push -f origin main')).toEqual(['git status', 'git push -f origin main'])
+    expect(words('ls | git >/dev/null push origin +main')).toEqual(['ls', 'git push origin +main'])
+  })
+
   it('names each variable it understands by a rule: listed, LC_*, or lower-case but npm_*', () => {
     expect(['CI', 'NODE_ENV', 'LC_MESSAGES', 'out', 'file_2'].filter(understoodVariable)).toEqual(['CI', 'NODE_ENV', 'LC_MESSAGES', 'out', 'file_2'])
     expect(['PATH', 'GIT_DIR', 'HOME', 'EDITOR', 'npm_config_x', 'Out', '_x'].filter(understoodVariable)).toEqual([])
