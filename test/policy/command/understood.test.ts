@@ -100,6 +100,8 @@ describe('the understood list', () => {
     ['printf -v PATH %s /tmp', /printf -v sets PATH/],
     ['GIT_DIR=/tmp/x bash -c "git status"', /it sets GIT_DIR for the shell it starts/],
     // shell constructs
+    ['git push -\\\nf origin main', /a line continuation \(a backslash at the end of a line\) is inside a word/],
+    ['find . -exec touch x ";"', /find -exec is not a find test or action dsh-slack understands \(it runs a command\)/],
     ["x='a[$(git push -f)]'; echo $((x))", /it evaluates arithmetic, which can run a command hidden in a variable's value/],
     ['[[ $x -eq 1 ]]', /evaluates arithmetic/],
     ['for ((i = 0; i < 3; i++)); do ls; done', /a C-style for loop evaluates arithmetic/],
