@@ -60,22 +60,39 @@ describe('a policy path that is a symbolic link', () => {
     expect(logger.lines).toContainEqual(expect.stringMatching(/^info policy reloaded \(the file changed\)/))
   })
 
-  it('follows the link when it is pointed at another file, and then reloads that file\'s edits', async () => {
-    const policies = folder('policies')
-    writeFileSync(join(policies, 'v1.yml'), BOTH_KEYS)
-    writeFileSync(join(policies, 'v2.yml'), BOTH_KEYS.replace('approvals: 1', 'approvals: 2'))
+  it('follows the link when it is pointed at a file in another folder, and then reloads that file\'s edits', async () => {
+    const v1 = join(folder('release-1'), 'policy.yml')
+    const v2 = join(folder('release-2'), 'policy.yml')
+    const stricter = BOTH_KEYS.replace('approvals: 1', 'approvals: 2')
+    writeFileSync(v1, BOTH_KEYS)
+    writeFileSync(v2, stricter)
     const etc = folder('etc')
     const link = join(etc, 'policy.yml')
-    symlinkSync(join(policies, 'v1.yml'), link)
+    symlinkSync(v1, link)
     const { service } = await serveAt(link)
 
-    symlinkSync(join(policies, 'v2.yml'), join(etc, 'policy.yml.new'))
+    symlinkSync(v2, join(etc, 'policy.yml.new'))
     renameSync(join(etc, 'policy.yml.new'), link)
-    const v2 = parsePolicy(BOTH_KEYS.replace('approvals: 1', 'approvals: 2'), link).version
-    await vi.waitFor(async () => expect(((await (await fetch(`${service.url}/healthz`)).json()) as { policy: string }).policy).toBe(v2), { timeout: 10_000, interval: 50 })
-    writeFileSync(join(policies, 'v2.yml'), ONE_KEY.replace('approvals: 1', 'approvals: 2'))
+    await vi.waitFor(async () => expect(((await (await fetch(`${service.url}/healthz`)).json()) as { policy: string }).policy).toBe(parsePolicy(stricter, link).version), { timeout: 10_000, interval: 50 })
+    writeFileSync(v2, ONE_KEY.replace('approvals: 1', 'approvals: 2'))
 
     await revoked(service)
+  })
+
+  it('reads nothing for a change to another file in a folder it watches: a refused change is said once', async () => {
+    const policies = folder('policies')
+    const target = join(policies, 'prod.yml')
+    writeFileSync(target, BOTH_KEYS)
+    const link = join(folder('etc'), 'policy.yml')
+    symlinkSync(target, link)
+    const { logger } = await serveAt(link)
+    writeFileSync(target, BOTH_KEYS.replace(`answerers: [${ALICE}]`, 'answerers: []'))
+    await vi.waitFor(() => expect(logger.lines).toContainEqual(expect.stringMatching(/^error policy not reloaded \(the file changed\).*looser than the policy in force \(defaults: answerers anyone who sees the card/)), { timeout: 10_000, interval: 50 })
+
+    for (const name of ['staging.yml', 'notes.txt', 'prod.yml.bak']) writeFileSync(join(policies, name), 'something else\n')
+    await new Promise((resolve) => setTimeout(resolve, 2000))
+
+    expect(logger.lines.filter((line) => line.startsWith('error policy not reloaded'))).toHaveLength(1)
   })
 
   it('reloads a Kubernetes ConfigMap update: a new data folder, and `..data` renamed over the old link', async () => {
