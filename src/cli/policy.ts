@@ -1,4 +1,3 @@
-import { resolve } from 'node:path'
 import { policyWarnings } from '../policy/policy-warnings.js'
 import { approvalFacts, questionFacts, styleOfQuestions } from '../bridge/ask-policy.js'
 import { configFromEnv } from '../config/config.js'
@@ -67,7 +66,7 @@ function check(file: string, io: CliIo): number {
     const rules = policy.rules.map((rule) => rule.name)
     io.stdout.write(`✓ ${file}: valid (version ${policy.version}): ${rules.length} rule(s)${rules.length > 0 ? ` (${rules.join(', ')})` : ''}, ${policy.keys.length} key(s), at most ${policy.limits.pending} pending asks (${policy.limits.pendingPerKey} per key)\n`)
     for (const warning of policyWarnings(policy)) io.stdout.write(`! warning: ${warning}\n`)
-    for (const line of comparedWithPolicyInForce(file, policy, config.policyPath, environmentKeys(config))) io.stdout.write(`! ${line}\n`)
+    for (const line of comparedWithPolicyInForce(policy, config.policyPath, environmentKeys(config))) io.stdout.write(`! ${line}\n`)
     return EXIT.ok
   } catch (error) {
     if (!(error instanceof PolicyFileError)) throw error
@@ -77,12 +76,13 @@ function check(file: string, io: CliIo): number {
 }
 
 /**
- * What `file` would loosen compared with the file at DSH_SLACK_POLICY, when
- * that is set and is another file: the running service refuses such a
+ * Where `policy` is looser than the file at DSH_SLACK_POLICY, when that is
+ * set: the running service refuses such a
  * change when it picks it up from the file, and applies it on SIGHUP.
  */
-function comparedWithPolicyInForce(file: string, policy: OperatorPolicy, policyPath: string | undefined, keys: ApiKeyEntry[]): string[] {
-  if (policyPath === undefined || resolve(policyPath) === resolve(file)) return []
+function comparedWithPolicyInForce(policy: OperatorPolicy, policyPath: string | undefined, keys: ApiKeyEntry[]): string[] {
+  // The file at DSH_SLACK_POLICY itself compares as equal: nothing to say.
+  if (policyPath === undefined) return []
   let inForce: OperatorPolicy
   try {
     inForce = loadPolicyFile(policyPath, keys)

@@ -61,8 +61,9 @@ describe('a policy path that is a symbolic link', () => {
   })
 
   it('follows the link when it is pointed at a file in another folder, and then reloads that file\'s edits', async () => {
-    const v1 = join(folder('release-1'), 'policy.yml')
-    const v2 = join(folder('release-2'), 'policy.yml')
+    // Named unlike the link: the link's own rename is what must be seen.
+    const v1 = join(folder('release-1'), 'prod-1.yml')
+    const v2 = join(folder('release-2'), 'prod-2.yml')
     const stricter = BOTH_KEYS.replace('approvals: 1', 'approvals: 2')
     writeFileSync(v1, BOTH_KEYS)
     writeFileSync(v2, stricter)
@@ -109,9 +110,10 @@ describe('a policy path that is a symbolic link', () => {
     writeFileSync(join(mount, '..2026_01_01_00_05_00.2', 'policy.yml'), ONE_KEY)
     symlinkSync('..2026_01_01_00_05_00.2', join(mount, '..data_tmp'))
     renameSync(join(mount, '..data_tmp'), join(mount, '..data'))
-    rmSync(join(mount, '..2026_01_01_00_00_00.1'), { recursive: true })
 
+    // Before kubelet removes the old folder: the swap of `..data` is the change.
     await revoked(service)
+    rmSync(join(mount, '..2026_01_01_00_00_00.1'), { recursive: true })
   })
 
   it('names every folder a change can come from: the mount\'s own (the links) and the data folder (the file)', () => {
