@@ -3,9 +3,9 @@ import { PolicyFileError } from './policy-file-error.js'
 
 /**
  * The largest policy file read: 4 MiB holds about 30,000 keys and parses
- * in about 3 s and 440 MB on one core. Past it the cost runs away (issue 48:
- * a 19 MB file took 82 s and 1.3 GB), so a bigger file is refused before a
- * byte of it is parsed.
+ * in about 3 s and 410 MB on an idle core. Past it the cost runs away
+ * (issue 48: a 19 MB file took 82 s and 1.3 GB), so a bigger file is refused
+ * before a byte of it is parsed.
  */
 export const MAX_POLICY_BYTES = 4 * 1024 * 1024
 
