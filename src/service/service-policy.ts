@@ -198,13 +198,30 @@ export function watchPolicy(options: { path: string; holder: PolicyHolder; confi
   const now = options.now ?? Date.now
   const load: PolicyLoader = options.load ?? ((file, keys, signal) => loadPolicyOffLoop(file, keys, { signal }))
   const deadlineMs = options.deadlineMs ?? RELOAD_DEADLINE_MS
-  // The file as it was last read (at start, or by the last reload): an event that changes none of it reads nothing.
-  let lastRead = fingerprintOf(path).key
+  /**
+   * The file as it was when last read (at start, or by the last reload), and
+   * what that read came to: a change picked up from the file that changed
+   * nothing of it (an event for another file in a watched folder, a second
+   * event queued behind a slow read) reads nothing and says nothing again.
+   * A file read while it was still changing (SIGHUP reads at once) is not
+   * remembered: a coarse clock could give its next write the same times.
+   */
+  const settledFingerprint = (): string | undefined => {
+    const seen = fingerprintOf(path)
+    return now() - seen.modifiedAt >= RELOAD_STABLE_MS ? seen.key : undefined
+  }
+  let lastRead = settledFingerprint()
+  let lastOutcome = true
   // One read at a time, in order: a slow parse of an old version never lands after a newer one.
   let reading: Promise<boolean> = Promise.resolve(true)
   const reload = (trigger: ReloadTrigger): Promise<boolean> => (reading = reading.then(() => readAndApply(trigger)))
   const readAndApply = async (trigger: ReloadTrigger): Promise<boolean> => {
-    lastRead = fingerprintOf(path).key
+    const fingerprint = settledFingerprint()
+    if (trigger === 'the file changed' && fingerprint !== undefined && fingerprint === lastRead) return lastOutcome
+    lastRead = fingerprint
+    return (lastOutcome = await readAndCheck(trigger))
+  }
+  const readAndCheck = async (trigger: ReloadTrigger): Promise<boolean> => {
     let next: OperatorPolicy
     try {
       next = await withinDeadline(load, path, environmentKeys(config), deadlineMs)

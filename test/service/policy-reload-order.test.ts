@@ -25,16 +25,16 @@ afterEach(() => reloaders.splice(0).forEach((reloader) => reloader.stop()))
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
-function reloaderWith(load: PolicyLoader, deadlineMs?: number) {
+function reloaderWith(load: PolicyLoader, deadlineMs?: number, now?: () => number) {
   const path = join(dir, `policy-${reloaders.length}.yml`)
   writeFileSync(path, BASE)
   const config = configFromEnv({ DSH_SLACK_POLICY: path, DSH_SLACK_STATE: ':memory:' })
   const logger = recordingLogger()
   const holder = servicePolicy(config, undefined, logger)
   const refused: ReloadRefusal[] = []
-  const reloader = watchPolicy({ path, holder, config, logger, signals: false, load, onRefused: (reason) => refused.push(reason), ...(deadlineMs !== undefined ? { deadlineMs } : {}) })
+  const reloader = watchPolicy({ path, holder, config, logger, signals: false, load, onRefused: (reason) => refused.push(reason), ...(deadlineMs !== undefined ? { deadlineMs } : {}), ...(now ? { now } : {}) })
   reloaders.push(reloader)
-  return { holder, logger, reloader, refused }
+  return { path, holder, logger, reloader, refused }
 }
 
 describe('reloads asked for one after another', () => {
@@ -66,6 +66,23 @@ describe('reloads asked for one after another', () => {
     await Promise.all([reloader.reload('SIGHUP'), reloader.reload('the file changed'), reloader.reload('SIGHUP')])
 
     expect(most).toBe(1)
+  })
+})
+
+describe('a change picked up from the file', () => {
+  it('is read once: a second one queued behind it, with the file as it was, reads nothing and repeats no refusal', async () => {
+    let reads = 0
+    const loose = parsePolicy(BASE.replace('[U0SANDBOX01, U0SANDBOX02]', '[]'), 'policy.yml')
+    // The clock a minute on: the file has been still long enough to be read.
+    const { path, logger, reloader, refused } = reloaderWith(async () => (reads++, loose), undefined, () => Date.now() + 60_000)
+    writeFileSync(path, `${BASE}# edited\n`)
+
+    const results = await Promise.all([reloader.reload('the file changed'), reloader.reload('the file changed')])
+
+    expect(results).toEqual([false, false])
+    expect(reads).toBe(1)
+    expect(refused).toEqual(['looser'])
+    expect(logger.lines.filter((line) => line.startsWith('error'))).toHaveLength(1)
   })
 })
 
