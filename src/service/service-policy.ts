@@ -243,9 +243,7 @@ export function watchPolicy(options: { path: string; holder: PolicyHolder; confi
   }
   /** Reloads once the file has been still for RELOAD_STABLE_MS, waiting out a writer that is not done. */
   const reloadWhenStill = (): void => {
-    const seen = fingerprintOf(path)
-    if (seen.key === lastRead) return
-    const stillFor = now() - seen.modifiedAt
+    const stillFor = now() - fingerprintOf(path).modifiedAt
     if (stillFor < RELOAD_STABLE_MS) {
       schedule(RELOAD_STABLE_MS - stillFor)
       return
