@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util'
 import { globToRegExp } from './glob.js'
+import { atLeastAsStrict } from './strictness.js'
 import { OWN_ASKS, type ApiKeyEntry, type AskLimits, type KeyReach, type OperatorPolicy, type OperatorRule, type RuleMatch } from './operator-policy.js'
 
 /**
@@ -158,6 +159,7 @@ function ruleListLoosenings(before: OperatorPolicy, after: OperatorPolicy): stri
   const wasOrder = [...kept.keys()]
   const moved = keptOrder.findIndex((name, index) => name !== wasOrder[index])
   if (moved >= 0) problems.push(`rule "${keptOrder[moved]}" now comes before "${wasOrder[moved]}"`)
+  problems.push(...strictnessOrderLoosenings(before, after, kept))
   after.rules.forEach((rule, index) => {
     const was = kept.get(rule.name)
     if (was) {
@@ -172,6 +174,30 @@ function ruleListLoosenings(before: OperatorPolicy, after: OperatorPolicy): stri
       problems.push(...settingsLoosenings(other, rule).map((problem) => `new rule "${rule.name}" takes asks from ${from}, and ${problem}`))
     }
   })
+  return problems
+}
+
+/**
+ * A command whose parts fall under several rules gets the strictest of them
+ * (strictness.ts); between two rules neither of which asks at least as much
+ * as the other, the earlier wins. So two rules that each tighten can still
+ * give a command less: when the stricter of a pair no longer is, and the
+ * other comes first, the command falls under that other one now. Pairs no
+ * ask can meet in are left out.
+ */
+function strictnessOrderLoosenings(before: OperatorPolicy, after: OperatorPolicy, kept: Map<string, OperatorRule>): string[] {
+  const now = new Map(after.rules.map((rule) => [rule.name, rule]))
+  // Each rule as it was and as it is, the defaults last: they lose every tie to a named rule.
+  const both = [...[...kept.values()].map((rule) => ({ was: rule, is: now.get(rule.name)!, rank: after.rules.indexOf(now.get(rule.name)!) })), { was: before.defaults, is: after.defaults, rank: Number.POSITIVE_INFINITY }]
+  const problems: string[] = []
+  for (const strict of both) {
+    for (const other of both) {
+      if (other === strict || other.rank > strict.rank || !mayOverlap(strict.was.match, other.was.match)) continue
+      const wasStricter = atLeastAsStrict(strict.was, other.was) && !atLeastAsStrict(other.was, strict.was)
+      const incomparable = !atLeastAsStrict(strict.is, other.is) && !atLeastAsStrict(other.is, strict.is)
+      if (wasStricter && incomparable) problems.push(`rule "${other.is.name}" no longer asks less than ${strict.was === before.defaults ? 'the defaults' : `rule "${strict.is.name}"`}, nor more: a command under both now falls under "${other.is.name}", the earlier`)
+    }
+  }
   return problems
 }
 

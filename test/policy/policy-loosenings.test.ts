@@ -1,8 +1,13 @@
-import { describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { loadShellParser } from '../../src/policy/command/shell-parser.js'
+import { matchRule } from '../../src/policy/match-rule.js'
 import type { OperatorPolicy } from '../../src/policy/operator-policy.js'
 import { parsePolicy, sha256 } from '../../src/policy/policy-file.js'
 import { policyLoosenings } from '../../src/policy/policy-loosenings.js'
 import { TEAM_POLICY_YAML } from './team-policy.js'
+
+// Command rules read the parse; until the parser has loaded every command is unknown (the strictest rule).
+beforeAll(() => loadShellParser())
 
 const team = () => parsePolicy(TEAM_POLICY_YAML, 'policy.yml')
 const edited = (from: string, to: string) => {
@@ -127,6 +132,18 @@ describe('a policy compared with the one in force', () => {
     const added = edited('  - name: force-push', '  - name: laptop-plans\n    match: { kind: plan-review, key: laptop-agents }\n    answerers: [S0ENGINEERS]\n  - name: force-push')
 
     expect(looser(added)).toEqual([])
+  })
+
+  it('calls two rules that each tighten looser when the stricter no longer is and the other comes first: a command under both falls under the earlier', () => {
+    // `git push -f && rm -rf build`: its parts fall under both rules; the command gets the strictest of them, or, when neither asks at least as much as the other, the earlier.
+    const rules = (pushApprovers: string) => parsePolicy(`defaults:\n  answerers: [U0ALICE01, U0BOB0001]\nrules:\n  - name: rm\n    match: { kind: tool-approval, command: "rm *" }\n    approvers: [${pushApprovers}]\n  - name: push\n    match: { kind: tool-approval, command: "git push *" }\n    approvals: 2\n`, 'policy.yml')
+
+    const command = { kind: 'tool-approval' as const, tool: 'bash', command: 'git push -f && rm -rf build' }
+
+    expect(matchRule(rules('U0ALICE01, U0BOB0001'), command).name).toBe('push')
+    expect(matchRule(rules('U0ALICE01'), command).name).toBe('rm')
+    expect(looser(rules('U0ALICE01'), rules('U0ALICE01, U0BOB0001'))).toEqual(['rule "rm" no longer asks less than rule "push", nor more: a command under both now falls under "rm", the earlier'])
+    expect(looser(rules('U0ALICE01, U0BOB0001'), rules('U0ALICE01, U0BOB0001'))).toEqual([])
   })
 
   it('counts a difference in a field no check knows as looser', () => {
