@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest'
 
 import { feedbackWithThreads } from '../../src/bridge/code-channel/canvas-text.js'
-import { PlanCanvases } from '../../src/bridge/code-channel/plan-canvases.js'
+import { PlanCanvases, reviewOf } from '../../src/bridge/code-channel/plan-canvases.js'
 import type { CanvasThread, CodeChannelPort } from '../../src/slack/code-channel-port.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
 import type { AskRecord } from '../../src/store/ask-record.js'
@@ -121,7 +121,7 @@ describe('plan canvases', () => {
     await canvases.placed('a1')
     posted.length = 0
 
-    canvases.sessionArchived('ses-1')
+    canvases.sessionArchived(reviewOf(review('a1'))!.sessionId)
     canvases.settled({ ...review('a1'), status: 'aborted', settlement: { status: 'aborted', outcome: { kind: 'aborted', at: 1 } } } as AskRecord)
     await new Promise((resolve) => setImmediate(resolve))
 
@@ -136,5 +136,57 @@ describe('plan canvases', () => {
 
     expect(await auto.placed('a2')).toBeUndefined()
     expect(calls).toEqual([])
+  })
+})
+
+describe('which code channel a plan review belongs to (decision 0090)', () => {
+  const scoped = (overrides: Partial<AskRecord>) => reviewOf({ ...review('a1'), ...overrides })!.sessionId
+
+  it('is one per door, card channel and agent session: the same agent id from another key, host or channel is another channel', () => {
+    const base = scoped({})
+    const others = [
+      scoped({ apiKey: 'teamA' }),
+      scoped({ apiKey: 'teamB' }),
+      scoped({ relayDelivery: { key: 'http://127.0.0.1:4000#rpc-1' } }),
+      scoped({ message: { channel: 'G0PRIVATE', ts: '1.000002' } }),
+      scoped({ agent: { id: 'ses-2' } }),
+    ]
+
+    expect(new Set([base, ...others]).size).toBe(6)
+    expect(scoped({ message: { channel: 'C1', ts: '9.000009' }, questions: review('a1', '1. Revised').questions })).toBe(base)
+    expect(scoped({ apiKey: 'teamA', idempotencyKey: 'http-idempotency:teamA:k' })).toBe(others[0])
+  })
+
+  it('never sends the agent’s id (nor the key’s name) as Slack’s session_id: a digest of fixed length and alphabet', () => {
+    for (const id of [scoped({ apiKey: 'teamA' }), scoped({ agent: { id: 'x'.repeat(5000) } }), scoped({ agent: { id: 'ses\u202e-1 <!channel>' } })]) {
+      expect(id).toMatch(/^dsh1_[0-9a-f]{32}$/)
+    }
+  })
+
+  it('keeps two keys’ identical sessions apart in one process: B’s review neither rewrites A’s canvas nor reads A’s comments', async () => {
+    const created = new Map<string, string>()
+    const written: string[] = []
+    const read: string[] = []
+    const port: CodeChannelPort = {
+      ...fakePort().port,
+      create: async ({ sessionId }) => created.get(sessionId) ?? (created.set(sessionId, `C_CODE${created.size + 1}`), `C_CODE${created.size}`),
+      canvasOfView: async (channel) => (written.some((w) => w.startsWith(channel)) ? `F_${channel}` : undefined),
+      createCanvas: async () => `F_NEW${written.length}`,
+      showCanvas: async (channel) => void written.push(`${channel} created`),
+      setCanvasContent: async (channel) => void written.push(`${channel} rewritten`),
+      openThreads: async (channel) => (read.push(channel), channel === 'C_CODE1' ? [{ quotedText: 'One', comments: [{ userId: 'U1', text: 'from team A' }] }] : []),
+    }
+    const canvases = new PlanCanvases({ port, slack, logger: recordingLogger(), mode: 'auto' })
+    const a = { ...review('a1'), apiKey: 'teamA' }
+    const b = { ...review('b1'), apiKey: 'teamB', message: { channel: 'G0TEAMB', ts: '5.000001' } }
+
+    canvases.opened(a)
+    await canvases.placed('a1')
+    canvases.opened(b)
+    await canvases.placed('b1')
+
+    expect(written).toEqual(['C_CODE1 created', 'C_CODE2 created'])
+    expect(await canvases.feedback(b, 'typed by bob')).toBe('typed by bob')
+    expect(read).toEqual(['C_CODE2'])
   })
 })

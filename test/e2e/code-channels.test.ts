@@ -17,6 +17,7 @@ import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
 import { startService } from '../../src/service/start-service.js'
 import { sandboxEnv } from '../support/sandbox-env.js'
 import { postedMessage, visibleText } from '../support/messages.js'
+import { codeChannelOfSession } from '../support/code-channels.js'
 
 const ALICE = 'U0SANDBOX01'
 const BOB = 'U0SANDBOX02'
@@ -51,7 +52,7 @@ async function startRig(scopes: string[], env: Record<string, string> = {}) {
 /** The session's code channel and its plan canvas, once dsh-slack has put the plan there. */
 async function planCanvas(slack: Sandbox, contentVersion = 1, session = SESSION) {
   return slack.waitFor(() => {
-    const channel = slack.codeChannels.channels.get(slack.codeChannels.bySession.get(session) ?? '')
+    const channel = codeChannelOfSession(slack, session)
     const view = channel?.views.find((v) => v.type === 'canvas')
     // The context bar is set after the canvas: waiting for it waits for the whole placement.
     if (!channel || !view?.canvasId || view.contentVersion < contentVersion || channel.contextBar.length === 0) return undefined
@@ -115,7 +116,7 @@ describe('a plan review from a harness host, through the relay, with code channe
 
     const first = host.ask('host-session-7', [planReviewQuestion(PLAN)])
     const { canvas } = await planCanvas(slack, 1, 'host-session-7')
-    const card = slack.messages(channel).find((m) => slack.codeChannels.channels.get(slack.codeChannels.bySession.get('host-session-7')!)?.origin?.ts === m.ts)!
+    const card = slack.messages(channel).find((m) => codeChannelOfSession(slack, 'host-session-7')?.origin?.ts === m.ts)!
     slack.user(ALICE).commentOnCanvas(canvas.id, 'once the deploy is done', 'Which deploy?')
     const alice = slack.user(ALICE)
     await alice.click(card, /Request changes/)
