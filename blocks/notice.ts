@@ -38,6 +38,8 @@ export type Notice =
   | { kind: 'reply-refused'; problem: string }
   /** Relay: the answer reached a host that no longer held the request. */
   | { kind: 'undelivered' }
+  /** Request changes was recorded without `count` canvas comments whose authors may not answer the ask (decision 0091). */
+  | { kind: 'comments-left-out'; count: number }
   /**
    * A choice on a carousel card was kept as the person's draft (decision
    * 0077): which question (agent text, escaped here), which option, and how
@@ -75,6 +77,8 @@ export function noticeText(locale: Locale, notice: Notice): string {
       return words.failedNotice
     case 'undelivered':
       return words.undeliveredNotice
+    case 'comments-left-out':
+      return words.commentsLeftOut(notice.count)
     case 'reply-recorded':
       return notice.as === 'feedback' ? words.replyRecordedAsFeedback : words.replyRecordedAsOther(fitEscaped(escapeMrkdwn(wellFormed(notice.question)), LIMIT.homeQuestionText))
     case 'reply-not-an-answer':

@@ -118,6 +118,21 @@ export interface Settlement {
   error?: { code: UserInteractionCode; message: string }
   /** A quorum's approvals, in order: every person who approved (the last one completed it). */
   approvals?: Approval[]
+  /**
+   * Whose words the answer carries besides the answerer's own: a plan
+   * review's Request changes with the open comments of its canvas
+   * (decision 0091). Set whenever the canvas was read, so the audit says
+   * every time whose words went to the agent.
+   */
+  quoted?: QuotedWords
+}
+
+/** Other people's words in an answer, and the words left out of it. */
+export interface QuotedWords {
+  /** The people whose comments went to the agent with the answer. */
+  from: string[]
+  /** The people who commented but may not answer the ask, with how many of their comments were left out. */
+  leftOut: { userId: string; comments: number }[]
 }
 
 /** Everything kept about one ask. Serialisable: it goes to SQLite (or Redis) as JSON. */

@@ -14,8 +14,8 @@ import { describeOutcome } from '../describe-outcome.js'
 import type { CodeChannelPort, ContextItem } from '../../slack/code-channel-port.js'
 import { SlackCallError } from '../../slack/slack-call-error.js'
 import type { MessageContent, SlackPort } from '../../slack/slack-port.js'
-import { doorOf, type AskRecord } from '../../store/ask-record.js'
-import { canvasMarkdown, feedbackWithThreads } from './canvas-text.js'
+import { doorOf, type AskRecord, type QuotedWords } from '../../store/ask-record.js'
+import { answerersComments, canvasMarkdown, feedbackWithThreads } from './canvas-text.js'
 import { slackSessionId, type SessionScope } from './session-scope.js'
 
 /** `auto`: use code channels when Slack lets us (the default); `off`: plan reviews stay in the card's thread. */
@@ -27,6 +27,13 @@ export const PLAN_VIEW_KEY = 'dsh-slack/plan'
 
 /** Slack's answers that mean "not here, not now": the review falls back for the rest of the run. */
 const UNAVAILABLE = new Set(['missing_scope', 'not_allowed_token_type', 'unknown_method', 'feature_not_enabled', 'not_allowed', 'restricted_action', 'team_access_not_granted', 'invalid_origin', 'is_externally_shared', 'channel_is_shared'])
+
+/** Request changes as the agent receives it, and whose words it carries besides the reviewer's. */
+export interface ReviewFeedback {
+  text: string
+  /** Absent when no canvas was read (none placed, unreadable): the text is the reviewer's alone. */
+  quoted?: QuotedWords
+}
 
 /** Where a review's plan is. */
 export interface PlacedPlan {
@@ -161,20 +168,29 @@ export class PlanCanvases {
 
   /**
    * Request changes as the agent reads it: the typed feedback with the
-   * canvas's open comment threads. If the threads cannot be read, the
-   * typed feedback goes alone (and the log says so): it is never lost.
+   * canvas's open comment threads, keeping only the comments of people
+   * `mayAnswer` allows, the same check as a click (decision 0091): a canvas
+   * is open to everyone in its code channel, an ask is not. `quoted` says
+   * whose comments went and whose were left out, for the reviewer and the
+   * audit. If the threads cannot be read, the typed feedback goes alone
+   * (and the log says so): it is never lost.
    */
-  async feedback(record: AskRecord, typed: string): Promise<string> {
+  async feedback(record: AskRecord, typed: string, mayAnswer: (userId: string) => Promise<boolean>): Promise<ReviewFeedback> {
     try {
       const placed = this.#placed.has(record.id) ? await this.#placed.get(record.id) : await this.#locate(record)
-      if (!placed) return typed
+      if (!placed) return { text: typed }
       const threads = await this.options.port.openThreads(placed.channel, placed.canvasId)
       const ids = [...new Set(threads.flatMap((thread) => thread.comments.map((comment) => comment.userId)))]
-      const names = new Map(await Promise.all(ids.map(async (id) => [id, await this.options.nameOf?.(id).catch(() => undefined)] as const)))
-      return feedbackWithThreads(typed, threads, (id) => (names.get(id) ? `${names.get(id)} (${id})` : id))
+      // Fails closed: a check that throws leaves the comment out.
+      const allowed = new Map(await Promise.all(ids.map(async (id) => [id, await mayAnswer(id).catch(() => false)] as const)))
+      const kept = answerersComments(threads, allowed)
+      if (kept.leftOut.length > 0) this.options.logger.info(`ask ${record.id}: left out of the agent's feedback the canvas comments of ${kept.leftOut.map((person) => `${person.userId} (${person.comments})`).join(', ')}: they may not answer it`)
+      const names = new Map(await Promise.all(kept.from.map(async (id) => [id, await this.options.nameOf?.(id).catch(() => undefined)] as const)))
+      const text = feedbackWithThreads(typed, kept.threads, (id) => (names.get(id) ? `${names.get(id)} (${id})` : id))
+      return { text, quoted: { from: kept.from, leftOut: kept.leftOut } }
     } catch (error) {
       this.options.logger.warn(`ask ${record.id}: could not read the plan canvas's comments; the agent gets the typed feedback only: ${error instanceof Error ? error.message : String(error)}`)
-      return typed
+      return { text: typed }
     }
   }
 
