@@ -6,7 +6,7 @@
 import { personMrkdwn } from './context.js'
 import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
-import { escapeMrkdwn, fitEscaped, wellFormed } from './text.js'
+import { escapeMrkdwn, fitEscaped, shownText } from './text.js'
 import type { Locale, Outcome, Person } from './view.js'
 
 /** What an ephemeral notice says. */
@@ -80,13 +80,13 @@ export function noticeText(locale: Locale, notice: Notice): string {
     case 'comments-left-out':
       return words.commentsLeftOut(notice.count)
     case 'reply-recorded':
-      return notice.as === 'feedback' ? words.replyRecordedAsFeedback : words.replyRecordedAsOther(fitEscaped(escapeMrkdwn(wellFormed(notice.question)), LIMIT.homeQuestionText))
+      return notice.as === 'feedback' ? words.replyRecordedAsFeedback : words.replyRecordedAsOther(fitEscaped(escapeMrkdwn(shownText(notice.question)), LIMIT.homeQuestionText))
     case 'reply-not-an-answer':
       return notice.card === 'batch' ? words.replyNotForBatch : words.replyNotForApproval
     case 'reply-refused':
       return words.replyRefused(notice.problem)
     case 'choice-noted': {
-      const quote = (text: string) => fitEscaped(escapeMrkdwn(wellFormed(text)), LIMIT.homeQuestionText)
+      const quote = (text: string) => fitEscaped(escapeMrkdwn(shownText(text)), LIMIT.homeQuestionText)
       return words.choiceNoted(quote(notice.question), quote(notice.label), notice.chosen, notice.total)
     }
     case 'approval-counted':

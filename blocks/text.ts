@@ -188,15 +188,15 @@ function mappedFit(text: string, budget: number, map: (s: string) => string): nu
   return end
 }
 
-/** Plain text shortened to `max`, with a stand-in when the text is blank (Slack rejects empty texts). */
+/** Plain text shortened to `max`, invisible characters shown, with a stand-in when the text is blank (Slack rejects empty texts). */
 export function fitPlain(text: string, max: number, blank: string): string {
-  const clean = wellFormed(text)
+  const clean = shownText(text)
   return fitText(clean.trim() === '' ? blank : clean, max)
 }
 
-/** Escaped mrkdwn shortened to `max` (measured after escaping). */
+/** Escaped mrkdwn shortened to `max` (measured after escaping), invisible characters shown. */
 export function fitMrkdwn(text: string, max: number): string {
-  return fitText(wellFormed(text), max, escapeMrkdwn)
+  return fitText(shownText(text), max, escapeMrkdwn)
 }
 
 /** A plain_text object (never parsed by Slack: no mentions, no links, no formatting). */
@@ -232,8 +232,9 @@ export function isSafeUrl(url: string): boolean {
   if (!URL.canParse(url)) return false
   const parsed = new URL(url)
   if (!(SAFE_SCHEMES as readonly string[]).includes(parsed.protocol)) return false
-  // Slack's own link syntax uses `<`, `>` and `|`; a url carrying them is not one we pass on.
-  return !/[<>|\s]/.test(url)
+  // Slack's own link syntax uses `<`, `>` and `|`; a url carrying them is not one we pass on,
+  // nor one with an invisible character in it (a bidi control makes it read as another address).
+  return !/[<>|\s]/.test(url) && showInvisibles(url) === url
 }
 
 /**
