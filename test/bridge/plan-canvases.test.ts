@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 
 import { answerersComments, feedbackWithThreads } from '../../src/bridge/code-channel/canvas-text.js'
 import { PlanCanvases, reviewOf } from '../../src/bridge/code-channel/plan-canvases.js'
-import type { CanvasThread, CodeChannelPort } from '../../src/slack/code-channel-port.js'
+import type { CanvasThread, CodeChannelPort, ContextItem } from '../../src/slack/code-channel-port.js'
 import { SlackCallError } from '../../src/slack/slack-call-error.js'
 import type { AskRecord } from '../../src/store/ask-record.js'
 import { recordingLogger } from '../support/e2e.js'
@@ -232,5 +232,21 @@ describe('only a person who may answer shapes the feedback (decision 0091)', () 
       text: 'typed\n\nComments on the plan canvas (2 threads):\n\n> One\n- U1: keep step one\n\n> Three\n- U1: agreed',
       quoted: { from: ['U1'], leftOut: [{ userId: 'UOUT', comments: 2 }, { userId: 'U2', comments: 1 }] },
     })
+  })
+})
+
+describe('the code channel’s context bar and name (decision 0092)', () => {
+  it('show the agent’s session, working directory and title with invisible characters by code point', async () => {
+    const items: ContextItem[][] = []
+    const names: string[] = []
+    const { port } = fakePort()
+    const recording: CodeChannelPort = { ...port, create: async (input) => (names.push(input.name), 'C_CODE'), setContextBar: async (_channel, bar) => void items.push(bar) }
+    const canvases = new PlanCanvases({ port: recording, slack, logger: recordingLogger(), mode: 'auto' })
+
+    canvases.opened({ ...review('a1'), agent: { id: 'ses\u202e-1', cwd: '/repo\u200b', title: 'fix\u2066 it' } })
+    await canvases.placed('a1')
+
+    expect(items).toEqual([[{ key: 'cwd', label: '/repo⟨U+200B⟩', icon: 'folder' }, { key: 'session', label: 'ses⟨U+202E⟩-1', icon: 'terminal' }]])
+    expect(names).toEqual(['plan fix⟨U+2066⟩ it'])
   })
 })
