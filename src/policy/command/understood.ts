@@ -1,5 +1,6 @@
-import { anyArguments, beforeDashes, isOption, readOptions, withoutOptions, writesKnownFiles, type OptionList, type Reading, type Words } from './read-arguments.js'
-import { whyNotUnderstoodSed } from './read-sed-script.js'
+import { whyNotListed } from './not-listed.js'
+import { anyArguments, beforeDashes, withoutOptions, writesKnownFiles, type Reading, type Words } from './read-arguments.js'
+import { findReading, makeReading, packageManager, printfReading, readCd, sedReading, setReading } from './read-programs.js'
 import type { WrapperSpec } from './wrappers.js'
 
 /**
@@ -34,151 +35,21 @@ export interface UnderstoodProgram {
 const understoodAsIs: UnderstoodProgram = { read: anyArguments }
 const pathsAsIs: UnderstoodProgram = { read: anyArguments, paths: true }
 
-/** find's tests and actions that neither run, delete nor write: each with the number of words it takes. */
+/** find's tests and actions that neither run, delete nor write: each with the number of words it takes (read-programs.ts reads the rest). */
 const FIND_PRIMARIES: Readonly<Record<string, number>> = {
   ...Object.fromEntries(['-print', '-print0', '-ls', '-prune', '-quit', '-true', '-false', '-depth', '-follow', '-xdev', '-mount', '-noleaf', '-daystart', '-empty', '-readable', '-writable', '-executable', '-nouser', '-nogroup', '-ignore_readdir_race', '-noignore_readdir_race', '-warn', '-nowarn', '-not', '-a', '-and', '-o', '-or', '!', '(', ')', ','].map((primary) => [primary, 0])),
   ...Object.fromEntries(['-name', '-iname', '-path', '-ipath', '-wholename', '-iwholename', '-regex', '-iregex', '-regextype', '-type', '-xtype', '-maxdepth', '-mindepth', '-mtime', '-mmin', '-atime', '-amin', '-ctime', '-cmin', '-newer', '-anewer', '-cnewer', '-used', '-size', '-user', '-group', '-uid', '-gid', '-perm', '-links', '-inum', '-samefile', '-lname', '-ilname', '-fstype', '-printf'].map((primary) => [primary, 1])),
 }
 
-/** find: its start points, then an expression of the primaries above only (no `-exec`, `-ok`, `-delete`, `-fprint`…). */
-const readFind: Reading = (words, more) => {
-  if (more) return 'find is given more words when it runs, which could be -exec or -delete'
-  let at = 0
-  while (words[at] === '-H' || words[at] === '-L' || words[at] === '-P') at += 1
-  for (; at < words.length; at += 1) {
-    const word = words[at]
-    if (word === undefined) return 'find is given a word only known when it runs, which could be -exec or -delete'
-    if (word.startsWith('-') || ['!', '(', ')', ','].includes(word)) {
-      const arity = FIND_PRIMARIES[word] ?? (/^-newer[aBcmt][aBcmt]$/.test(word) ? 1 : undefined)
-      if (arity === undefined) return `find ${word} is not a find test or action dsh-slack understands${/^-(exec|execdir|ok|okdir)$/.test(word) ? ' (it runs a command)' : word === '-delete' ? ' (it deletes what it finds)' : ''}`
-      if (words.slice(at + 1, at + 1 + arity).includes(undefined)) return `find ${word} is given a word only known when it runs`
-      at += arity
-    }
-  }
-  return undefined
-}
-
 /** sed's options without a value (short ones may be bundled: `-nE`). */
 const SED_FLAGS = new Set(['-n', '--quiet', '--silent', '-E', '-r', '--regexp-extended', '-s', '--separate', '-z', '--null-data', '-u', '--unbuffered', '--posix', '--debug', '--follow-symlinks', '--sandbox'])
-
-/** sed: its script (every `-e`, else the first operand) read by read-sed-script.ts; with `-i`, the files it rewrites must be known. */
-const readSed: Reading = (words, more) => {
-  const scripts: (string | undefined)[] = []
-  const rest: (string | undefined)[] = []
-  let inPlace = false
-  for (let at = 0; at < words.length; at += 1) {
-    const word = words[at]
-    if (word === '--') {
-      rest.push(...words.slice(at + 1))
-      break
-    }
-    if (word === undefined || !isOption(word)) {
-      rest.push(word)
-      continue
-    }
-    if (word.startsWith('--')) {
-      const name = word.includes('=') ? word.slice(0, word.indexOf('=')) : word
-      if (SED_FLAGS.has(word)) continue
-      if (name === '--in-place') inPlace = true
-      else if (name === '--expression') {
-        scripts.push(word.includes('=') ? word.slice(word.indexOf('=') + 1) : words[(at += 1)])
-      } else if (name === '--line-length') {
-        if (!word.includes('=')) at += 1
-      } else return name === '--file' ? 'sed --file reads its script from a file' : `sed ${name} is not an option dsh-slack understands`
-      continue
-    }
-    // A bundle of short options: flags, then at most one that takes the rest of the word (or the next word).
-    for (let index = 1; index < word.length; index += 1) {
-      const letter = word[index]!
-      if (SED_FLAGS.has(`-${letter}`)) continue
-      const attached = word.slice(index + 1)
-      if (letter === 'i') inPlace = true
-      else if (letter === 'e') scripts.push(attached !== '' ? attached : words[(at += 1)])
-      else if (letter === 'l') {
-        if (attached === '') at += 1
-      } else return letter === 'f' ? 'sed -f reads its script from a file' : `sed -${letter} is not an option dsh-slack understands`
-      break
-    }
-  }
-  if (scripts.length === 0) scripts.push(rest.shift())
-  for (const script of scripts) {
-    if (script === undefined) return 'sed is given a script only known when it runs'
-    const why = whyNotUnderstoodSed(script)
-    if (why !== undefined) return why
-  }
-  if (inPlace && (more || rest.includes(undefined))) return 'sed -i rewrites files, and is given a file only known when it runs'
-  return undefined
-}
 
 /** The shell options `set` may turn on or off: exit on error, unset variables, tracing, pipefail. */
 const SET_LETTERS = /^[-+][euxv]+$/
 const SET_OPTION_NAMES = new Set(['errexit', 'nounset', 'xtrace', 'verbose', 'pipefail'])
 
-/** set: only the options above (`set -euo pipefail`); no positional parameters, no other option. */
-const readSet: Reading = (words, more) => {
-  if (more) return 'set is given more words when it runs'
-  for (let at = 0; at < words.length; at += 1) {
-    const word = words[at]
-    if (word === undefined) return 'set is given a word only known when it runs'
-    if (/^[-+][euxv]*o$/.test(word)) {
-      const name = words[at + 1]
-      if (name === undefined || !SET_OPTION_NAMES.has(name)) return `set -o ${name ?? '(a word only known when it runs)'} is not a shell option dsh-slack understands`
-      at += 1
-      continue
-    }
-    if (!SET_LETTERS.test(word)) return `set ${word} is not a shell option dsh-slack understands (only -e, -u, -x, -v and -o ${[...SET_OPTION_NAMES].join('/')})`
-  }
-  return undefined
-}
-
-/** cd: at most one directory, known when it is read (`cd -` and `cd "$X"` go where dsh-slack cannot follow). */
-const readCd: Reading = (words, more) => {
-  if (more) return 'cd is given more words when it runs'
-  const operands = words.filter((word) => word === undefined || !['-L', '-P', '-e', '-@'].includes(word))
-  if (operands.includes(undefined)) return 'cd goes to a directory only known when it runs'
-  if (operands.includes('-')) return 'cd - goes back to a directory dsh-slack does not know'
-  if (operands.length > 1) return 'cd is given more than one directory'
-  return undefined
-}
-
-/** printf: any format; `-v NAME` sets a variable, which must be one dsh-slack understands. */
-const readPrintf: Reading = (words) => {
-  const at = words.indexOf('-v')
-  if (at === -1) return undefined
-  const name = words[at + 1]
-  return name !== undefined && understoodVariable(name) ? undefined : `printf -v sets ${name ?? 'a variable only known when it runs'}, which is not a variable dsh-slack understands`
-}
-
-/** Reads a program whose options are a closed list, then its operands (`operands` says why not, or nothing). */
-function closedOptions(program: string, list: OptionList, operands: (operands: Words) => string | undefined = () => undefined): Reading {
-  return (words, more) => {
-    if (more) return `${program} is given more words when it runs, which could be options dsh-slack does not understand`
-    if (words.includes(undefined)) return `${program} is given a word only known when it runs, which could be an option dsh-slack does not understand`
-    const read = readOptions(program, words, list)
-    return 'why' in read ? read.why : operands(read.operands)
-  }
-}
-
-/** A package manager's command line: its own options, one of its understood commands, and what that command may be given. */
-interface PackageCommands {
-  options: OptionList
-  /** Each understood command (aliases included) and how many operands it takes: `script` is a package.json script name (or none), `none` nothing, `names` any package names. */
-  commands: Readonly<Record<string, 'script' | 'none' | 'names'>>
-  /** What a bare invocation does (`yarn` installs), when it is understood. */
-  bare?: true
-}
-
-function packageManager(program: string, spec: PackageCommands): Reading {
-  return closedOptions(program, spec.options, (operands) => {
-    const [command, ...rest] = operands
-    if (command === undefined) return spec.bare || operands.length === 0 ? undefined : `${program} is given a command only known when it runs`
-    const takes = spec.commands[command]
-    if (takes === undefined) return `${program} ${command} is not a ${program} command dsh-slack understands${['exec', 'x', 'dlx', 'npx'].includes(command) ? ' (it runs the program it is given)' : ''}`
-    if (takes === 'none' && rest.length > 0) return `${program} ${command} is given ${rest.join(' ')}: it installs or runs what it names, which dsh-slack cannot read`
-    if (takes === 'script' && rest.length > 1) return `${program} ${command} ${rest[0]} hands ${rest.slice(1).join(' ')} to the script, whose program dsh-slack cannot read`
-    return undefined
-  })
-}
+/** make's options: none names another makefile (`-f`) or evaluates text (`--eval`). */
+const MAKE_OPTIONS = { flags: ['-k', '--keep-going', '-s', '--silent', '--quiet', '-n', '--dry-run', '--just-print', '--recon', '-B', '--always-make', '-w', '--print-directory', '--no-print-directory', '-q', '--question', '-j'], valued: ['-C', '--directory'] }
 
 const TEST_SCRIPT = { test: 'none', t: 'none', tst: 'none', start: 'none' } as const
 const RUN_SCRIPT = { run: 'script', 'run-script': 'script' } as const
@@ -204,16 +75,6 @@ const YARN = packageManager('yarn', {
   commands: { ...TEST_SCRIPT, run: 'script', install: 'none' },
   bare: true,
 })
-
-/** make: targets of the repository's Makefile; no `-f` (another makefile), `--eval` or `VAR=value` (which can replace a recipe's commands). */
-const readMake: Reading = closedOptions('make', { flags: ['-k', '--keep-going', '-s', '--silent', '--quiet', '-n', '--dry-run', '--just-print', '--recon', '-B', '--always-make', '-w', '--print-directory', '--no-print-directory', '-q', '--question', '-j'], valued: ['-C', '--directory'] }, (operands) => {
-  const assignment = operands.find((word) => word !== undefined && word.includes('='))
-  if (assignment !== undefined) return `make ${assignment} sets a make variable, which can change the commands a recipe runs`
-  return undefined
-})
-
-/** make's `-jN`/`--jobs=N`, read before the closed list (a number attached or following). */
-const readMakeJobs: Reading = (words, more) => readMake(words.flatMap((word, at) => (word !== undefined && (/^-j\d+$/.test(word) || /^--jobs(=\d+)?$/.test(word)) ? [] : word !== undefined && /^\d+$/.test(word) && words[at - 1] === '-j' ? [] : [word])), more)
 
 /** What a git subcommand may be given: every option but those named, which run a program (or a strategy's program). */
 const gitWithout = (subcommand: string, dangers: Readonly<Record<string, string>>) => withoutOptions(`git ${subcommand}`, dangers)
@@ -341,7 +202,7 @@ export const UNDERSTOOD_PROGRAMS: Readonly<Record<string, UnderstoodProgram>> = 
   true: understoodAsIs,
   false: understoodAsIs,
   echo: understoodAsIs,
-  printf: { read: readPrintf },
+  printf: { read: printfReading((name) => understoodVariable(name)) },
   pwd: understoodAsIs,
   test: understoodAsIs,
   '[': understoodAsIs,
@@ -353,7 +214,7 @@ export const UNDERSTOOD_PROGRAMS: Readonly<Record<string, UnderstoodProgram>> = 
   wait: understoodAsIs,
   type: understoodAsIs,
   cd: { read: readCd },
-  set: { read: readSet },
+  set: { read: setReading(SET_LETTERS, SET_OPTION_NAMES) },
   /** `env` alone prints the environment (with a program, it is a wrapper: wrappers.ts). */
   env: understoodAsIs,
   /** `exec` with only redirections (with a program, it is a wrapper). */
@@ -411,8 +272,8 @@ export const UNDERSTOOD_PROGRAMS: Readonly<Record<string, UnderstoodProgram>> = 
   od: understoodAsIs,
   hexdump: understoodAsIs,
   mktemp: understoodAsIs,
-  find: { read: readFind },
-  sed: { read: readSed },
+  find: { read: findReading(FIND_PRIMARIES) },
+  sed: { read: sedReading(SED_FLAGS) },
   // Programs that change files: none runs a program; those that write must know every file they are given.
   rm: pathsAsIs,
   rmdir: pathsAsIs,
@@ -428,45 +289,7 @@ export const UNDERSTOOD_PROGRAMS: Readonly<Record<string, UnderstoodProgram>> = 
   npm: { read: NPM },
   pnpm: { read: PNPM },
   yarn: { read: YARN },
-  make: { read: readMakeJobs },
-}
-
-/** Why a program not on the list is not understood, where there is more to say than that it is not listed. */
-const NOT_LISTED: Readonly<Record<string, string>> = {
-  trap: 'runs a command later (on a signal, or when the shell exits)',
-  coproc: 'runs a command in the background',
-  source: 'runs the commands in a file',
-  '.': 'runs the commands in a file',
-  alias: 'makes a word run other commands',
-  shopt: 'changes how the shell reads the commands after it',
-  hash: 'changes which program a name runs',
-  enable: 'loads or turns off shell builtins',
-  read: 'sets variables from its input',
-  mapfile: 'sets variables from its input',
-  readarray: 'sets variables from its input',
-  let: 'evaluates arithmetic, which can run a command hidden in a variable',
-  pushd: 'changes the directory in a way dsh-slack does not follow',
-  popd: 'changes the directory in a way dsh-slack does not follow',
-  npx: 'runs the package it names',
-  busybox: 'runs the program it names (sh, rm…) without being read as that program',
-}
-
-const SHELL_LIKE = new Set(['bash', 'sh', 'dash', 'zsh', 'ksh', 'mksh', 'ash', 'fish', 'tcsh', 'csh'])
-const INTERPRETERS = /^(python[0-9.]*|node|nodejs|deno|bun|perl|ruby|php|lua|awk|gawk|mawk|nawk|Rscript|osascript)$/
-const RUNNERS = new Set(['ssh', 'su', 'runuser', 'script', 'watch', 'parallel', 'flock', 'ionice', 'taskset', 'chrt', 'unshare', 'nsenter', 'chroot', 'systemd-run', 'at', 'batch', 'crontab', 'expect', 'strace', 'ltrace', 'gdb', 'valgrind', 'entr', 'setpriv', 'prlimit', 'numactl', 'cgexec', 'firejail', 'bwrap', 'docker', 'podman', 'kubectl'])
-
-/** Why `program` (not on the list) is not understood. */
-export function whyNotListed(program: string, words: Words): string {
-  const note = NOT_LISTED[program]
-  if (note !== undefined) return `${program} ${note}`
-  if (SHELL_LIKE.has(program)) {
-    if (words.some((word) => word !== undefined && /^-[A-Za-z]*c[A-Za-z]*$/.test(word))) return `${program} -c runs a command line in a shell dsh-slack does not read`
-    const script = words.find((word) => word === undefined || !isOption(word))
-    return script === undefined && words.length === 0 ? `${program} reads the commands it runs from its input` : `${program} runs ${script === undefined ? 'a script' : `the script ${JSON.stringify(script)}`}, which dsh-slack cannot read`
-  }
-  if (INTERPRETERS.test(program)) return `${program} runs the code it is given, which dsh-slack cannot read`
-  if (RUNNERS.has(program)) return `${program} runs a command it is given, which dsh-slack does not read`
-  return `${program} is not a program dsh-slack understands`
+  make: { read: makeReading(MAKE_OPTIONS) },
 }
 
 /**
