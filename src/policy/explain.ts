@@ -26,11 +26,19 @@ function describeFacts(facts: AskFacts): string {
 
 const list = (ids: string[]) => (ids.length > 0 ? ids.join(', ') : 'anyone who can see the message')
 
-/** A part as `policy explain` shows it: its normalised words, or why it is unknown. */
+/** How much of a command `policy explain` quotes (a refused one may be megabytes). */
+const QUOTED_SOURCE = 200
+
+function quoted(source: string): string {
+  return JSON.stringify(source.length > QUOTED_SOURCE ? `${source.slice(0, QUOTED_SOURCE - 1)}…` : source)
+}
+
+/** A part as `policy explain` shows it: its normalised words (and why some are only known when it runs), or why it is not understood. */
 function describePart(part: CommandPart): string {
   const via = part.via.length > 0 ? ` (through ${part.via.join(', ')})` : ''
-  if (part.unknown !== undefined) return `unknown: ${part.unknown}${part.source !== '' ? ` in ${JSON.stringify(part.source)}` : ''}`
-  return `${partText(part)}${part.openEnded ? ' …' : ''}${via}`
+  if (part.unknown !== undefined) return `not understood: ${part.unknown}${part.source !== '' ? ` in ${quoted(part.source)}` : ''}`
+  const words = part.unknownWords ? ` (?: ${part.unknownWords.join('; ')})` : ''
+  return `${partText(part)}${part.openEnded ? ' …' : ''}${via}${words}`
 }
 
 function describeParts(parts: PartResolution[]): string[] {
@@ -70,7 +78,9 @@ function commandLine(rule: OperatorRule, parts: PartResolution[]): string {
   const single = parts.length === 1
   if (yes.length === 0 && maybe.length === 0) return `  - ${rule.name}: ${single ? `${JSON.stringify(partText(parts[0]!.part))} matches none of its command patterns` : 'no simple command matches its command patterns'}`
   const sure = yes.length > 0 ? (single ? 'matches' : `matches simple command ${numbers(yes)}`) : undefined
-  const might = maybe.length > 0 ? `${single ? 'might match' : `might match simple command ${numbers(maybe)}`} (what it runs is only known when it runs)` : undefined
+  const notUnderstood = maybe.filter((index) => parts[index]!.part.unknown !== undefined).length
+  const why = notUnderstood === maybe.length ? `${single ? 'it is' : maybe.length === 1 ? 'it is' : 'they are'} not understood, so any rule might apply` : notUnderstood === 0 ? 'some of its words are only known when it runs' : 'not understood, or with words only known when it runs'
+  const might = maybe.length > 0 ? `${single ? 'might match' : `might match simple command ${numbers(maybe)}`} (${why})` : undefined
   return `  ${yes.length > 0 ? '✓' : '?'} ${rule.name}: ${[sure, might].filter(Boolean).join('; ')}`
 }
 

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { PassThrough } from 'node:stream'
 import { afterAll, describe, expect, it } from 'vitest'
 import { main } from '../../src/cli/run-cli.js'
-import { EVASIONS, OVER_MATCHES, standInPolicy } from '../policy/command/evasions.js'
+import { EVASIONS, ISSUE_48_EVASIONS, OVER_MATCHES, policyHolding, standInPolicy } from '../policy/command/evasions.js'
 
 const dir = mkdtempSync(join(tmpdir(), 'dsh-slack-explain-commands-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
@@ -15,15 +15,16 @@ function file(name: string, content: string): string {
   return path
 }
 
-async function explain(command: unknown): Promise<{ code: number; stdout: string }> {
+async function explain(command: unknown, policyPath = policy): Promise<{ code: number; stdout: string }> {
   let stdout = ''
-  const io = { env: { DSH_SLACK_POLICY: policy }, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: () => true }, stdin: new PassThrough(), onSignal: () => () => undefined }
+  const io = { env: { DSH_SLACK_POLICY: policyPath }, stdout: { write: (text: string) => (stdout += text) }, stderr: { write: () => true }, stdin: new PassThrough(), onSignal: () => () => undefined }
   const request = file('request.json', JSON.stringify({ tool: 'bash', ...(typeof command === 'string' ? { command } : { arguments: JSON.stringify(command) }) }))
   const code = await main(['policy', 'explain', request], io as never)
   return { code, stdout }
 }
 
 const policy = file('policy.json', standInPolicy({ alice: 'U0SANDBOX01', bob: 'U0SANDBOX02', carol: 'U0SANDBOX03' }))
+const holding = { 'force-push': file('policy.yml', policyHolding('force-push').text), 'rm-root': file('rm-root.json', policyHolding('rm-root').text) }
 
 describe('dsh-slack policy explain on commands', () => {
   it.each(EVASIONS)('shows $name ($command) falling to the force-push rule, with the parse', async ({ command }) => {
@@ -31,7 +32,8 @@ describe('dsh-slack policy explain on commands', () => {
 
     expect(code).toBe(0)
     expect(stdout).toMatch(/^command: parsed into \d simple commands?$/m)
-    expect(stdout).toMatch(/^  \d\. git push .*$/m)
+    // Read as a push, or (an assignment of a variable it does not know) not understood, saying why.
+    expect(stdout).toMatch(/^  \d\. (git push .*|not understood: it sets FOO for git: .*)$/m)
     expect(stdout).toMatch(/^rule: force-push \(/m)
     expect(stdout).toMatch(/^approvers: U0SANDBOX01$/m)
   })
@@ -61,15 +63,28 @@ describe('dsh-slack policy explain on commands', () => {
   it('shows what it cannot know and the strictest rule it might fall under', async () => {
     const { stdout } = await explain('$GIT push origin main')
 
-    expect(stdout).toContain('  1. unknown: its program is only known when it runs (a variable or a substitution) in "$GIT push origin main"')
-    expect(stdout).toContain('  ? force-push: might match (what it runs is only known when it runs)')
+    expect(stdout).toContain('  1. not understood: its program is only known when it runs (a variable or a substitution) in "$GIT push origin main"')
+    expect(stdout).toContain('  ? force-push: might match (it is not understood, so any rule might apply)')
     expect(stdout).toContain('rule: force-push (the strictest of the rules it might fall under: git-status, ls, force-push, defaults)')
   })
 
   it('reads {"command": "", "cmd": "git push --force …"} as unknown, not as an empty command', async () => {
     const { stdout } = await explain({ command: '', cmd: 'git push --force origin main' })
 
-    expect(stdout).toContain('  1. unknown: the call\'s arguments were not seen')
+    expect(stdout).toContain('  1. not understood: the call\'s arguments were not seen')
     expect(stdout).toMatch(/^rule: force-push \(/m)
+  })
+
+  it.each(ISSUE_48_EVASIONS)('shows $name falling to the $heldBy rule, and why ($seen)', async ({ command, heldBy, seen, readAs }) => {
+    const { code, stdout } = await explain(command, holding[heldBy])
+
+    expect(code).toBe(0)
+    expect(stdout).toMatch(new RegExp(`^rule: ${heldBy} \\(`, 'm'))
+    expect(stdout).toMatch(/^approvers: S0LEADS, U0SANDBOX01$/m)
+    if (seen === 'not understood') expect(stdout).toMatch(/^  \d+\. not understood: \S.+ in ".+$/m)
+    if (seen === 'not understood') expect(stdout).toMatch(new RegExp(`^  \\? ${heldBy}: might match( simple command [\\d, ]+)? \\((it is|they are) not understood, so any rule might apply\\)$`, 'm'))
+    if (seen === 'words only known when it runs') expect(stdout).toMatch(/^  \? rm-root: might match( simple command \d)? \(some of its words are only known when it runs\)$/m)
+    if (seen === 'words only known when it runs') expect(stdout).toMatch(/^  \d+\. rm -r -f \? \(\?: .+(is a pattern the shell expands into file names|climbs out of a directory dsh-slack does not know).*\)$/m)
+    if (seen === 'read as it runs') expect(stdout.split('\n')).toContain(`  1. ${readAs}`)
   })
 })

@@ -1,5 +1,6 @@
 import type { WrittenCommand } from './read-commands.js'
-import { GIT_GLOBAL, SHELL_VALUED, SHELLS, WRAPPERS, type WrapperSpec } from './wrappers.js'
+import { fromSystemDirectory, GIT_GLOBAL_OPTIONS, whyGitOptionNotUnderstood, whyPathNotUnderstood } from './understood.js'
+import { SHELL_VALUED, SHELLS, WRAPPERS, type WrapperSpec } from './wrappers.js'
 
 /**
  * One simple command as a rule sees it: the program that really runs, its
@@ -15,16 +16,29 @@ export interface CommandPart {
   args: (string | undefined)[]
   /** The arguments as written (not split), for single-dash long options such as `find -name`. */
   written: (string | undefined)[]
-  /** Why the command cannot be known statically: it may be anything, so it falls to the strictest rule that could apply. */
+  /**
+   * Why the command is not understood (decision 0085): its program is not
+   * on the understood list (understood.ts), its words are not read as they
+   * must be, or it cannot be known before it runs. It may then be anything,
+   * so it falls to the strictest rule that could apply. The single signal
+   * of "not understood": a part without it is understood.
+   */
   unknown?: string
   /** More arguments are added when it runs (`xargs git push` takes them from its input). */
   openEnded?: boolean
+  /** Why some of its words are only known when it runs, where the reader can say (`../..` climbs from a directory it does not know). */
+  unknownWords?: string[]
   /** The wrappers and shells it was found through, e.g. `sudo`, `bash -c`. */
   via: string[]
 }
 
-/** A command, or a command line it hands to a shell (`bash -c`, `eval`, `env -S`), parsed in turn. */
-export type Normalised = { kind: 'part'; part: CommandPart } | { kind: 'script'; script: string; via: string[] }
+/**
+ * A command, or a command line it hands to a shell (`bash -c`, `eval`,
+ * `env -S`), parsed in turn; either way with the variables it sets
+ * (`NAME=value`, `env NAME=value`), and for a part the program's path when
+ * it was written as one.
+ */
+export type Normalised = { kind: 'part'; part: CommandPart; assignments: string[]; programPath?: string } | { kind: 'script'; script: string; via: string[]; assignments: string[] }
 
 const ASSIGNMENT = /^[A-Za-z_][A-Za-z0-9_]*=/
 const BUNDLED_SHORT_FLAGS = /^-[A-Za-z]{2,}$/
@@ -49,44 +63,52 @@ export function unknownPart(source: string, why: string, via: string[]): Command
 interface Skipped {
   /** The words after the options. */
   rest: (string | undefined)[]
+  /** Names of the `NAME=value` words before the program (env, sudo). */
+  assignments: string[]
   /** Values of valued options, by option. */
   values: { option: string; value: string | undefined }[]
   /** A command line given as an option's value (`env -S`). */
   script?: string | undefined
   hasScript?: boolean
   unknown?: string
+  /** The option it did not know, when that is why it is unknown. */
+  unknownOption?: string
 }
 
 /** Skips a wrapper's options (and its assignments or positional words) up to the program it runs. */
 function skipOptions(name: string, words: (string | undefined)[], spec: WrapperSpec): Skipped {
   const values: Skipped['values'] = []
+  const assignments: string[] = []
   let positional = spec.positional ?? 0
   let at = 0
   const takesValue = (option: string) => spec.valued.includes(option) || (spec.script?.includes(option) ?? false)
   const done = (option: string, value: string | undefined): Skipped | undefined => {
-    if (spec.script?.includes(option)) return { rest: [], values, script: value, hasScript: true }
+    if (spec.script?.includes(option)) return { rest: [], assignments, values, script: value, hasScript: true }
     values.push({ option, value })
     return undefined
   }
+  const unknownOption = (option: string): Skipped => ({ rest: [], assignments, values, unknown: `${name} ${option} is not an option of ${name} dsh-slack understands`, unknownOption: option })
   while (at < words.length) {
     const word = words[at]
-    if (word === undefined) return { rest: [], values, unknown: `an option of ${name} is only known when it runs` }
+    if (word === undefined) return { rest: [], assignments, values, unknown: `an option of ${name} is only known when it runs` }
     if (word === '--') {
       at += 1
       break
     }
     if (spec.assignments && ASSIGNMENT.test(word)) {
+      assignments.push(word.slice(0, word.indexOf('=')))
       at += 1
       continue
     }
     if (word.startsWith('--')) {
       const equals = word.indexOf('=')
       const option = equals === -1 ? word : word.slice(0, equals)
-      if (spec.flags.includes(option)) {
+      // A flag given a value (`--exec-path=/x`) is not that flag.
+      if (spec.flags.includes(option) && equals === -1) {
         at += 1
         continue
       }
-      if (!takesValue(option)) return { rest: [], values, unknown: `${name} ${option} is an option the parser does not know` }
+      if (!takesValue(option)) return unknownOption(option)
       const value = equals === -1 ? words[at + 1] : word.slice(equals + 1)
       at += equals === -1 ? 2 : 1
       const script = done(option, value)
@@ -102,7 +124,7 @@ function skipOptions(name: string, words: (string | undefined)[], spec: WrapperS
       for (let index = 1; index < word.length; index += 1) {
         const option = `-${word[index]}`
         if (spec.flags.includes(option)) continue
-        if (!takesValue(option)) return { rest: [], values, unknown: `${name} ${option} is an option the parser does not know` }
+        if (!takesValue(option)) return unknownOption(option)
         const attached = word.slice(index + 1)
         const value = attached !== '' ? attached : words[at]
         if (attached === '') at += 1
@@ -119,7 +141,7 @@ function skipOptions(name: string, words: (string | undefined)[], spec: WrapperS
     }
     break
   }
-  return { rest: words.slice(at), values }
+  return { rest: words.slice(at), assignments, values }
 }
 
 /** `bash -c STRING`, or a shell that reads its commands from its input, or one that runs a file. */
@@ -164,8 +186,9 @@ function shellScript(name: string, words: (string | undefined)[]): { script?: st
 export function normaliseCommand(command: WrittenCommand, via: string[] = []): Normalised {
   let words = command.words
   const path = [...via]
+  const assignments = [...command.assignments]
   let openEnded = false
-  const unknown = (why: string): Normalised => ({ kind: 'part', part: { ...unknownPart(command.source, why, path), ...(openEnded ? { openEnded } : {}) } })
+  const unknown = (why: string): Normalised => ({ kind: 'part', part: { ...unknownPart(command.source, why, path), ...(openEnded ? { openEnded } : {}) }, assignments })
   for (;;) {
     if (words.length === 0) return unknown('it names no program')
     const first = words[0]
@@ -173,34 +196,38 @@ export function normaliseCommand(command: WrittenCommand, via: string[] = []): N
     if (GLOB_CHARS.test(first)) return unknown(`its program ${JSON.stringify(first)} is a pattern the shell expands`)
     const program = first.includes('/') ? first.slice(first.lastIndexOf('/') + 1) : first
     const rest = words.slice(1)
+    // A wrapper or shell read through must be the real one: `./sudo` may be any program.
+    if (first.includes('/') && (WRAPPERS[program] || SHELLS.has(program) || program === 'eval') && !fromSystemDirectory(first)) return unknown(whyPathNotUnderstood(first, program))
     const wrapper = WRAPPERS[program]
     if (wrapper) {
       const skipped = skipOptions(program, rest, wrapper)
       path.push(program)
+      assignments.push(...skipped.assignments)
+      // `env -u NAME` changes the environment as an assignment does.
+      if (program === 'env') for (const { option, value } of skipped.values) if (option === '-u' || option === '--unset') assignments.push(value ?? '(a name only known when it runs)')
       if (skipped.unknown) return unknown(skipped.unknown)
-      if (skipped.hasScript) return skipped.script === undefined ? unknown(`${program} -S is given a command line only known when it runs`) : { kind: 'script', script: skipped.script, via: [...path.slice(0, -1), `${program} -S`] }
+      if (skipped.hasScript) return skipped.script === undefined ? unknown(`${program} -S is given a command line only known when it runs`) : { kind: 'script', script: skipped.script, via: [...path.slice(0, -1), `${program} -S`], assignments }
       if (wrapper.openEnded) openEnded = true
-      if (skipped.rest.length === 0) return { kind: 'part', part: { source: command.source, program, args: [], written: [], via: path.slice(0, -1), ...(openEnded ? { openEnded } : {}) } }
+      if (skipped.rest.length === 0) return { kind: 'part', part: { source: command.source, program, args: [], written: [], via: path.slice(0, -1), ...(openEnded ? { openEnded } : {}) }, assignments }
       words = skipped.rest
       continue
     }
     if (SHELLS.has(program)) {
       const shell = shellScript(program, rest)
       if (shell.unknown) return unknown(shell.unknown)
-      if (shell.runsScript) return shell.script === undefined ? unknown(`${program} -c is given a command line only known when it runs`) : { kind: 'script', script: shell.script, via: [...path, `${program} -c`] }
+      if (shell.runsScript) return shell.script === undefined ? unknown(`${program} -c is given a command line only known when it runs`) : { kind: 'script', script: shell.script, via: [...path, `${program} -c`], assignments }
     }
     if (program === 'eval') {
       if (rest.some((word) => word === undefined)) return unknown('eval is given words only known when it runs')
-      return { kind: 'script', script: rest.join(' '), via: [...path, 'eval'] }
+      return { kind: 'script', script: rest.join(' '), via: [...path, 'eval'], assignments }
     }
     let args = rest
     if (program === 'git') {
-      const skipped = skipOptions('git', rest, GIT_GLOBAL)
-      if (skipped.unknown) return unknown(skipped.unknown)
-      const config = skipped.values.find(({ option, value }) => (option === '-c' || option === '--config-env') && (value === undefined || /^alias\./i.test(value)))
-      if (config) return unknown(`git ${config.option} ${config.value ?? '(a value only known when it runs)'} can make any word a git command`)
+      const skipped = skipOptions('git', rest, GIT_GLOBAL_OPTIONS)
+      if (skipped.unknown) return unknown(skipped.unknownOption !== undefined ? whyGitOptionNotUnderstood(skipped.unknownOption) : skipped.unknown)
       args = skipped.rest
     }
-    return { kind: 'part', part: { source: command.source, program, args: splitShortFlags(args), written: args, via: path, ...(openEnded ? { openEnded } : {}) } }
+    const part: CommandPart = { source: command.source, program, args: splitShortFlags(args), written: args, via: path, ...(openEnded ? { openEnded } : {}), ...(command.unknownWords ? { unknownWords: [...command.unknownWords] } : {}) }
+    return { kind: 'part', part, assignments, ...(first.includes('/') ? { programPath: first } : {}) }
   }
 }

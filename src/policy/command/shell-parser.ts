@@ -11,8 +11,12 @@ type TreeSitter = typeof import('@vscode/tree-sitter-wasm')
 
 /** A node of the parse tree: only what the reader of simple commands uses. */
 export interface ShellNode {
+  /** Unique within a tree: the same node read twice has the same id. */
+  readonly id: number
   readonly type: string
   readonly text: string
+  /** A named node (`command`, `word`), not punctuation or a keyword (`;`, `then`). */
+  readonly isNamed: boolean
   readonly hasError: boolean
   readonly isMissing: boolean
   readonly children: (ShellNode | null)[]
@@ -20,8 +24,17 @@ export interface ShellNode {
   childrenForFieldName(name: string): (ShellNode | null)[]
 }
 
+interface TreeWalk {
+  gotoFirstChild(): boolean
+  gotoNextSibling(): boolean
+  gotoParent(): boolean
+  delete(): void
+}
+
 interface LoadedParser {
-  parse(text: string): { rootNode: ShellNode; delete(): void } | null
+  parse(text: string, oldTree: null, options: { progressCallback: () => boolean }): { rootNode: ShellNode; walk(): TreeWalk; delete(): void } | null
+  /** After a cancelled parse, the next would resume it: this starts afresh. */
+  reset(): void
 }
 
 let loaded: LoadedParser | undefined
@@ -34,6 +47,8 @@ async function load(): Promise<void> {
   const bash = await Language.load(readFileSync(require.resolve('@vscode/tree-sitter-wasm/wasm/tree-sitter-bash.wasm')))
   const parser = new Parser()
   parser.setLanguage(bash)
+  // A first parse compiles the grammar's hot paths: done here, not on the first tool call's clock.
+  parser.parse('cd /srv && git status --short | head -5 && echo "$(date)"')?.delete()
   loaded = parser as unknown as LoadedParser
 }
 
@@ -58,16 +73,66 @@ export function shellParserLoaded(): boolean {
   return loaded !== undefined
 }
 
+/** Why a tree could not be read: the parser is not loaded, it gave up at the deadline, or the tree is too deep. */
+export type ShellTree<T> = { read: T } | { refused: string }
+
+/** The depth of the deepest node and the number of nodes, walked without recursion; stops once past either limit. */
+function measure(walk: TreeWalk, maxDepth: number, maxNodes: number): { depth: number; nodes: number } {
+  let depth = 0
+  let deepest = 0
+  let nodes = 1
+  for (;;) {
+    if (walk.gotoFirstChild()) {
+      depth += 1
+      nodes += 1
+      deepest = Math.max(deepest, depth)
+      if (deepest > maxDepth || nodes > maxNodes) return { depth: deepest, nodes }
+      continue
+    }
+    while (!walk.gotoNextSibling()) {
+      if (!walk.gotoParent()) return { depth: deepest, nodes }
+      depth -= 1
+    }
+    nodes += 1
+    if (nodes > maxNodes) return { depth: deepest, nodes }
+  }
+}
+
+/** The bounds of one command line's reading, shared by the shells nested in it (limits.ts). */
+export interface ReadBudget {
+  /** A `performance.now()` time: a parse still running then is stopped. */
+  deadline: number
+  maxDepth: number
+  /** Nodes left to read, over every tree of the command line. */
+  nodesLeft: number
+}
+
 /**
  * Parses `text` as bash and hands the tree to `read` (the tree is freed
- * after). `undefined` while the parser is not loaded.
+ * after). The parse stops at the budget's deadline; a tree deeper than its
+ * depth, or with more nodes than it has left, is not handed on: a refusal
+ * says which. Reading the tree costs a few microseconds a node (each is
+ * copied out of WebAssembly), so the count bounds what `read` costs.
  */
-export function withShellTree<T>(text: string, read: (root: ShellNode) => T): T | undefined {
-  if (!loaded) return undefined
-  const tree = loaded.parse(text)
-  if (!tree) return undefined
+export function withShellTree<T>(text: string, read: (root: ShellNode) => T, budget: ReadBudget): ShellTree<T> {
+  if (!loaded) return { refused: 'the shell parser is not loaded yet' }
+  const tree = loaded.parse(text, null, { progressCallback: () => performance.now() > budget.deadline })
+  if (!tree) {
+    loaded.reset()
+    return { refused: 'the shell parser gave up on it: reading it took too long' }
+  }
   try {
-    return read(tree.rootNode)
+    const walk = tree.walk()
+    let size: { depth: number; nodes: number }
+    try {
+      size = measure(walk, budget.maxDepth, budget.nodesLeft)
+    } finally {
+      walk.delete()
+    }
+    if (size.depth > budget.maxDepth) return { refused: `it nests more than ${budget.maxDepth} levels deep (substitutions inside substitutions…), more than dsh-slack reads` }
+    if (size.nodes > budget.nodesLeft) return { refused: 'it holds more shell syntax than dsh-slack reads in one command line (thousands of commands)' }
+    budget.nodesLeft -= size.nodes
+    return { read: read(tree.rootNode) }
   } finally {
     tree.delete()
   }

@@ -1,8 +1,11 @@
 /**
  * Programs that run another program given on their own command line, and
- * the options each takes before it. An option not listed here makes the
- * wrapped command unknown (it may take a value that would be read as the
- * program), which falls to the strictest rule that could apply.
+ * the options each takes before it: read through, so what they run is what
+ * a rule sees, and what must be understood (understood.ts). An option not
+ * listed here makes the wrapped command not understood (it may take a
+ * value that would be read as the program, or change where or how it
+ * runs: `env -C`, `sudo -D` and `sudo -R` change its directory, so they are
+ * not listed), which falls to the strictest rule that could apply.
  */
 export interface WrapperSpec {
   /** Options without a value (`-x` or `--long`). */
@@ -27,7 +30,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   doas: { flags: ['-n', '-s', '-L'], valued: ['-u', '-C'] },
   env: {
     flags: ['-i', '-0', '-v', '--ignore-environment', '--null', '--debug'],
-    valued: ['-u', '-C', '-P', '--unset', '--chdir', '--default-signal', '--ignore-signal', '--block-signal'],
+    valued: ['-u', '-P', '--unset', '--default-signal', '--ignore-signal', '--block-signal'],
     assignments: true,
     script: ['-S', '--split-string'],
   },
@@ -38,7 +41,7 @@ export const WRAPPERS: Readonly<Record<string, WrapperSpec>> = {
   stdbuf: { flags: [], valued: ['-i', '-o', '-e', '--input', '--output', '--error'] },
   sudo: {
     flags: ['-A', '-b', '-E', '-e', '-H', '-h', '-i', '-K', '-k', '-l', '-n', '-P', '-S', '-s', '-V', '-v', '--askpass', '--background', '--preserve-env', '--edit', '--set-home', '--login', '--remove-timestamp', '--reset-timestamp', '--list', '--non-interactive', '--preserve-groups', '--stdin', '--shell', '--validate'],
-    valued: ['-C', '-D', '-g', '-p', '-R', '-r', '-T', '-t', '-U', '-u', '--close-from', '--chdir', '--group', '--host', '--prompt', '--chroot', '--role', '--type', '--command-timeout', '--other-user', '--user'],
+    valued: ['-C', '-g', '-p', '-r', '-T', '-t', '-U', '-u', '--close-from', '--group', '--host', '--prompt', '--role', '--type', '--command-timeout', '--other-user', '--user'],
     assignments: true,
   },
   time: { flags: ['-p', '-a', '-v', '-q', '--portability', '--append', '--verbose', '--quiet'], valued: ['-f', '-o', '--format', '--output'] },
@@ -55,9 +58,3 @@ export const SHELLS: ReadonlySet<string> = new Set(['bash', 'sh', 'dash', 'zsh',
 
 /** Shell options that take a value (`bash -o pipefail -c …`). */
 export const SHELL_VALUED: ReadonlySet<string> = new Set(['-o', '+o', '-O', '+O', '--rcfile', '--init-file'])
-
-/** git's own options before its subcommand (`git -C dir push`): dropped, so a rule sees `git push`. */
-export const GIT_GLOBAL: WrapperSpec = {
-  flags: ['-p', '--paginate', '-P', '--no-pager', '--bare', '--no-replace-objects', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-optional-locks', '--no-advice', '--no-lazy-fetch', '--exec-path', '--html-path', '--man-path', '--info-path', '-v', '--version', '-h', '--help'],
-  valued: ['-C', '-c', '--git-dir', '--work-tree', '--namespace', '--super-prefix', '--config-env', '--list-cmds', '--attr-source'],
-}

@@ -52,6 +52,8 @@ export interface DshWebOptions {
   accessSecret?: string
   /** How long the host may take to print its address (the first boot compiles a little). */
   readyTimeoutMs?: number
+  /** A folder put first on the host's PATH: stub programs, so the commands its tools run touch nothing real. */
+  pathPrefix?: string
 }
 
 /** Starts `dsh web --no-open --port 0` and resolves once it printed its address. */
@@ -69,7 +71,7 @@ export async function startDshWeb(harness: RealHarness, options: DshWebOptions):
       DSH_HOME: home,
       DEEPSEEK_BASE_URL: options.model.baseUrl,
       DEEPSEEK_API_KEY: 'scripted',
-      PATH: `${harness.pnpmDir}:${process.env.PATH ?? ''}`,
+      PATH: `${options.pathPrefix !== undefined ? `${options.pathPrefix}:` : ''}${harness.pnpmDir}:${process.env.PATH ?? ''}`,
     }
     delete env.DSH_ACCESS_SECRET
     if (options.accessSecret !== undefined) env.DSH_ACCESS_SECRET = options.accessSecret
