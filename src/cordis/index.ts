@@ -11,6 +11,7 @@ import type { PluginContext } from './harness-context.js'
 import { harnessErrorClassOf, inHarnessTerms } from './harness-errors.js'
 import { describeError, OffSwitch } from './off-switch.js'
 import { TIMING } from '../slack/timing.js'
+import { unsupportedNode } from '../config/node-range.js'
 import { bridgeOptionsFromPluginConfig, isServiceConfig, PluginConfigSchema, type PluginSettings, type ServicePluginConfig, type SlackPluginConfig } from './plugin-config.js'
 
 export type { PluginContext, PluginSettings, SlackPluginConfig, ServicePluginConfig }
@@ -52,6 +53,12 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
       const logger = pluginLogger(ctx)
       if (settings.problem !== undefined) {
         logger.warn(`off: ${settings.problem}`)
+        return
+      }
+      // The harness's own range is ours, but a profile can be run by another Node: off, in one line, before anything fails deeper.
+      const wrongNode = unsupportedNode()
+      if (wrongNode !== undefined) {
+        logger.warn(`off: ${wrongNode}`)
         return
       }
       const config = settings.config
