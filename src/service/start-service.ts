@@ -117,6 +117,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       metrics,
       onRefused: metrics.refused,
       policy: () => policy.current,
+      policyFromFile: config.policyPath !== undefined,
     })
     const { url } = await api.listen(config.host, config.port).catch((error: NodeJS.ErrnoException) => {
       // The bare "listen EADDRINUSE" names no setting; the person needs the variable to change.
