@@ -26,7 +26,7 @@ describe('dsh-slack sandbox', () => {
     expect(parseSandboxArgs(['--code-channels'])).toMatchObject({ codeChannels: true })
     expect(parseSandboxArgs(['--port', '4200'])).toMatchObject({ port: 4200, workspace: '.dsh-slack/sandbox-4200.json' })
     expect(parseSandboxArgs(['--port=0'])).toMatchObject({ port: 0 })
-    expect(parseSandboxArgs(['--workspace', 'w.json', '--fresh'])).toEqual({ port: 4100, workspace: 'w.json', fresh: true })
+    expect(parseSandboxArgs(['--workspace', 'w.json', '--fresh'])).toEqual({ port: 4100, workspace: 'w.json', fresh: true, codeChannels: false })
     expect(parseSandboxArgs(['--workspace=:memory:'])).toMatchObject({ workspace: null })
     expect(parseSandboxArgs(['--help'])).toBeNull()
   })
