@@ -8,6 +8,7 @@
 import { spawn, spawnSync } from 'node:child_process'
 import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -263,7 +264,8 @@ function freshCopy(into: string): void {
 describe("the README's first two commands, in a fresh copy on the machine's own Node", { timeout: 900_000 }, () => {
   const node = machineNode()
   const copy = mkdtempSync(join(tmpdir(), 'dsh-slack-fresh-clone-'))
-  afterAll(() => rmSync(copy, { recursive: true, force: true }))
+  // Its node_modules holds a Node binary and the whole dev tree: removing it takes a while on a loaded machine.
+  afterAll(() => rm(copy, { recursive: true, force: true }), 180_000)
   const [install, test] = readDocBlocks(root, 'README.md').filter((block) => RUNS.has(block.lang))
 
   it('are `npm install && npm start` and `npm test`, first in the README', () => {
