@@ -16,7 +16,7 @@ import { contextLine, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
 import { quorumLine } from './quorum.js'
 import { statusLine } from './settled-message.js'
-import { fitEscaped, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
+import { fitEscaped, fitMrkdwn, fitText, plain, shownText } from './text.js'
 import type { ApprovalView, Outcome } from './view.js'
 
 /** Context, header, the tool, its arguments and the reason: shared by the open and the settled card. */
@@ -29,7 +29,7 @@ function approvalHead(view: ApprovalView): KnownBlock[] {
         type: 'rich_text_section',
         elements: [
           { type: 'text', text: `${words.tool}: `, style: { bold: true } },
-          { type: 'text', text: fitText(wellFormed(view.toolName).trim() === '' ? '–' : wellFormed(view.toolName), LIMIT.contextField), style: { code: true } },
+          { type: 'text', text: fitText(shownText(view.toolName).trim() === '' ? '–' : shownText(view.toolName), LIMIT.contextField), style: { code: true } },
         ],
       },
     ],
@@ -38,7 +38,7 @@ function approvalHead(view: ApprovalView): KnownBlock[] {
   const blocks: KnownBlock[] = [askContext(view.locale, view.agent, view.mention, view.expiresAt), { type: 'header', text: plain(words.toolApproval, LIMIT.headerText) }, tool, ...approvalArgumentsBlocks(view)]
   if (view.reason !== undefined && view.reason.trim() !== '') {
     // The reason is shown literally, shortened visibly.
-    blocks.push({ type: 'rich_text', elements: [{ type: 'rich_text_quote', elements: [{ type: 'text', text: fitText(wellFormed(view.reason), LIMIT.richTextElementText) }] }] })
+    blocks.push({ type: 'rich_text', elements: [{ type: 'rich_text_quote', elements: [{ type: 'text', text: fitText(shownText(view.reason), LIMIT.richTextElementText) }] }] })
   }
   if (view.callId !== undefined && view.callId.trim() !== '') blocks.push(contextLine(`${words.callId} \`${fitMrkdwn(view.callId.replace(/`/g, 'ˋ'), LIMIT.contextField)}\``))
   return blocks

@@ -9,7 +9,7 @@
 import type { CardBlock, CarouselBlock } from '@slack/types'
 import { optionButton } from './controls.js'
 import { LIMIT } from './limits.js'
-import { escapeMrkdwn, wellFormed } from './text.js'
+import { escapeMrkdwn, shownText } from './text.js'
 import type { AskView, Locale, QuestionView } from './view.js'
 
 /** A question's card texts, escaped, or null when one does not fit its field. */
@@ -19,9 +19,9 @@ interface CardText {
   body?: string
 }
 
-/** Every label shows whole on a button, and none is blank. */
+/** Every label shows whole on a button (as shown: invisible characters by code point), and none is blank. */
 function labelsFit(question: QuestionView): boolean {
-  return question.options.every((o) => o.label.length <= LIMIT.buttonText && o.label.trim() !== '')
+  return question.options.every((o) => shownText(o.label).length <= LIMIT.buttonText && o.label.trim() !== '')
 }
 
 /**
@@ -31,11 +31,11 @@ function labelsFit(question: QuestionView): boolean {
  * Markdown rendering, so it does not fit a card.
  */
 function cardText(question: QuestionView, index: number): CardText | null {
-  const title = escapeMrkdwn(wellFormed(`${index + 1}. ${question.question.trim()}`))
+  const title = escapeMrkdwn(shownText(`${index + 1}. ${question.question.trim()}`))
   if (question.question.trim() === '' || title.length > LIMIT.cardTitle) return null
   const text: CardText = { title }
   if (question.header !== undefined && question.header.trim() !== '') {
-    const subtitle = escapeMrkdwn(wellFormed(question.header.trim()))
+    const subtitle = escapeMrkdwn(shownText(question.header.trim()))
     if (subtitle.length > LIMIT.cardSubtitle) return null
     text.subtitle = subtitle
   }
@@ -47,7 +47,7 @@ function cardText(question: QuestionView, index: number): CardText | null {
   }
   for (const o of question.options) if (o.description !== undefined && o.description.trim() !== '') lines.push(`${o.label} — ${o.description.trim()}`)
   if (lines.length > 0) {
-    const body = escapeMrkdwn(wellFormed(lines.join('\n')))
+    const body = escapeMrkdwn(shownText(lines.join('\n')))
     if (body.length > LIMIT.cardBody) return null
     text.body = body
   }

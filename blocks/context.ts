@@ -5,7 +5,7 @@
 import type { ContextBlock } from '@slack/types'
 import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
-import { escapeMrkdwn, fitMrkdwn, fitText } from './text.js'
+import { escapeMrkdwn, fitMrkdwn, fitText, shownText } from './text.js'
 import type { AgentView, Locale, Person } from './view.js'
 
 /** A user (U…/W…) or user-group (S…) id as Slack issues them. */
@@ -63,7 +63,7 @@ export function askContext(locale: Locale, agent: AgentView | undefined, mention
   // The agent's title, else its session as the name: a bare "Agent" label
   // with nothing after it reads as a missing value.
   const title = agent?.title?.trim()
-  if (title) line.mrkdwn(`*${escapeMrkdwn(words.agent)}*`, fitText(title, LIMIT.contextField))
+  if (title) line.mrkdwn(`*${escapeMrkdwn(words.agent)}*`, fitText(shownText(title), LIMIT.contextField))
   // Several hosts: the host first, so the session id is read as one of its sessions.
   if (agent?.host?.trim()) line.mrkdwn(`${words.host} ${code(agent.host)}`)
   if (agent?.id?.trim()) line.mrkdwn(title ? `${words.session} ${code(agent.id)}` : `*${escapeMrkdwn(words.agent)}* ${code(agent.id)}`)

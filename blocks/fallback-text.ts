@@ -7,7 +7,7 @@ import { agentName, mentionOf } from './context.js'
 import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
 import { parseMarkdown, plainText } from './markdown/index.js'
-import { fitEscaped, fitMrkdwn, wellFormed } from './text.js'
+import { fitEscaped, fitMrkdwn, shownText } from './text.js'
 import type { ApprovalView, AskView } from './view.js'
 
 /** How much of a plan is parsed to find its title: a title is near the top, and a notification must be cheap. */
@@ -41,5 +41,5 @@ export function fallbackText(view: AskView | ApprovalView): string {
   } else {
     text = words.questionsFrom(from, view.questions.length, fitMrkdwn(view.questions[0]?.question ?? '', room / 2))
   }
-  return prefix + fitEscaped(wellFormed(text), room)
+  return prefix + fitEscaped(shownText(text), room)
 }

@@ -16,7 +16,7 @@ import { contextLine } from './layout.js'
 import { LIMIT } from './limits.js'
 import { quorumLine } from './quorum.js'
 import { approveIndex, askShape } from './question-message.js'
-import { escapeMrkdwn, fitText, isSafeUrl, plain, wellFormed } from './text.js'
+import { escapeMrkdwn, fitText, isSafeUrl, plain, shownText } from './text.js'
 import type { AgentView, ApprovalView, AskView, Locale, QuestionView } from './view.js'
 
 /** One pending ask on the Home tab: the message's view-model, plus where and when it was asked. */
@@ -104,7 +104,7 @@ function planTitle(question: QuestionView, header: string): string | undefined {
 function titleBlock(words: Words, ask: HomeAskView): RichTextBlock {
   const elements: { type: 'text'; text: string; style?: { bold?: boolean; code?: boolean } }[] = []
   const literal = (text: string) => {
-    const clean = wellFormed(text).replace(/\s+/g, ' ').trim()
+    const clean = shownText(text).replace(/\s+/g, ' ').trim()
     return fitText(clean === '' ? '–' : clean, LIMIT.homeQuestionText)
   }
   if (ask.kind === 'approval') {
@@ -129,8 +129,8 @@ function titleBlock(words: Words, ask: HomeAskView): RichTextBlock {
 function agentLabel(words: Words, agent: AgentView | undefined): string {
   const name = agent?.title?.trim() || agent?.id?.trim()
   const host = agent?.host?.trim()
-  const where = host ? fitText(`${words.host} ${wellFormed(host)} · `, LIMIT.contextField / 2) : ''
-  return where + (name ? fitText(wellFormed(name), LIMIT.contextField - where.length) : words.anAgent)
+  const where = host ? fitText(`${words.host} ${shownText(host)} · `, LIMIT.contextField / 2) : ''
+  return where + (name ? fitText(shownText(name), LIMIT.contextField - where.length) : words.anAgent)
 }
 
 /** Who asks (literal), how long it has waited, where, and the link; for `elsewhere` asks, where to answer. */

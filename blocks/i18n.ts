@@ -129,6 +129,8 @@ export interface Words {
   failedNotice: string
   /** Relay: the person's answer reached a host that no longer held the request. */
   undeliveredNotice: string
+  /** Request changes went to the agent without `count` canvas comments whose authors may not answer the ask. */
+  commentsLeftOut(count: number): string
   /** Form errors, shown under the input. */
   formBoth: string
   formInvalid: string
@@ -277,6 +279,8 @@ const en: Words = {
   failedNotice: 'Something went wrong and your answer was not recorded. Please try again in a moment.',
   undeliveredNotice:
     'Your answer was not delivered: the request was no longer open on the host (it restarted, or the request ended there while it could not be reached). Check the host’s web UI; if the agent asks again, answer the new message.',
+  commentsLeftOut: (count) =>
+    `${count === 1 ? 'One comment' : `${count} comments`} on the plan canvas ${count === 1 ? 'was' : 'were'} left out of what the agent received: ${count === 1 ? 'its author' : 'their authors'} may not answer this question.`,
   formBoth: 'Choose an option or write an Other answer, not both.',
   formInvalid: 'That choice is no longer available; choose again.',
   questionFrom: (from, text) => `${from} asks: ${text}`,
@@ -409,6 +413,7 @@ const zhCN: Words = {
   replyRefused: (problem) => `你的回复未被记录：${problem}`,
   failedNotice: '出错了，你的回答没有被记录，请稍后重试。',
   undeliveredNotice: '你的回答未送达：主机上这个请求已不再开放（主机重启了，或在无法连接期间请求已结束）。请查看主机的网页界面；如果智能体再次提问，请回答新的消息。',
+  commentsLeftOut: (count) => `计划画布上有 ${count} 条评论没有发给智能体：其作者无权回答这个问题。`,
   formBoth: '请选择一个选项或填写“其他”，不要同时填写。',
   formInvalid: '这个选项已不可用，请重新选择。',
   questionFrom: (from, text) => `${from} 提问：${text}`,

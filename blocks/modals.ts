@@ -11,7 +11,7 @@ import { wordsFor } from './i18n.js'
 import { contextLine, textSize } from './layout.js'
 import { LIMIT } from './limits.js'
 import { markdownUnits, packUnits, type Inline } from './markdown/index.js'
-import { escapeMrkdwn, fitText, plain, wellFormed } from './text.js'
+import { escapeMrkdwn, fitText, plain, shownText } from './text.js'
 import type { AskView, Locale, QuestionView } from './view.js'
 
 /** Extra fields the provider may set on a modal. */
@@ -55,8 +55,8 @@ function modal(title: string, submit: string, close: string, callbackId: string,
 function questionBlock(question: QuestionView | undefined, number?: number): RichTextBlock {
   const elements: Inline[] = []
   if (number !== undefined) elements.push({ type: 'text', text: `${number}. `, style: { bold: true } })
-  if (question?.header !== undefined && question.header.trim() !== '') elements.push({ type: 'text', text: `${fitText(wellFormed(question.header), LIMIT.headerText)}\n`, style: { italic: true } })
-  const text = wellFormed(question?.question ?? '').trim() === '' ? '–' : wellFormed(question!.question)
+  if (question?.header !== undefined && question.header.trim() !== '') elements.push({ type: 'text', text: `${fitText(shownText(question.header), LIMIT.headerText)}\n`, style: { italic: true } })
+  const text = shownText(question?.question ?? '').trim() === '' ? '–' : shownText(question!.question)
   elements.push({ type: 'text', text: fitText(text, LIMIT.cardQuestionText), style: { bold: true } })
   return { type: 'rich_text', elements: [{ type: 'rich_text_section', elements }] }
 }
@@ -107,7 +107,7 @@ export function otherModal(view: AskView, question: number, extras?: ModalExtras
   const q = view.questions[question]
   const ticked = extras?.ticked ?? []
   // Prefilled within what the box accepts; shortened visibly if the labels alone are longer.
-  const prefill = ticked.length > 0 ? fitText(wellFormed(ticked.join(', ')), LIMIT.plainTextInputMax) : undefined
+  const prefill = ticked.length > 0 ? fitText(shownText(ticked.join(', ')), LIMIT.plainTextInputMax) : undefined
   const blocks: KnownBlock[] = [questionBlock(q)]
   if (prefill !== undefined) blocks.push(contextLine(escapeMrkdwn(words.tickedCarried)))
   blocks.push(textInput(encodeInputBlockId({ kind: 'text' }), encodeActionId({ kind: 'other', askId: view.askId, question }), words.yourAnswer, false, undefined, prefill))

@@ -6,7 +6,7 @@
 import { personMrkdwn } from './context.js'
 import { wordsFor } from './i18n.js'
 import { LIMIT } from './limits.js'
-import { escapeMrkdwn, fitEscaped, wellFormed } from './text.js'
+import { escapeMrkdwn, fitEscaped, shownText } from './text.js'
 import type { Locale, Outcome, Person } from './view.js'
 
 /** What an ephemeral notice says. */
@@ -38,6 +38,8 @@ export type Notice =
   | { kind: 'reply-refused'; problem: string }
   /** Relay: the answer reached a host that no longer held the request. */
   | { kind: 'undelivered' }
+  /** Request changes was recorded without `count` canvas comments whose authors may not answer the ask (decision 0091). */
+  | { kind: 'comments-left-out'; count: number }
   /**
    * A choice on a carousel card was kept as the person's draft (decision
    * 0077): which question (agent text, escaped here), which option, and how
@@ -75,14 +77,16 @@ export function noticeText(locale: Locale, notice: Notice): string {
       return words.failedNotice
     case 'undelivered':
       return words.undeliveredNotice
+    case 'comments-left-out':
+      return words.commentsLeftOut(notice.count)
     case 'reply-recorded':
-      return notice.as === 'feedback' ? words.replyRecordedAsFeedback : words.replyRecordedAsOther(fitEscaped(escapeMrkdwn(wellFormed(notice.question)), LIMIT.homeQuestionText))
+      return notice.as === 'feedback' ? words.replyRecordedAsFeedback : words.replyRecordedAsOther(fitEscaped(escapeMrkdwn(shownText(notice.question)), LIMIT.homeQuestionText))
     case 'reply-not-an-answer':
       return notice.card === 'batch' ? words.replyNotForBatch : words.replyNotForApproval
     case 'reply-refused':
       return words.replyRefused(notice.problem)
     case 'choice-noted': {
-      const quote = (text: string) => fitEscaped(escapeMrkdwn(wellFormed(text)), LIMIT.homeQuestionText)
+      const quote = (text: string) => fitEscaped(escapeMrkdwn(shownText(text)), LIMIT.homeQuestionText)
       return words.choiceNoted(quote(notice.question), quote(notice.label), notice.chosen, notice.total)
     }
     case 'approval-counted':

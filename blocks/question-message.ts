@@ -15,7 +15,7 @@ import { BODY_CAP, contextLine, layoutCard, textSize, type CardParts, type FileA
 import { LIMIT } from './limits.js'
 import { quorumLine } from './quorum.js'
 import { markdownUnits, packUnits, textUnits, type Inline, type PackedBlock, type RichUnit } from './markdown/index.js'
-import { escapeMrkdwn, fitMrkdwn, fitText, plain, wellFormed } from './text.js'
+import { escapeMrkdwn, fitMrkdwn, fitText, plain, shownText } from './text.js'
 import type { AskView, QuestionView } from './view.js'
 
 /** What kind of card an ask gets. */
@@ -43,7 +43,7 @@ function header(text: string | undefined): HeaderBlock[] {
 
 /** The question on the card, shortened when long (the full text then opens the body). */
 function questionPreview(question: string): { block: KnownBlock; full: RichUnit[] } {
-  const text = wellFormed(question).trim() === '' ? '–' : wellFormed(question)
+  const text = shownText(question).trim() === '' ? '–' : shownText(question)
   const preview = fitText(text, LIMIT.cardQuestionText)
   const block: KnownBlock = { type: 'rich_text', elements: [{ type: 'rich_text_section', elements: [{ type: 'text', text: preview, style: { bold: true } }] }] }
   return { block, full: preview === text ? [] : textUnits(text.slice(0, BODY_CAP), { bold: true }) }
@@ -66,8 +66,8 @@ function optionListUnits(question: QuestionView): RichUnit[] {
   const within = question.options.filter((o) => (total += Math.min(o.label.length + (o.description?.length ?? 0), BODY_CAP)) <= BODY_CAP)
   const items = within.map((o) => {
     o = { label: o.label.slice(0, BODY_CAP), ...(o.description === undefined ? {} : { description: o.description.slice(0, BODY_CAP) }) }
-    const elements: Inline[] = [{ type: 'text', text: wellFormed(o.label).trim() === '' ? '–' : wellFormed(o.label), style: { bold: true } }]
-    if (o.description !== undefined && o.description.trim() !== '') elements.push({ type: 'text', text: ` — ${wellFormed(o.description)}` })
+    const elements: Inline[] = [{ type: 'text', text: shownText(o.label).trim() === '' ? '–' : shownText(o.label), style: { bold: true } }]
+    if (o.description !== undefined && o.description.trim() !== '') elements.push({ type: 'text', text: ` — ${shownText(o.description)}` })
     return elements
   })
   return listUnits(items, 'ordered')
@@ -191,8 +191,8 @@ function batchControls(view: AskView): KnownBlock[] {
  */
 function batchQuestionUnits(question: QuestionView, index: number, room: number): RichUnit[] {
   const title: Inline[] = [{ type: 'text', text: `${index + 1}. `, style: { bold: true } }]
-  if (question.header !== undefined && question.header.trim() !== '') title.push({ type: 'text', text: `${wellFormed(question.header)} · `, style: { italic: true } })
-  title.push({ type: 'text', text: wellFormed(question.question).trim() === '' ? '–' : wellFormed(question.question), style: { bold: true } })
+  if (question.header !== undefined && question.header.trim() !== '') title.push({ type: 'text', text: `${shownText(question.header)} · `, style: { italic: true } })
+  title.push({ type: 'text', text: shownText(question.question).trim() === '' ? '–' : shownText(question.question), style: { bold: true } })
   const units: RichUnit[] = []
   for (const el of title) if (el.type === 'text') units.push(...textUnits(el.text, el.style ?? {}))
   // One section for the title line, however it was split.
@@ -267,7 +267,7 @@ function askFileName(view: AskView): string {
 
 function askFile(view: AskView): FileAttachment {
   const q = view.questions[0]
-  const title = fitText(wellFormed(q?.header?.trim() || q?.question?.trim() || wordsFor(view.locale).fileTitle), LIMIT.headerText)
+  const title = fitText(shownText(q?.header?.trim() || q?.question?.trim() || wordsFor(view.locale).fileTitle), LIMIT.headerText)
   return { filename: askFileName(view), title, content: askMarkdown(view) }
 }
 

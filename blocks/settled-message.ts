@@ -9,7 +9,7 @@ import { wordsFor, type AskSubject, type Words } from './i18n.js'
 import { contextLine, layoutCard, textSize, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
 import { approveIndex, askCard, askShape, type AskBody } from './question-message.js'
-import { fitEscaped, fitMrkdwn, fitText, wellFormed } from './text.js'
+import { fitEscaped, fitMrkdwn, fitText, shownText } from './text.js'
 import type { AnswerView, AskView, Locale, Outcome, Person, QuestionView } from './view.js'
 
 /** The status line (mrkdwn) of an outcome, for asks and approvals alike. */
@@ -59,9 +59,9 @@ function answerFor(answers: AnswerView[], question: QuestionView, index: number)
 
 /** An answer as a reader says it: the labels, the custom text in quotes, or "skipped". */
 function answerText(words: Words, answer: AnswerView | undefined, max: number): { text: string; italic: boolean } {
-  if (answer?.custom !== undefined) return { text: fitText(wellFormed(`“${answer.custom}”`), max), italic: false }
+  if (answer?.custom !== undefined) return { text: fitText(shownText(`“${answer.custom}”`), max), italic: false }
   if (answer === undefined || answer.selected.length === 0) return { text: words.skipped, italic: true }
-  return { text: fitText(wellFormed(answer.selected.join(', ')), max), italic: false }
+  return { text: fitText(shownText(answer.selected.join(', ')), max), italic: false }
 }
 
 /** What was answered, as rich text within LIMIT.statusText (literal: answers are never parsed). */
@@ -78,7 +78,7 @@ function answersBlock(view: AskView, answers: AnswerView[], budget: number): Ric
   // Each answer gets a fair share, so the first long answer cannot crowd out the rest.
   const share = Math.max(LIMIT.optionText, Math.floor(budget / Math.max(1, view.questions.length)))
   for (const [i, q] of view.questions.entries()) {
-    const label = fitText(wellFormed(q.header?.trim() || q.question.trim() || '–'), LIMIT.optionText)
+    const label = fitText(shownText(q.header?.trim() || q.question.trim() || '–'), LIMIT.optionText)
     const answer = answerText(words, answerFor(answers, q, i), share)
     const size = label.length + answer.text.length + 2
     if (used + size > budget - LIMIT.optionText) break

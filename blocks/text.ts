@@ -34,15 +34,61 @@ export function wellFormed(text: string): string {
  * (U+202E shows `txt.exe` as `exe.txt`), and zero-width characters (two
  * commands that look the same but are not).
  */
-const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff]/g
+const INVISIBLE = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\u{e0000}-\u{e007f}]/gu
+
+/** A character as its code point, in brackets no agent text can hide in: `⟨U+202E⟩`. */
+function codePointOf(char: string): string {
+  return `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`
+}
 
 /**
  * Shows every invisible character as its code point (`⟨U+202E⟩`), so what
  * a person approves is what runs: for the literal text of a tool's
- * arguments, where nothing is rendered and every character counts.
+ * arguments, where nothing is rendered and every character counts. Tag
+ * characters (U+E0000–U+E007F) are among them: text no one sees but a
+ * model reads.
  */
 export function showInvisibles(text: string): string {
-  return text.replace(INVISIBLE, (char) => `⟨U+${char.codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}⟩`)
+  return text.replace(INVISIBLE, codePointOf)
+}
+
+/** A flag's tag sequence (🏴, tags, U+E007F: 🏴󠁧󠁢󠁳󠁣󠁴󠁿), kept whole; or one invisible character. */
+const FLAG_OR_INVISIBLE = /(\u{1f3f4}[\u{e0020}-\u{e007e}]+\u{e007f})|[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u061c\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff\u{e0000}-\u{e007f}]/gu
+
+const EMOJI_BEFORE_JOINER = /[\p{Extended_Pictographic}\u{1f3fb}-\u{1f3ff}]\ufe0f?$/u
+const EMOJI = /^\p{Extended_Pictographic}/u
+/** A letter or mark of a script that writes with joiners (Arabic, Persian, the Indic scripts…): not Latin, Greek, Cyrillic or shared. */
+const JOINING_LETTER = /^(?![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}])[\p{L}\p{M}]/u
+const JOINING_LETTER_BEFORE = /(?![\p{Script=Latin}\p{Script=Greek}\p{Script=Cyrillic}\p{Script=Common}\p{Script=Inherited}])[\p{L}\p{M}]$/u
+
+/**
+ * Whether an invisible character at `at` belongs to legitimate text: CR
+ * before LF (a line end), a zero-width joiner inside an emoji sequence
+ * (👨‍👩‍👧), a joiner or non-joiner between two letters of a script that
+ * writes with them (Persian's non-joiner, the Indic scripts' half forms).
+ */
+function belongs(char: string, text: string, at: number): boolean {
+  if (char === '\r') return text[at + 1] === '\n'
+  if (char !== '\u200d' && char !== '\u200c') return false
+  const before = text.slice(Math.max(0, at - 3), at)
+  const after = text.slice(at + 1, at + 3)
+  if (char === '\u200d' && EMOJI_BEFORE_JOINER.test(before) && EMOJI.test(after)) return true
+  return JOINING_LETTER_BEFORE.test(before) && JOINING_LETTER.test(after)
+}
+
+/**
+ * Agent text as a person should see it on any surface (a card's question,
+ * header, options and plan, a carousel card, a modal, the Home tab, a
+ * notice, the canvas, the code channel's context bar): well-formed, with
+ * bidi controls, zero-width characters, controls and tag characters shown
+ * by code point, as a tool's arguments show them (decision 0092). U+202E
+ * would otherwise show `txt.exe` as `exe.txt` and make a question read the
+ * other way round. What legitimate text needs (emoji sequences, flags, the
+ * joiners of scripts that use them, line ends) is kept.
+ */
+export function shownText(text: string): string {
+  const clean = wellFormed(text)
+  return clean.replace(FLAG_OR_INVISIBLE, (match: string, flag: string | undefined, at: number) => (flag !== undefined || belongs(match, clean, at) ? match : codePointOf(match)))
 }
 
 const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' })
@@ -142,15 +188,15 @@ function mappedFit(text: string, budget: number, map: (s: string) => string): nu
   return end
 }
 
-/** Plain text shortened to `max`, with a stand-in when the text is blank (Slack rejects empty texts). */
+/** Plain text shortened to `max`, invisible characters shown, with a stand-in when the text is blank (Slack rejects empty texts). */
 export function fitPlain(text: string, max: number, blank: string): string {
-  const clean = wellFormed(text)
+  const clean = shownText(text)
   return fitText(clean.trim() === '' ? blank : clean, max)
 }
 
-/** Escaped mrkdwn shortened to `max` (measured after escaping). */
+/** Escaped mrkdwn shortened to `max` (measured after escaping), invisible characters shown. */
 export function fitMrkdwn(text: string, max: number): string {
-  return fitText(wellFormed(text), max, escapeMrkdwn)
+  return fitText(shownText(text), max, escapeMrkdwn)
 }
 
 /** A plain_text object (never parsed by Slack: no mentions, no links, no formatting). */
@@ -186,8 +232,9 @@ export function isSafeUrl(url: string): boolean {
   if (!URL.canParse(url)) return false
   const parsed = new URL(url)
   if (!(SAFE_SCHEMES as readonly string[]).includes(parsed.protocol)) return false
-  // Slack's own link syntax uses `<`, `>` and `|`; a url carrying them is not one we pass on.
-  return !/[<>|\s]/.test(url)
+  // Slack's own link syntax uses `<`, `>` and `|`; a url carrying them is not one we pass on,
+  // nor one with an invisible character in it (a bidi control makes it read as another address).
+  return !/[<>|\s]/.test(url) && showInvisibles(url) === url
 }
 
 /**

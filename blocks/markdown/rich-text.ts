@@ -13,7 +13,7 @@
 import type { Blockquote, Definition, Heading, List, ListItem, Nodes, Paragraph, Root, RootContent } from 'mdast'
 import type { RichTextList, RichTextSection } from '@slack/types'
 import { LIMIT } from '../limits.js'
-import { wellFormed } from '../text.js'
+import { shownText } from '../text.js'
 import { type Inline, type InlineCtx, inlines, isClickable, nonEmpty, plainText, pushLink, pushText, sizeOf, splitInline, type Style } from './inline.js'
 import { parseMarkdown } from './parse.js'
 import { pushTable, tableText } from './table.js'
@@ -225,14 +225,14 @@ export function treeUnits(root: Root, options: MarkdownOptions = {}): RichUnit[]
 
 /** Markdown as block-level rich text units, each within the budget. */
 export function markdownUnits(markdown: string, options: MarkdownOptions = {}): RichUnit[] {
-  return treeUnits(parseMarkdown(wellFormed(markdown)), options)
+  return treeUnits(parseMarkdown(shownText(markdown)), options)
 }
 
 /** Literal text (no Markdown) as rich text units, optionally styled (a question in bold). */
 export function textUnits(text: string, style: Style = {}, budget: number = LIMIT.richTextElementText): RichUnit[] {
   const out: RichUnit[] = []
   const elements: Inline[] = []
-  pushText(elements, wellFormed(text), style)
+  pushText(elements, shownText(text), style)
   pushSection(out, elements, budget)
   return out
 }

@@ -24,6 +24,8 @@ export function settlementEvent(id: string, settlement: Settlement): NewAskEvent
       event.type = 'answered'
       event.by = outcome.by
       detail.answer = settlement.answer ?? { answers: outcome.answers }
+      // Whose words went to the agent: the answerer's, and those it quoted (a canvas's comments); whose were left out.
+      if (settlement.quoted) Object.assign(detail, { wordsFrom: [outcome.by.id, ...settlement.quoted.from.filter((id) => id !== outcome.by.id)], leftOut: settlement.quoted.leftOut })
       break
     case 'decided':
       event.type = 'decided'

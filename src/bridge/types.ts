@@ -1,6 +1,6 @@
 import type { AgentView, Locale, SettledElsewhereHow } from '../../blocks/view.js'
 import type { AskUserQuestionRequest, UserInteractionProvider } from '../contract/index.js'
-import type { ApprovalRequest, AskRecord, RelayDelivery } from '../store/ask-record.js'
+import type { ApprovalRequest, AskDoor, AskRecord, RelayDelivery } from '../store/ask-record.js'
 import type { AskStore } from '../store/ask-store.js'
 import type { Logger } from '../log/logger.js'
 import type { SessionEndOutcome } from './code-channel/session-end.js'
@@ -188,8 +188,11 @@ export interface SlackBridge {
    * back in the plan card's thread (decision 0078). Idempotent, from any
    * instance on the same store; rejects only when Slack or the store fails.
    * Optional: a bridge made by hand (a test's fake) need not end sessions.
+   * `door`: whose session it is (decision 0090): the library's and the
+   * plugin's own by default; the relay names its host. Another door's
+   * session with the same id is never touched.
    */
-  sessionEnded?(sessionId: string): Promise<SessionEndOutcome>
+  sessionEnded?(sessionId: string, door?: AskDoor): Promise<SessionEndOutcome>
   /** Every settlement, in this process, after it is stored (service logs, relay replies). */
   onSettled(listener: (record: AskRecord) => void): () => void
   /** Whether Slack is reachable now. */

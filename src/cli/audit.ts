@@ -33,8 +33,16 @@ Options:
 const PAGE = 1000
 const CSV_COLUMNS = ['seq', 'at', 'askId', 'type', 'byId', 'byName', 'detail', 'rule', 'key'] as const
 
-function csvCell(value: string): string {
-  return /[",\n\r]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value
+/**
+ * One CSV cell. A cell beginning with `=`, `+`, `-`, `@`, a tab or a CR is
+ * a formula to a spreadsheet (`=HYPERLINK(…)` in a person's Slack name, a
+ * rule named `-x`): it gets a leading `'`, which spreadsheets show as text
+ * and never run (OWASP's advice on CSV injection). The JSON `detail` starts
+ * with `{` and is never touched.
+ */
+export function csvCell(value: string): string {
+  const inert = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value
+  return /[",\n\r]/.test(inert) ? `"${inert.replace(/"/g, '""')}"` : inert
 }
 
 function csvLine(event: AskEvent): string {

@@ -6,8 +6,9 @@ import { ApiError } from '../http/api-error.js'
 import { parseCreateAskBody } from '../http/create-ask-body.js'
 import { loadShellParser } from '../policy/command/shell-parser.js'
 import { explain } from '../policy/explain.js'
-import type { AskFacts } from '../policy/operator-policy.js'
+import type { ApiKeyEntry, AskFacts, OperatorPolicy } from '../policy/operator-policy.js'
 import { loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
+import { policyLoosenings } from '../policy/policy-loosenings.js'
 import type { AskStyle } from '../policy/tighten.js'
 import { environmentKeys, operatorPolicyOf } from '../service/service-policy.js'
 import { agentView } from '../bridge/agent-view.js'
@@ -21,7 +22,10 @@ export const POLICY_HELP = `Usage: dsh-slack policy check FILE
        dsh-slack policy explain REQUEST.json [--key NAME]
 
 check    validates a policy file (YAML or JSON): exit 0 when it is usable,
-         2 with the file, line and field of the first mistake.
+         2 with the file, line and field of the first mistake. With
+         DSH_SLACK_POLICY set to another file, it also lists where FILE is
+         looser than that one: the service refuses such a change when it
+         picks it up from the file, and applies it on SIGHUP.
 explain  says which rule of the policy in force (DSH_SLACK_POLICY, else the
          environment variables' one rule) an ask falls under and why, and
          what it needs: channel, answerers, approvers, quorum, reminder,
@@ -62,12 +66,33 @@ function check(file: string, io: CliIo): number {
     const rules = policy.rules.map((rule) => rule.name)
     io.stdout.write(`✓ ${file}: valid (version ${policy.version}): ${rules.length} rule(s)${rules.length > 0 ? ` (${rules.join(', ')})` : ''}, ${policy.keys.length} key(s), at most ${policy.limits.pending} pending asks (${policy.limits.pendingPerKey} per key)\n`)
     for (const warning of policyWarnings(policy)) io.stdout.write(`! warning: ${warning}\n`)
+    for (const line of comparedWithPolicyInForce(policy, config.policyPath, environmentKeys(config))) io.stdout.write(`! ${line}\n`)
     return EXIT.ok
   } catch (error) {
     if (!(error instanceof PolicyFileError)) throw error
     io.stderr.write(`dsh-slack policy: ${error.message}\n`)
     return EXIT.invalid
   }
+}
+
+/**
+ * Where `policy` is looser than the file at DSH_SLACK_POLICY, when that is
+ * set: the running service refuses such a
+ * change when it picks it up from the file, and applies it on SIGHUP.
+ */
+function comparedWithPolicyInForce(policy: OperatorPolicy, policyPath: string | undefined, keys: ApiKeyEntry[]): string[] {
+  // The file at DSH_SLACK_POLICY itself compares as equal: nothing to say.
+  if (policyPath === undefined) return []
+  let inForce: OperatorPolicy
+  try {
+    inForce = loadPolicyFile(policyPath, keys)
+  } catch (error) {
+    if (!(error instanceof PolicyFileError)) throw error
+    return [`not compared with DSH_SLACK_POLICY: ${error.message}`]
+  }
+  const looser = policyLoosenings(inForce, policy)
+  if (looser.length === 0) return []
+  return [...looser.map((problem) => `looser than DSH_SLACK_POLICY (${policyPath}): ${problem}`), `the service refuses a looser file it picks up by itself: put this one in place and send SIGHUP to apply it (docs/policy.md, "Reloading")`]
 }
 
 /** The facts and style of the request file: a POST /v1/asks body, or a tool approval. */

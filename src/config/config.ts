@@ -297,6 +297,10 @@ export function checkCombination(config: Config): void {
   if (config.apiKey && config.apiKeys.some((key) => key.name === 'default')) {
     throw new ConfigError('DSH_SLACK_API_KEYS', 'names a key "default", the name DSH_SLACK_API_KEY already has: rename it, or move DSH_SLACK_API_KEY into the list')
   }
+  const sameAsOneKey = config.apiKey === undefined ? undefined : config.apiKeys.find((key) => key.secret === config.apiKey)
+  if (sameAsOneKey) {
+    throw new ConfigError('DSH_SLACK_API_KEYS', `gives key ${JSON.stringify(sameAsOneKey.name)} the secret of DSH_SLACK_API_KEY (the key "default"): each secret belongs to one key; give it its own, or drop DSH_SLACK_API_KEY`)
+  }
   const anyKey = config.apiKey !== undefined || config.apiKeys.length > 0
   // A policy file may hold the keys: the service checks again once it has read it.
   if (config.allowedHosts?.includes('*') && !anyKey && !config.policyPath) {
@@ -325,6 +329,9 @@ function namedKeys(value: string | undefined): { name: string; secret: string }[
     if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name)) throw new ConfigError('DSH_SLACK_API_KEYS', `entry ${keys.length + 1} is not name:secret (a name of letters, digits, ".", "_" or "-", a colon, then the secret)`)
     if (secret.length < 16) throw new ConfigError('DSH_SLACK_API_KEYS', `the secret of key ${JSON.stringify(name)} is too short; use at least 16 random characters (e.g. from \`openssl rand -hex 24\`)`)
     if (keys.some((key) => key.name === name)) throw new ConfigError('DSH_SLACK_API_KEYS', `names key ${JSON.stringify(name)} twice: during a rotation, give the new secret a new name (e.g. ${name}-2) and retire the old one`)
+    // One secret, two names: which name a request gets (and the asks it owns) would depend on the order.
+    const twin = keys.find((key) => key.secret === secret)
+    if (twin) throw new ConfigError('DSH_SLACK_API_KEYS', `gives key ${JSON.stringify(name)} the secret of key ${JSON.stringify(twin.name)}: each secret belongs to one key; give each key its own (e.g. from \`openssl rand -hex 24\`)`)
     keys.push({ name, secret })
   }
   return keys

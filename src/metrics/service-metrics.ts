@@ -55,7 +55,7 @@ export class ServiceMetrics {
     this.#slackErrors = new Counter({ name: 'dsh_slack_slack_api_errors_total', help: 'Slack Web API calls that failed, by method and Slack error.', labelNames: ['method', 'error'], registers })
     this.#rateLimited = new Counter({ name: 'dsh_slack_slack_rate_limited_total', help: 'Slack Web API calls answered 429 (ratelimited), by method.', labelNames: ['method'], registers })
     this.#refused = new Counter({ name: 'dsh_slack_refused_total', help: 'Requests and clicks refused, by reason: unauthorized (401), policy-forbidden (403), too-many-pending (429), click (a click by someone the ask does not allow).', labelNames: ['reason'], registers })
-    this.#reloadsRefused = new Counter({ name: 'dsh_slack_policy_reloads_refused_total', help: 'Policy reloads refused, the old policy kept, by reason: invalid (includes a file that defines nothing), drops-every-key, opens-service.', labelNames: ['reason'], registers })
+    this.#reloadsRefused = new Counter({ name: 'dsh_slack_policy_reloads_refused_total', help: 'Policy reloads refused, the old policy kept, by reason: invalid (includes a file that defines nothing, is not a regular file, or is over 4 MiB), timed-out, looser (a change picked up from the file that loosens the policy: SIGHUP applies it), drops-every-key, opens-service.', labelNames: ['reason'], registers })
     const sources = () => this.#sources
     let lastOpen = 0
     new Gauge({

@@ -1,23 +1,13 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { LineCounter, parseDocument, isNode } from 'yaml'
 import type { z } from 'zod'
 import { policyVersion } from './environment-policy.js'
 import { DEFAULT_LIMITS, type ApiKeyEntry, type KeyAccess, type OperatorPolicy, type OperatorRule } from './operator-policy.js'
+import { PolicyFileError } from './policy-file-error.js'
 import { policyFileSchema, type PolicyFile } from './policy-file-schema.js'
+import { readPolicyText } from './read-policy-text.js'
 
-/** A policy file that cannot be used: where, and what is wrong, in one line. */
-export class PolicyFileError extends Error {
-  constructor(
-    readonly file: string,
-    readonly line: number | undefined,
-    readonly field: string | undefined,
-    readonly problem: string,
-  ) {
-    super(`${file}${line !== undefined ? `:${line}` : ''}: ${field ? `${field} ` : ''}${problem}`)
-    this.name = 'PolicyFileError'
-  }
-}
+export { PolicyFileError } from './policy-file-error.js'
 
 /** The name of the rule asks fall under when no rule matches. */
 export const DEFAULTS_RULE = 'defaults'
@@ -88,15 +78,9 @@ function errorOf(error: z.ZodError, file: string, lineAt: (path: readonly Proper
   return new PolicyFileError(file, lineAt(path), path.length > 0 ? fieldOf(path) : undefined, problem)
 }
 
-/** Reads and checks the policy file at `path`. Throws `PolicyFileError`. */
+/** Reads (bounded: read-policy-text.ts) and checks the policy file at `path`. Throws `PolicyFileError`. */
 export function loadPolicyFile(path: string, envKeys: ApiKeyEntry[] = []): OperatorPolicy {
-  let text: string
-  try {
-    text = readFileSync(path, 'utf8')
-  } catch (error) {
-    throw new PolicyFileError(path, undefined, undefined, `cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`)
-  }
-  return parsePolicy(text, path, envKeys)
+  return parsePolicy(readPolicyText(path), path, envKeys)
 }
 
 type Settings = NonNullable<PolicyFile['defaults']>

@@ -99,7 +99,8 @@ export class HostSessionEnds {
   async #end(session: string): Promise<void> {
     const { bridge, logger, endpoints } = this.#options
     try {
-      const outcome = await bridge.sessionEnded?.(session)
+      // The host's own session: the same id from another host or an API key is not this one (decision 0090).
+      const outcome = await bridge.sessionEnded?.(session, { kind: 'host', url: endpoints.base })
       if (outcome?.kind === 'archived') logger.info(`relay ${endpoints.base}: session ${session} was archived on the host; its code channel ${outcome.channel} is archived`)
     } catch (error) {
       logger.warn(`relay ${endpoints.base}: session ${session} was archived on the host, but its code channel was not: ${error instanceof Error ? error.message : String(error)}`)

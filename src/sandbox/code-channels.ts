@@ -183,4 +183,21 @@ export class CodeChannels {
     this.changed(channel.id)
     return comment
   }
+
+  /** A person's reply in a canvas comment's thread: the same checks as a comment (in the channel, comment access). */
+  reply(input: { commentId: string; userId: string; text: string }): CanvasReply {
+    const canvas = [...this.canvases.values()].find((c) => c.comments.some((comment) => comment.id === input.commentId))
+    const comment = canvas?.comments.find((c) => c.id === input.commentId)
+    const channel = canvas?.channel === undefined ? undefined : this.channels.get(canvas.channel)
+    const view = channel?.views.find((v) => v.canvasId === canvas!.id)
+    if (!comment || !channel || !view) throw new SlackRefusal('comment_not_found')
+    if (channel.archived) throw new SlackRefusal('is_archived')
+    if (!this.workspace.channels.get(channel.id)?.members.has(input.userId)) throw new SlackRefusal('not_in_channel')
+    if (view.accessLevel !== 'comment' && view.accessLevel !== 'write') throw new SlackRefusal('access_denied')
+    if (input.text.trim() === '') throw new SlackRefusal('no_text')
+    const reply: CanvasReply = { text: input.text, ts: this.workspace.ids.ts(), user_id: input.userId }
+    comment.replies.push(reply)
+    this.changed(channel.id)
+    return reply
+  }
 }

@@ -7,7 +7,7 @@
  */
 import { LIMIT } from '../../blocks/limits.js'
 import { messageContainer, viewContainer, type ContainerKey } from './client-state.js'
-import type { CanvasComment } from './code-channels.js'
+import type { CanvasComment, CanvasReply } from './code-channels.js'
 import type { SandboxCore } from './core.js'
 import { elementsOf, isMultiChoice, isSingleChoice, isTextInput, matches, optionsOf, textOf, type FoundElement } from './elements.js'
 import { SandboxError, SlackRefusal } from './errors.js'
@@ -112,6 +112,16 @@ export class ScriptedUser {
       return this.core.codeChannels.comment({ canvasId, userId: this.id, quotedText, text })
     } catch (error) {
       if (error instanceof SlackRefusal) throw new SandboxError('INVALID_INPUT', `Slack would not take this comment: ${error.error}`)
+      throw error
+    }
+  }
+
+  /** Replies in the thread of a comment on a canvas, as a person does under someone's comment (refused as `commentOnCanvas` is). */
+  replyOnCanvas(commentId: string, text: string): CanvasReply {
+    try {
+      return this.core.codeChannels.reply({ commentId, userId: this.id, text })
+    } catch (error) {
+      if (error instanceof SlackRefusal) throw new SandboxError('INVALID_INPUT', `Slack would not take this reply: ${error.error}`)
       throw error
     }
   }

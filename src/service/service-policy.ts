@@ -1,5 +1,4 @@
-import { statSync, watch, type FSWatcher } from 'node:fs'
-import { basename, dirname, resolve } from 'node:path'
+import { realpathSync, statSync } from 'node:fs'
 import { ConfigError } from '../config/config-error.js'
 import { isLoopbackHost, type Config } from '../config/config.js'
 import type { Logger } from '../log/logger.js'
@@ -8,7 +7,9 @@ import { EVERY_ASK, type ApiKeyEntry, type OperatorPolicy } from '../policy/oper
 import { keyEntry, loadPolicyFile, PolicyFileError } from '../policy/policy-file.js'
 import { PolicyHolder } from '../policy/policy-holder.js'
 import { loadPolicyOffLoop } from '../policy/load-policy-off-loop.js'
+import { policyLoosenings } from '../policy/policy-loosenings.js'
 import { policyWarnings } from '../policy/policy-warnings.js'
+import { watchPolicyPath } from './watch-policy-path.js'
 
 /** The short-form variables a policy file replaces: named at start when both are set. */
 const SHORT_FORM: [string, (config: Config) => boolean][] = [
@@ -95,16 +96,37 @@ const RELOAD_SETTLE_MS = 150
  * How long the file must have gone unmodified before a change is applied: a
  * writer that pauses mid-file (a slow copy, `cat a > policy.yml` in steps)
  * leaves a half-written file that may parse; its modification time is
- * recent, so it is not read until the writer has been still this long.
+ * recent, so it is not read until the writer has been still this long. A
+ * longer pause still gets its half read: the tighten-only check is what
+ * keeps that half out (a half file drops rules, which loosens).
  */
 export const RELOAD_STABLE_MS = 1000
 
+/**
+ * How long one reload may take to read and check the file before it is
+ * abandoned and the next can start: a read stuck on a stalled network mount
+ * must not hold reloads up for good, and a file at the 4 MiB cap must still
+ * land on a busy host (3 s on an idle core, 21 s on this project's two
+ * cores under a load of 19).
+ */
+export const RELOAD_DEADLINE_MS = 60_000
+
 /** Why a reload kept the old policy: the `reason` of `dsh_slack_policy_reloads_refused_total`. */
-export type ReloadRefusal = 'invalid' | 'drops-every-key' | 'opens-service'
+export type ReloadRefusal = 'invalid' | 'timed-out' | 'looser' | 'drops-every-key' | 'opens-service'
+
+/**
+ * What asked for a reload. A change picked up from the file may only
+ * tighten; SIGHUP is the operator applying the file on purpose, and may
+ * loosen (decision 0088).
+ */
+export type ReloadTrigger = 'the file changed' | 'SIGHUP'
+
+/** Reads and checks the policy file for a reload; `signal` says when to give up (loadPolicyOffLoop). */
+export type PolicyLoader = (path: string, envKeys: ApiKeyEntry[], signal: AbortSignal) => Promise<OperatorPolicy>
 
 export interface PolicyReloader {
   /** Reads the file again (off the event loop): true when it is in force now (changed or not), false when the old policy stays. */
-  reload(why: string): Promise<boolean>
+  reload(trigger: ReloadTrigger): Promise<boolean>
   stop(): void
 }
 
@@ -121,9 +143,11 @@ class RefusedReload extends Error {
 /**
  * What a reload must not do even when the file is valid: leave a service
  * that had keys with none (every bearer check gone at once), or leave a
- * service that is not loopback-only without a key (checkKeysFor).
+ * service that is not loopback-only without a key (checkKeysFor); and,
+ * when the change was only picked up from the file, give more than the
+ * policy in force anywhere (policyLoosenings).
  */
-function checkReload(config: Config, current: OperatorPolicy, next: OperatorPolicy): void {
+function checkReload(config: Config, current: OperatorPolicy, next: OperatorPolicy, trigger: ReloadTrigger): void {
   try {
     checkKeysFor(config, next)
   } catch (error) {
@@ -132,52 +156,94 @@ function checkReload(config: Config, current: OperatorPolicy, next: OperatorPoli
   if (current.keys.length > 0 && next.keys.length === 0) {
     throw new RefusedReload('drops-every-key', `the new file names no API key while ${current.keys.length} are in force: the API would take requests without a key. Name at least one key (or restart the service to run without keys)`)
   }
+  if (trigger !== 'the file changed') return
+  const looser = policyLoosenings(current, next)
+  if (looser.length > 0) {
+    throw new RefusedReload('looser', `the new file is looser than the policy in force (${summary(looser)}); a change picked up from the file may only tighten. To apply it on purpose, send SIGHUP (docs/policy.md, "Reloading")`)
+  }
+}
+
+/** The first few loosenings, and how many more: one log line, not a page. */
+function summary(loosenings: string[]): string {
+  const shown = loosenings.slice(0, 3).join('; ')
+  return loosenings.length > 3 ? `${shown}; and ${loosenings.length - 3} more` : shown
+}
+
+/** What identifies the file's content without reading it: a change of any part means the file may have changed. */
+function fingerprintOf(path: string): { key: string; modifiedAt: number } {
+  try {
+    const stat = statSync(path)
+    return { key: `${realpathSync(path)}:${stat.dev}:${stat.ino}:${stat.size}:${stat.mtimeMs}:${stat.ctimeMs}`, modifiedAt: stat.mtimeMs }
+  } catch {
+    // Gone for now (deleted, or a link to nothing): reading it says so, once, and keeps the old policy.
+    return { key: 'gone', modifiedAt: 0 }
+  }
 }
 
 /**
- * Reloads the policy file on SIGHUP and when it changes. Open asks keep the
- * rules they were opened under. The policy never fails open: an invalid
- * file, one that defines nothing, one still being written, and one that
- * would drop every key or open a non-loopback service all keep the policy
- * in force, with one error line and `onRefused` (the metric). The
- * directory is watched, not the file: editors and config managers replace
- * a file by renaming a new one over it.
+ * Reloads the policy file on SIGHUP and when it (or, for a symbolic link,
+ * its target) changes. Open asks keep the rules they were opened under.
+ * The policy never fails open: an invalid file, one that defines nothing,
+ * one that is not a regular file or is too large, one whose read takes
+ * longer than RELOAD_DEADLINE_MS, one that would drop every key or open a
+ * non-loopback service, and a change from the file that loosens all keep
+ * the policy in force, with one error line and `onRefused` (the metric).
+ * Reloads run one at a time, in the order they were asked for, each
+ * reading the file when its turn comes: a newer file always lands after an
+ * older one, however slowly the older parsed, and no read holds up the
+ * next longer than the deadline.
  */
-export function watchPolicy(options: { path: string; holder: PolicyHolder; config: Config; logger: Logger; signals?: boolean; onRefused?: (reason: ReloadRefusal) => void; now?: () => number }): PolicyReloader {
+export function watchPolicy(options: { path: string; holder: PolicyHolder; config: Config; logger: Logger; signals?: boolean; onRefused?: (reason: ReloadRefusal) => void; now?: () => number; load?: PolicyLoader; deadlineMs?: number }): PolicyReloader {
   const { path, holder, config, logger } = options
   const now = options.now ?? Date.now
+  const load: PolicyLoader = options.load ?? ((file, keys, signal) => loadPolicyOffLoop(file, keys, { signal }))
+  const deadlineMs = options.deadlineMs ?? RELOAD_DEADLINE_MS
+  /**
+   * The file as it was when last read (at start, or by the last reload), and
+   * what that read came to: a change picked up from the file that changed
+   * nothing of it (an event for another file in a watched folder, a second
+   * event queued behind a slow read) reads nothing and says nothing again.
+   * A file read while it was still changing (SIGHUP reads at once) is not
+   * remembered: a coarse clock could give its next write the same times.
+   */
+  const settledFingerprint = (): string | undefined => {
+    const seen = fingerprintOf(path)
+    return now() - seen.modifiedAt >= RELOAD_STABLE_MS ? seen.key : undefined
+  }
+  let lastRead = settledFingerprint()
+  let lastOutcome = true
   // One read at a time, in order: a slow parse of an old version never lands after a newer one.
   let reading: Promise<boolean> = Promise.resolve(true)
-  const reload = (why: string): Promise<boolean> => (reading = reading.then(() => readAndApply(why)))
-  const readAndApply = async (why: string): Promise<boolean> => {
+  const reload = (trigger: ReloadTrigger): Promise<boolean> => (reading = reading.then(() => readAndApply(trigger)))
+  const readAndApply = async (trigger: ReloadTrigger): Promise<boolean> => {
+    const fingerprint = settledFingerprint()
+    if (trigger === 'the file changed' && fingerprint !== undefined && fingerprint === lastRead) return lastOutcome
+    lastRead = fingerprint
+    return (lastOutcome = await readAndCheck(trigger))
+  }
+  const readAndCheck = async (trigger: ReloadTrigger): Promise<boolean> => {
     let next: OperatorPolicy
     try {
-      next = await loadPolicyOffLoop(path, environmentKeys(config))
-      checkReload(config, holder.current, next)
+      next = await withinDeadline(load, path, environmentKeys(config), deadlineMs)
+      checkReload(config, holder.current, next, trigger)
     } catch (error) {
-      // A file that cannot be read or used at all is `invalid`; checkReload names its own reasons.
+      // A file that cannot be read or used at all is `invalid`; the deadline and checkReload name their own reasons.
       const reason = error instanceof RefusedReload ? error.reason : 'invalid'
-      logger.error(`policy not reloaded (${why}); version ${holder.current.version} stays in force: ${error instanceof Error ? error.message : String(error)}`)
+      logger.error(`policy not reloaded (${trigger}); version ${holder.current.version} stays in force: ${error instanceof Error ? error.message : String(error)}`)
       options.onRefused?.(reason)
       return false
     }
     if (next.version === holder.current.version) return true
-    const before = holder.current.version
+    const before = holder.current
+    const loosened = trigger === 'SIGHUP' ? policyLoosenings(before, next) : []
     holder.replace(next)
-    logger.info(`policy reloaded (${why}): version ${before} → ${next.version}; open asks keep the rules they were opened under`)
+    logger.info(`policy reloaded (${trigger}): version ${before.version} → ${next.version}${loosened.length > 0 ? `, loosened on purpose (${summary(loosened)})` : ''}; open asks keep the rules they were opened under`)
     logWarnings(next, logger)
     return true
   }
   /** Reloads once the file has been still for RELOAD_STABLE_MS, waiting out a writer that is not done. */
   const reloadWhenStill = (): void => {
-    let modifiedAt: number
-    try {
-      modifiedAt = statSync(path).mtimeMs
-    } catch {
-      // Gone for now (renamed over, or deleted): reading it says so, and keeps the old policy.
-      modifiedAt = 0
-    }
-    const stillFor = now() - modifiedAt
+    const stillFor = now() - fingerprintOf(path).modifiedAt
     if (stillFor < RELOAD_STABLE_MS) {
       schedule(RELOAD_STABLE_MS - stillFor)
       return
@@ -190,25 +256,34 @@ export function watchPolicy(options: { path: string; holder: PolicyHolder; confi
     timer.unref()
   }
   let timer: NodeJS.Timeout | undefined
-  let watcher: FSWatcher | undefined
-  const file = basename(path)
-  try {
-    watcher = watch(dirname(resolve(path)), { persistent: false }, (_event, name) => {
-      if (name !== null && name.toString() !== file) return
-      schedule(RELOAD_SETTLE_MS)
-    })
-    watcher.on('error', (error) => logger.warn(`stopped watching ${path} for changes (${error.message}); SIGHUP still reloads it`))
-  } catch (error) {
-    logger.warn(`cannot watch ${path} for changes (${error instanceof Error ? error.message : String(error)}); SIGHUP reloads it`)
-  }
+  const unwatch = watchPolicyPath(path, () => schedule(RELOAD_SETTLE_MS), logger)
   const onHangUp = () => void reload('SIGHUP')
   if (options.signals !== false) process.on('SIGHUP', onHangUp)
   return {
     reload,
     stop: () => {
       clearTimeout(timer)
-      watcher?.close()
+      unwatch()
       process.off('SIGHUP', onHangUp)
     },
+  }
+}
+
+/** The loader's policy, or a `timed-out` refusal once the deadline passes (the loader is told to stop, and never waited on again). */
+async function withinDeadline(load: PolicyLoader, path: string, envKeys: ApiKeyEntry[], deadlineMs: number): Promise<OperatorPolicy> {
+  const controller = new AbortController()
+  const late = new RefusedReload('timed-out', `${path}: reading and checking it took longer than ${deadlineMs / 1000} s; it was abandoned (a file on a stalled network mount?), and the next change is read as usual`)
+  let timer: NodeJS.Timeout | undefined
+  const deadline = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      controller.abort(late)
+      reject(late)
+    }, deadlineMs)
+    timer.unref()
+  })
+  try {
+    return await Promise.race([load(path, envKeys, controller.signal), deadline])
+  } finally {
+    clearTimeout(timer)
   }
 }

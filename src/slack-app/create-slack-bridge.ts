@@ -169,7 +169,7 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     delivered: (id) => lifecycle.delivered(id),
     showArguments: (id, args) => lifecycle.showArguments(id, args),
     onSettled: (listener) => lifecycle.onSettled(listener),
-    sessionEnded: (sessionId) => sessionEnds.sessionEnded(sessionId),
+    sessionEnded: (sessionId, door) => sessionEnds.sessionEnded(sessionId, door),
     health: () => health,
     postsWaiting: () => pacer.waiting(),
     stuckCards: () => lifecycle.stuckCards(),

@@ -67,6 +67,44 @@ export function requestKeyOf(ask: Pick<AskRecord, 'idempotencyKey' | 'relayDeliv
   return ask.relayDelivery?.key ?? ask.idempotencyKey
 }
 
+/**
+ * The way an ask came in, as the operator assigned it: what every look-up
+ * by agent-written text (an `agent.id`, a session, a title) is scoped by
+ * first (decision 0090), so two teams whose agents pick the same session id
+ * never reach each other's code channel, canvas or asks.
+ * - `api-key`: `POST /v1/asks` with a named key (the `api_key` column);
+ * - `host`: a relayed host's request (`relayDelivery.key` is `<host url>#<rpcId>`);
+ * - `own`: the deployment's own processes: the library, the harness plugin,
+ *   a service without keys (loopback only).
+ */
+export type AskDoor = { kind: 'api-key'; name: string } | { kind: 'host'; url: string } | { kind: 'own' }
+
+/** The door of the library, the harness plugin and a service without keys. */
+export const OWN_DOOR: AskDoor = { kind: 'own' }
+
+/** The door an ask came through. */
+export function doorOf(ask: Pick<AskRecord, 'apiKey' | 'relayDelivery'>): AskDoor {
+  if (ask.apiKey !== undefined) return { kind: 'api-key', name: ask.apiKey }
+  // A host's base URL has no `#` (its fragment is dropped), so the first one ends it.
+  const key = ask.relayDelivery?.key
+  if (key !== undefined) return { kind: 'host', url: key.slice(0, key.includes('#') ? key.indexOf('#') : key.length) }
+  return OWN_DOOR
+}
+
+/**
+ * A door as the stores' queries take it: the `api_key` column's value (null
+ * for the other doors) and the prefix of a relayed request's key (null but
+ * for a host), so SQLite and PostgreSQL filter the same way `doorOf` reads.
+ */
+export function doorColumns(door: AskDoor): { apiKey: string | null; hostPrefix: string | null } {
+  return { apiKey: door.kind === 'api-key' ? door.name : null, hostPrefix: door.kind === 'host' ? `${door.url}#` : null }
+}
+
+/** Whether two doors are one. */
+export function sameDoor(a: AskDoor, b: AskDoor): boolean {
+  return a.kind === b.kind && (a.kind === 'api-key' ? a.name === (b as typeof a).name : a.kind === 'host' ? a.url === (b as typeof a).url : true)
+}
+
 /** How an ask was settled: written once, by whoever won the claim. */
 export interface Settlement {
   status: SettledStatus
@@ -80,6 +118,21 @@ export interface Settlement {
   error?: { code: UserInteractionCode; message: string }
   /** A quorum's approvals, in order: every person who approved (the last one completed it). */
   approvals?: Approval[]
+  /**
+   * Whose words the answer carries besides the answerer's own: a plan
+   * review's Request changes with the open comments of its canvas
+   * (decision 0091). Set whenever the canvas was read, so the audit says
+   * every time whose words went to the agent.
+   */
+  quoted?: QuotedWords
+}
+
+/** Other people's words in an answer, and the words left out of it. */
+export interface QuotedWords {
+  /** The people whose comments went to the agent with the answer. */
+  from: string[]
+  /** The people who commented but may not answer the ask, with how many of their comments were left out. */
+  leftOut: { userId: string; comments: number }[]
 }
 
 /** Everything kept about one ask. Serialisable: it goes to SQLite (or Redis) as JSON. */

@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import type { AskRecord, PendingSummary, PostClaim, PostClaimResult, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
+import type { AskDoor, AskRecord, PendingSummary, PostClaim, PostClaimResult, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
@@ -47,12 +47,15 @@ export interface AskStore {
   /** The ask with this request key (`requestKeyOf`: a relayed request's, or a POST's idempotency key), if any. */
   findByExternalKey(key: string): Promise<AskRecord | undefined>
   /**
-   * The newest asks of one agent session (`record.agent.id`), newest first,
-   * at most `limit`: a session's end finds its plan review's code channel
-   * from any instance (decision 0078). Rare (once per session end), so not
-   * indexed: a scan of the asks the store still holds.
+   * The newest asks of one agent session (`record.agent.id`) that came
+   * through `door` (`doorOf`), newest first, at most `limit`: a session's
+   * end finds its plan review's code channel from any instance (decision
+   * 0078). The agent id is agent-written, so the door is part of the key
+   * (decision 0090): another team's asks with the same id are never read.
+   * Rare (once per session end), so not indexed: a scan of the asks the
+   * store still holds.
    */
-  newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]>
+  newestOfAgent(door: AskDoor, agentId: string, limit: number): Promise<AskRecord[]>
   /**
    * Records where the ask's message was posted, and `event` (the audit
    * trail's `posted`) in the same step. Returns the ask as it stands now:

@@ -1,5 +1,5 @@
 import type { AskLimits } from '../policy/operator-policy.js'
-import { requestKeyOf, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
+import { doorOf, requestKeyOf, sameDoor, type AskDoor, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { capReached, PendingCapReached } from './pending-caps.js'
 import { SettleWatchers } from './settle-watchers.js'
@@ -51,9 +51,9 @@ export class MemoryAskStore implements AskStore {
     return record && structuredClone(record)
   }
 
-  async newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]> {
+  async newestOfAgent(door: AskDoor, agentId: string, limit: number): Promise<AskRecord[]> {
     return [...this.#records.values()]
-      .filter((record) => record.agent?.id === agentId)
+      .filter((record) => record.agent?.id === agentId && sameDoor(doorOf(record), door))
       .sort((a, b) => b.createdAt - a.createdAt)
       .slice(0, limit)
       .map((record) => structuredClone(record))

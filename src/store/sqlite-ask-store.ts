@@ -1,7 +1,7 @@
 import type { AskLimits } from '../policy/operator-policy.js'
 import { silentLogger, type Logger } from '../log/logger.js'
 import type { AskPolicy, PendingCount } from './team-records.js'
-import { requestKeyOf, type AskOwner, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
+import { doorColumns, requestKeyOf, type AskDoor, type AskOwner, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
 import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
@@ -121,7 +121,15 @@ export class SqliteAskStore implements AskStore {
       ),
       get: db.prepare('SELECT record FROM asks WHERE id = ?').pluck(),
       byExternalKey: db.prepare('SELECT record FROM asks WHERE external_key = ?').pluck(),
-      newestOfAgent: db.prepare(`SELECT record FROM asks WHERE json_extract(record, '$.agent.id') = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`).pluck(),
+      // The door as doorOf reads it: the key's name in api_key, or a relayed request's key beginning with its host.
+      newestOfAgent: db
+        .prepare(
+          `SELECT record FROM asks WHERE json_extract(record, '$.agent.id') = @agentId AND api_key IS @apiKey
+             AND CASE WHEN @hostPrefix IS NULL THEN json_extract(record, '$.relayDelivery.key') IS NULL
+                      ELSE substr(json_extract(record, '$.relayDelivery.key'), 1, length(@hostPrefix)) = @hostPrefix END
+           ORDER BY created_at DESC, rowid DESC LIMIT @limit`,
+        )
+        .pluck(),
       // The row comes back only when the caller's copy (@written) cannot stand for it: settled meanwhile, or a relayed
       // approval's arguments arrived (nothing else changes an open ask). NULL: it is @written with the message.
       attachMessage: db
@@ -283,8 +291,8 @@ export class SqliteAskStore implements AskStore {
     return parse(this.#statements.get.get(id))
   }
 
-  async newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]> {
-    return this.#statements.newestOfAgent.all(agentId, limit).map((text) => parse(text)!)
+  async newestOfAgent(door: AskDoor, agentId: string, limit: number): Promise<AskRecord[]> {
+    return this.#statements.newestOfAgent.all({ agentId, limit, ...doorColumns(door) }).map((text) => parse(text)!)
   }
 
   async findByExternalKey(key: string): Promise<AskRecord | undefined> {

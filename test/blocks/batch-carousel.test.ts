@@ -34,6 +34,13 @@ describe('carouselFits', () => {
     expect(carouselFits(batch(2, 2, () => ({ options: [{ label: ' ' }] })))).toBe(false)
   })
 
+  it('measures a label as shown: one with an invisible character shown by code point no longer fits a button (decision 0092)', () => {
+    const shown = 'x'.repeat(LIMIT.buttonText - 1)
+
+    expect(carouselFits(batch(2, 2, () => ({ options: [{ label: `${shown}y` }] })))).toBe(true)
+    expect(carouselFits(batch(2, 2, () => ({ options: [{ label: `${shown}\u202e` }] })))).toBe(false)
+  })
+
   it('measures the title as sent: the number and the escaped question within 150 characters', () => {
     // "1. " + 147 characters is 150; an `&` escaped as `&amp;` takes five.
     expect(carouselFits(batch(2, 2, () => ({ question: 'q'.repeat(147) })))).toBe(true)

@@ -22,3 +22,11 @@ describe('the notices of a thread reply', () => {
     expect(noticeText('zh-CN', { kind: 'reply-recorded', as: 'feedback' })).toContain('*要求修改*')
   })
 })
+
+describe('the notice of canvas comments left out of Request changes', () => {
+  it('says how many and why, in one and in several, in the bridge’s language', () => {
+    expect(noticeText('en', { kind: 'comments-left-out', count: 1 })).toBe('One comment on the plan canvas was left out of what the agent received: its author may not answer this question.')
+    expect(noticeText('en', { kind: 'comments-left-out', count: 3 })).toBe('3 comments on the plan canvas were left out of what the agent received: their authors may not answer this question.')
+    expect(noticeText('zh-CN', { kind: 'comments-left-out', count: 3 })).toContain('3 条评论')
+  })
+})

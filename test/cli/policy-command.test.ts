@@ -45,6 +45,31 @@ describe('dsh-slack policy check', () => {
   })
 })
 
+describe('dsh-slack policy check with DSH_SLACK_POLICY set', () => {
+  it('lists where the file is looser than the one at DSH_SLACK_POLICY, and how to apply it on purpose, still exiting 0', async () => {
+    const looser = file('looser.yml', TEAM_POLICY_YAML.replace('approvals: 2', 'approvals: 1'))
+
+    const result = await run(['policy', 'check', looser], { DSH_SLACK_POLICY: policy })
+
+    expect(result.code).toBe(0)
+    expect(result.stdout.split('\n').slice(1)).toEqual([
+      `! looser than DSH_SLACK_POLICY (${policy}): rule "payments-plans": approvals 2 → 1`,
+      '! the service refuses a looser file it picks up by itself: put this one in place and send SIGHUP to apply it (docs/policy.md, "Reloading")',
+      '',
+    ])
+  })
+
+  it('says nothing more for a file that only tightens, or for the file at DSH_SLACK_POLICY itself', async () => {
+    const tighter = file('tighter.yml', TEAM_POLICY_YAML.replace('approvals: 2', 'approvals: 3'))
+
+    const checked = await run(['policy', 'check', tighter], { DSH_SLACK_POLICY: policy })
+    const itself = await run(['policy', 'check', policy], { DSH_SLACK_POLICY: policy })
+
+    expect(checked.stdout).toMatch(/^✓ [^\n]*\n$/)
+    expect(itself.stdout).toMatch(/^✓ [^\n]*\n$/)
+  })
+})
+
 describe('dsh-slack policy explain', () => {
   const env = { DSH_SLACK_POLICY: policy }
 

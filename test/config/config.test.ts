@@ -229,6 +229,17 @@ describe('configFromEnv: each variable', () => {
     expect(configRejection(() => configFromEnv({ DSH_SLACK_API_KEYS: 'a'.repeat(20) })).message).toMatch(/not name:secret/)
   })
 
+  it('refuses one secret under two names in DSH_SLACK_API_KEYS, or shared with DSH_SLACK_API_KEY, naming the keys and not the secret', () => {
+    const secret = 's'.repeat(24)
+
+    const twice = configRejection(() => configFromEnv({ DSH_SLACK_API_KEYS: `ci:${secret},laptop:${secret}` }))
+    const shared = configRejection(() => configFromEnv({ DSH_SLACK_API_KEY: secret, DSH_SLACK_API_KEYS: `ci:${secret}` }))
+
+    expect(twice).toMatchObject({ variable: 'DSH_SLACK_API_KEYS', message: expect.stringMatching(/gives key "laptop" the secret of key "ci": each secret belongs to one key/) })
+    expect(shared).toMatchObject({ variable: 'DSH_SLACK_API_KEYS', message: expect.stringMatching(/gives key "ci" the secret of DSH_SLACK_API_KEY/) })
+    expect(twice.message + shared.message).not.toContain(secret)
+  })
+
   it.each(['https://dsh.example.com', 'dsh.example.com/path', 'user@dsh.example.com', 'dsh example'])('rejects %s in DSH_SLACK_ALLOWED_HOSTS', (value) => {
     expect(configRejection(() => configFromEnv({ DSH_SLACK_ALLOWED_HOSTS: value })).variable).toBe('DSH_SLACK_ALLOWED_HOSTS')
   })

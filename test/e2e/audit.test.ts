@@ -78,6 +78,26 @@ describe('the audit trail', () => {
     expect(rows[4]).toContain(`,answered,${BOB},`)
   })
 
+  it('exports a cell a spreadsheet would run as text: a Slack name beginning with = or @ gets a leading quote in the CSV', async () => {
+    const state = join(dir, 'formula.sqlite')
+    const users = [{ id: ALICE, name: '=HYPERLINK("https://evil.example","pay")' }, { id: BOB, name: '@bob' }]
+    const { slack, bridge, channel } = await startRig('socket', { state, owner: 'service' }, { users })
+    const pm = { id: 'pm', question: 'Which package manager?', options: [{ label: 'npm' }, { label: 'pnpm' }] }
+    const first = await bridge.open({ questions: [pm] })
+    await slack.user(ALICE).click(await postedMessage(slack, channel), 'npm')
+    await bridge.waitForSettlement(first.id, 10_000)
+    const second = await bridge.open({ questions: [pm] })
+    await slack.user(BOB).click(await postedMessage(slack, channel), 'pnpm')
+    await bridge.waitForSettlement(second.id, 10_000)
+    const csv = memoryIo({ DSH_SLACK_STATE: state, SLACK_BOT_TOKEN: slack.botToken })
+
+    expect(await auditCommand(['--format', 'csv'], csv.io)).toBe(0)
+
+    const answered = csv.output().trim().split('\n').filter((row) => row.includes(',answered,'))
+    expect(answered[0]).toContain(`,${ALICE},"'=HYPERLINK(""https://evil.example"",""pay"")",`)
+    expect(answered[1]).toContain(`,${BOB},'@bob,`)
+  })
+
   it('finds a stand-in session’s asks the way serve does, without a token: the stand-in’s own file', async () => {
     const folder = mkdtempSync(join(dir, 'stand-in-'))
     const env = { DSH_SLACK_STATE: join(folder, 'state.sqlite'), DSH_SLACK_SANDBOX_PORT: '0', PORT: '0' }

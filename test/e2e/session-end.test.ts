@@ -17,6 +17,7 @@ import { recordingLogger, startRig } from '../support/e2e.js'
 import { startFakeHost } from '../support/fake-host.js'
 import { postedMessage } from '../support/messages.js'
 import { FAST } from '../relay/support/fixtures.js'
+import { codeChannelOfSession } from '../support/code-channels.js'
 
 const ALICE = 'U0SANDBOX01'
 const BOB = 'U0SANDBOX02'
@@ -50,7 +51,7 @@ async function planReview(slack: Sandbox, bridge: SlackBridge, plan = PLAN) {
 }
 
 function codeChannelOf(slack: Sandbox) {
-  return slack.codeChannels.channels.get(slack.codeChannels.bySession.get(SESSION) ?? '')
+  return codeChannelOfSession(slack, SESSION)
 }
 
 async function placedCanvas(slack: Sandbox) {
@@ -146,14 +147,14 @@ describe('a host session archived in the web UI, through the relay', () => {
     host.archiveSession('host-session-old')
     const logger = recordingLogger()
     const ended: string[] = []
-    const watched: SlackBridge = { ...bridge, sessionEnded: (id) => (ended.push(id), bridge.sessionEnded!(id)) }
+    const watched: SlackBridge = { ...bridge, sessionEnded: (id, door) => (ended.push(id), bridge.sessionEnded!(id, door)) }
     const relay = startRelay({ bridge: watched, hosts: [host.url], logger, timing: FAST })
     try {
       await host.waitForConnections(1)
       await slack.waitFor(() => host.hostStreamConnections() === 1 || undefined)
       const review = host.ask('host-session-9', [planReviewQuestion(PLAN)])
       const code = await slack.waitFor(() => {
-        const found = slack.codeChannels.channels.get(slack.codeChannels.bySession.get('host-session-9') ?? '')
+        const found = codeChannelOfSession(slack, 'host-session-9')
         return found && found.contextBar.length > 0 ? found : undefined
       })
       const card = slack.messages(channel).find((m) => m.ts === code.origin?.ts)!

@@ -205,11 +205,14 @@ describe('a plan review from the headless harness, in its session’s code chann
     const { channel, view, canvas } = await planCanvas(slack, first)
     expect(view.accessLevel).toBe('comment')
     expect(canvas.sections.map((s) => s.markdown)).toContain(STEP_3)
-    // The harness's session id (its own `session-<uuid>`) is the code channel's session, and the context bar says where the run works.
-    expect(channel.sessionId).toMatch(/^session-[0-9a-f-]{36}$/)
+    // The harness's session id (its own `session-<uuid>`) is the session the context bar shows, beside where the run works;
+    // Slack keeps the channel under a digest of it, the plugin's door and the card's channel (decision 0090).
+    const session = channel.contextBar.find((item) => item.key === 'session')?.label
+    expect(session).toMatch(/^session-[0-9a-f-]{36}$/)
+    expect(channel.sessionId).toMatch(/^dsh1_[0-9a-f]{32}$/)
     expect(channel.contextBar).toEqual([
       { key: 'cwd', label: work, icon: 'folder' },
-      { key: 'session', label: channel.sessionId, icon: 'terminal' },
+      { key: 'session', label: session, icon: 'terminal' },
     ])
     slack.user(ALICE).commentOnCanvas(canvas.id, 'Drop the old column once the deploy is done', COMMENT)
     await requestChanges(slack, first, 'See my comment on step 3.')
@@ -232,7 +235,7 @@ describe('a plan review from the headless harness, in its session’s code chann
     expect(await toolResult(slack, from, 1)).toMatch(/^Plan approved/)
     expect((await dsh.exited).code).toBe(0)
     const trail = await auditTrail(slack, state)
-    expect(trail.filter((event) => event.type === 'posted').map((event) => event.detail.agent?.id)).toEqual([channel.sessionId, channel.sessionId])
+    expect(trail.filter((event) => event.type === 'posted').map((event) => event.detail.agent?.id)).toEqual([session, session])
     expect(trail.filter((event) => event.type === 'answered').map((event) => [event.by?.id, event.detail.answer?.answers[0]])).toEqual([
       [ALICE, { id: expect.any(String), selected: [], custom: expect.stringContaining(`- alice (${ALICE}): ${COMMENT}`) }],
       [BOB, { id: expect.any(String), selected: ['Approve'] }],

@@ -122,6 +122,24 @@ describe('an Idempotency-Key', () => {
   })
 })
 
+describe('an Idempotency-Key and the API key it belongs to', () => {
+  const keys = { a: 'key-a-secret-0123456789', ab: 'key-ab-secret-0123456789' }
+  const policy = `defaults:\n  channel: ${TEAM_A_CHANNEL}\nkeys:\n  - name: a\n    sha256: ${sha256(keys.a)}\n  - name: ab\n    sha256: ${sha256(keys.ab)}\n`
+
+  it.each(['sqlite', 'postgres'] as const)('on %s, never run together: key a with bc and key ab with c are two asks, and each repeat finds its own', async (store) => {
+    const { service } = await services.serve(policy, { store })
+    const post = (secret: string, idempotencyKey: string) =>
+      fetch(`${service.url}/v1/asks`, { method: 'POST', headers: { authorization: `Bearer ${secret}`, 'content-type': 'application/json', 'idempotency-key': idempotencyKey }, body: JSON.stringify({ questions: [pm] }) }).then(async (response) => ((await response.json()) as { id: string }).id)
+
+    const aBc = await post(keys.a, 'bc')
+    const abC = await post(keys.ab, 'c')
+
+    expect(abC).not.toBe(aBc)
+    expect(await post(keys.a, 'bc')).toBe(aBc)
+    expect(await post(keys.ab, 'c')).toBe(abC)
+  })
+})
+
 describe('the one-key form', () => {
   it('keeps DSH_SLACK_API_KEY\'s access to every ask, named keys\' asks included', async () => {
     const { service } = await services.serve(POLICY, { env: { DSH_SLACK_API_KEY: 'the-one-key-0123456789' } })

@@ -14,6 +14,7 @@ import { findRealHarness, HARNESS_BUILD_TIMEOUT_MS } from '../support/harness/re
 import { startScriptedModel, type ScriptedModel } from '../support/harness/scripted-model.js'
 import { FAST } from './support/fixtures.js'
 import { recordingLogger } from './support/recording-logger.js'
+import { codeChannelOfSession } from '../support/code-channels.js'
 
 const BOB = 'U0SANDBOX02'
 const PLAN = '# Plan: rotate the keys\n\n1. Issue the new key.\n2. Revoke the old one.\n'
@@ -43,7 +44,7 @@ describe.skipIf(availability.skip !== undefined)('relay against the real dsh web
       model.script({ toolCalls: [{ name: 'exit_plan_mode', arguments: { plan: PLAN } }] }, { text: 'Rotating.' })
       await host.prompt(session, 'Plan the key rotation.')
       const code = await slack.waitFor(() => {
-        const found = slack.codeChannels.channels.get(slack.codeChannels.bySession.get(session) ?? '')
+        const found = codeChannelOfSession(slack, session)
         return found && found.contextBar.length > 0 ? found : undefined
       }, { timeoutMs: 30_000, message: 'the session’s code channel' })
       const card = slack.messages(channel).find((m) => m.ts === code.origin?.ts)!

@@ -13,6 +13,7 @@ import { startScriptedModel, type ModelRequest, type ScriptedModel } from '../su
 import { interactiveElements, postedMessage, visibleText } from '../support/messages.js'
 import { FAST } from './support/fixtures.js'
 import { recordingLogger } from './support/recording-logger.js'
+import { codeChannelOfSession } from '../support/code-channels.js'
 
 // The relay against the real harness web host (`dsh web`, built from its
 // public repository by ../shared/harness/build.sh), driven as its users do:
@@ -80,7 +81,7 @@ function toolResultOfCall(slack: Sandbox, model: ScriptedModel, index: number): 
 function planCanvasOf(slack: Sandbox, session: string, contentVersion = 1) {
   return slack.waitFor(
     () => {
-      const code = slack.codeChannels.channels.get(slack.codeChannels.bySession.get(session) ?? '')
+      const code = codeChannelOfSession(slack, session)
       const view = code?.views.find((v) => v.type === 'canvas')
       if (!code || !view?.canvasId || view.contentVersion < contentVersion || code.contextBar.length === 0) return undefined
       return { code, canvas: slack.codeChannels.canvas(view.canvasId) }

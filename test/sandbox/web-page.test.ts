@@ -22,6 +22,7 @@ import { planReviewQuestion } from '../../src/contract/plan-review.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
 import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
 import { sandboxEnv } from '../support/sandbox-env.js'
+import { codeChannelOfSession } from '../support/code-channels.js'
 
 const hasChromium = chromiumAvailable('web-page.test.ts')
 
@@ -68,7 +69,7 @@ async function planInCodeChannel(plan: string): Promise<{ slack: Sandbox; pollin
   const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: ':memory:', PORT: '0' }), await serviceDeps(), silentLogger)
   cleanups.push(() => service.stop())
   const id = await postAsk(service, { questions: [planReviewQuestion(plan)], agent: { id: 'ses-page', title: 'migration-agent' } })
-  await slack.waitFor(() => slack.codeChannels.channels.get(slack.codeChannels.bySession.get('ses-page') ?? '')?.contextBar.length)
+  await slack.waitFor(() => codeChannelOfSession(slack, 'ses-page'))
   return { slack, polling: settled(service, id) }
 }
 

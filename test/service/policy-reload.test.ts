@@ -74,8 +74,9 @@ describe('a reload never fails open', () => {
   it('waits for a writer that pauses mid-file: the half written first is never in force, the whole file is', async () => {
     const { path, service, logger } = await serve()
     const before = await healthVersion(service)
-    const half = `${GOOD}rules:\n  - name: loose\n    approvals: 1\n`
-    const whole = `${half}    match: { title: "never" }\n`
+    // Both halves tighten (a change from the file may only tighten): what is tested is that the first is never read.
+    const half = `${GOOD}rules:\n  - name: payments\n    approvers: [${ALICE}]\n`
+    const whole = `${half}    match: { title: "Payments*" }\n`
     const seen = new Set<string>()
     const watching = setInterval(() => void healthVersion(service).then((version) => seen.add(version), () => undefined), 25)
     onTestFinished(() => clearInterval(watching))

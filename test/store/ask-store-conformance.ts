@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import type { AskRecord, Settlement } from '../../src/store/ask-record.js'
+import { doorOf, OWN_DOOR, type AskDoor, type AskRecord, type Settlement } from '../../src/store/ask-record.js'
 import type { AskStore } from '../../src/store/ask-store.js'
 import { PendingCapReached } from '../../src/store/pending-caps.js'
 
@@ -108,10 +108,33 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       for (const record of [newer, pendingRecord({ agent: { id: 'ses-b' } }), older, newest, pendingRecord()]) await store.insert(record)
       await store.settle(older.id, answered())
 
-      expect((await store.newestOfAgent('ses-a', 10)).map((record) => record.id)).toEqual([newest.id, newer.id, older.id])
-      expect((await store.newestOfAgent('ses-a', 2)).map((record) => record.id)).toEqual([newest.id, newer.id])
-      expect((await store.newestOfAgent('ses-a', 10))[2]?.settlement?.status).toBe('answered')
-      expect(await store.newestOfAgent('ses-none', 10)).toEqual([])
+      expect((await store.newestOfAgent(OWN_DOOR, 'ses-a', 10)).map((record) => record.id)).toEqual([newest.id, newer.id, older.id])
+      expect((await store.newestOfAgent(OWN_DOOR, 'ses-a', 2)).map((record) => record.id)).toEqual([newest.id, newer.id])
+      expect((await store.newestOfAgent(OWN_DOOR, 'ses-a', 10))[2]?.settlement?.status).toBe('answered')
+      expect(await store.newestOfAgent(OWN_DOOR, 'ses-none', 10)).toEqual([])
+    })
+
+    it('finds a session’s asks only through the door they came in by: two keys, two hosts and the own processes with one agent id never meet', async () => {
+      const store = await create()
+      const doors = {
+        teamA: pendingRecord({ agent: { id: 'session-1' }, apiKey: 'teamA' }),
+        teamB: pendingRecord({ agent: { id: 'session-1' }, apiKey: 'teamB', idempotencyKey: 'http-idempotency:teamB:k' }),
+        hostX: pendingRecord({ agent: { id: 'session-1' }, relayDelivery: { key: 'http://127.0.0.1:4000#rpc-1' } }),
+        // One host's URL the start of another's: `#` ends it, so :4000 never reads :40001's asks.
+        hostY: pendingRecord({ agent: { id: 'session-1' }, relayDelivery: { key: 'http://127.0.0.1:40001#rpc-1' } }),
+        own: pendingRecord({ agent: { id: 'session-1' } }),
+        ownKeyless: pendingRecord({ agent: { id: 'session-1' }, idempotencyKey: 'http-idempotency::k' }),
+      }
+      for (const record of Object.values(doors)) await store.insert(record)
+      const found = async (door: AskDoor) => (await store.newestOfAgent(door, 'session-1', 10)).map((record) => record.id).sort()
+
+      expect(await found({ kind: 'api-key', name: 'teamA' })).toEqual([doors.teamA.id])
+      expect(await found({ kind: 'api-key', name: 'teamB' })).toEqual([doors.teamB.id])
+      expect(await found({ kind: 'api-key', name: 'team' })).toEqual([])
+      expect(await found({ kind: 'host', url: 'http://127.0.0.1:4000' })).toEqual([doors.hostX.id])
+      expect(await found({ kind: 'host', url: 'http://127.0.0.1:40001' })).toEqual([doors.hostY.id])
+      expect(await found(OWN_DOOR)).toEqual([doors.own.id, doors.ownKeyless.id].sort())
+      for (const record of Object.values(doors)) expect(await found(doorOf(record))).toContain(record.id)
     })
 
     it('records where the message was posted', async () => {

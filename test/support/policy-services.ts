@@ -5,6 +5,7 @@ import { afterAll, afterEach } from 'vitest'
 import { serviceDeps } from '../../src/cli/service-deps.js'
 import { configFromEnv } from '../../src/config/config.js'
 import { startSandbox, type Sandbox } from '../../src/sandbox/index.js'
+import type { SandboxOptions } from '../../src/sandbox/options.js'
 import { startService, type RunningService } from '../../src/service/start-service.js'
 import { recordingLogger } from './e2e.js'
 import { freshDatabase } from './postgres.js'
@@ -24,7 +25,7 @@ export interface PolicyService {
  * in memory, a SQLite file or a fresh PostgreSQL database, all stopped and
  * removed after each test. Call at the top of a test file.
  */
-export function policyServices(prefix: string): { serve(policy: string, options?: { store?: 'memory' | 'sqlite' | 'postgres'; env?: Record<string, string> }): Promise<PolicyService>; file(name: string, text: string): string } {
+export function policyServices(prefix: string): { serve(policy: string, options?: { store?: 'memory' | 'sqlite' | 'postgres'; env?: Record<string, string>; sandbox?: SandboxOptions }): Promise<PolicyService>; file(name: string, text: string): string } {
   const dir = mkdtempSync(join(tmpdir(), `dsh-slack-${prefix}-`))
   afterAll(() => rmSync(dir, { recursive: true, force: true }))
   const cleanups: (() => Promise<void>)[] = []
@@ -39,7 +40,7 @@ export function policyServices(prefix: string): { serve(policy: string, options?
   }
   return {
     file,
-    async serve(policy, { store = 'memory', env = {} } = {}) {
+    async serve(policy, { store = 'memory', env = {}, sandbox } = {}) {
       const path = file('policy.yml', policy)
       let state = store === 'sqlite' ? join(dir, `${files}-state.db`) : ':memory:'
       if (store === 'postgres') {
@@ -47,7 +48,7 @@ export function policyServices(prefix: string): { serve(policy: string, options?
         cleanups.push(() => database.drop())
         state = database.url
       }
-      const slack = await startSandbox()
+      const slack = await startSandbox(sandbox)
       cleanups.push(() => slack.close())
       const logger = recordingLogger()
       const service = await startService(configFromEnv({ ...sandboxEnv(slack), DSH_SLACK_STATE: state, DSH_SLACK_POLICY: path, PORT: '0', ...env }), await serviceDeps(), logger)

@@ -18,6 +18,7 @@ import { silentLogger } from '../../src/log/logger.js'
 import { startSandbox } from '../../src/sandbox/index.js'
 import { DEFAULT_SCOPES } from '../../src/sandbox/options.js'
 import { SAMPLE_ASKS, sampleAskHook } from '../../src/service/sample-asks.js'
+import { codeChannelOfSession } from './code-channels.js'
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium'
 const DESKTOP = { width: 1280, height: 860 }
@@ -287,8 +288,7 @@ async function shootCodeChannel(browser: Browser, docs: string): Promise<void> {
   try {
     await bridge.open({ questions: [planReviewQuestion(CODE_CHANNEL_PLAN)], agent: { id: 'sess-7f3a', title: 'migrate-bot' } })
     const channel = await slack.waitFor(() => {
-      const id = slack.codeChannels.bySession.get('sess-7f3a')
-      return id && slack.codeChannels.channels.get(id)?.contextBar.length ? id : undefined
+      return codeChannelOfSession(slack, 'sess-7f3a')?.id
     })
     const canvas = slack.codeChannels.channels.get(channel)!.views[0]!.canvasId!
     slack.user('U0SANDBOX01').commentOnCanvas(canvas, 'once the deploy is done', 'Which deploy: the API or the workers? The workers still read orders.total.')

@@ -5,7 +5,8 @@
  * rule applies to what a construct is, not to what a pattern guesses:
  * - text, code and raw HTML: Slack's `<…>` tokens shown with ‹ › (so
  *   `<!channel>`, `<@U…>`, `<https://evil|bank>` are text), and `@here`,
- *   `@channel`, `@everyone` broken with a zero-width joiner;
+ *   `@channel`, `@everyone` broken with a zero-width joiner, and bidi
+ *   controls and other invisible characters shown by code point;
  * - an image whose target is `@U…` or `#C…` (a canvas mention) is its text;
  * - a link whose label does not show its target (or whose target is not a
  *   safe URL) is its label with the target beside it, as text.
@@ -15,11 +16,16 @@
 import type { Nodes, Parents, Root, RootContent } from 'mdast'
 
 import { parseMarkdown, plainText } from '../../../blocks/markdown/index.js'
-import { isSafeUrl, labelShowsTarget } from '../../../blocks/text.js'
+import { isSafeUrl, labelShowsTarget, shownText } from '../../../blocks/text.js'
 
-/** Slack's angle brackets shown as look-alikes, and broadcasts broken: safe in text, code and raw HTML alike. */
+/**
+ * Slack's angle brackets shown as look-alikes, broadcasts broken, and
+ * invisible characters shown by code point as on every card (decision
+ * 0092; before the joiner that breaks a broadcast is added): safe in text,
+ * code and raw HTML alike.
+ */
 export function neutralised(text: string): string {
-  return text
+  return shownText(text)
     .replace(/</g, '‹')
     .replace(/>/g, '›')
     .replace(/@(here|channel|everyone)\b/gi, '@\u200D$1')

@@ -8,14 +8,15 @@
  * unchanged steps stay on them. Anything Slack refuses leaves the review as
  * the card and its thread, as before, said once in the log.
  */
-import { escapeMrkdwn } from '../../../blocks/text.js'
+import { escapeMrkdwn, shownText } from '../../../blocks/text.js'
 import type { Logger } from '../../log/logger.js'
 import { describeOutcome } from '../describe-outcome.js'
 import type { CodeChannelPort, ContextItem } from '../../slack/code-channel-port.js'
 import { SlackCallError } from '../../slack/slack-call-error.js'
 import type { MessageContent, SlackPort } from '../../slack/slack-port.js'
-import type { AskRecord } from '../../store/ask-record.js'
-import { canvasMarkdown, feedbackWithThreads } from './canvas-text.js'
+import { doorOf, type AskRecord, type QuotedWords } from '../../store/ask-record.js'
+import { answerersComments, canvasMarkdown, feedbackWithThreads } from './canvas-text.js'
+import { slackSessionId, type SessionScope } from './session-scope.js'
 
 /** `auto`: use code channels when Slack lets us (the default); `off`: plan reviews stay in the card's thread. */
 export type CodeChannelMode = 'auto' | 'off'
@@ -26,6 +27,13 @@ export const PLAN_VIEW_KEY = 'dsh-slack/plan'
 
 /** Slack's answers that mean "not here, not now": the review falls back for the rest of the run. */
 const UNAVAILABLE = new Set(['missing_scope', 'not_allowed_token_type', 'unknown_method', 'feature_not_enabled', 'not_allowed', 'restricted_action', 'team_access_not_granted', 'invalid_origin', 'is_externally_shared', 'channel_is_shared'])
+
+/** Request changes as the agent receives it, and whose words it carries besides the reviewer's. */
+export interface ReviewFeedback {
+  text: string
+  /** Absent when no canvas was read (none placed, unreadable): the text is the reviewer's alone. */
+  quoted?: QuotedWords
+}
 
 /** Where a review's plan is. */
 export interface PlacedPlan {
@@ -42,13 +50,24 @@ export interface PlanCanvasOptions {
   nameOf?: (userId: string) => Promise<string | undefined>
 }
 
+/** A plan review with what a code channel needs: its plan, its card, and the session's scope (decision 0090). */
+export interface PlanReview {
+  plan: string
+  card: { channel: string; ts: string }
+  scope: SessionScope
+  /** The `session_id` of its code channel (slackSessionId): the key this process keeps the session's channel under. */
+  sessionId: string
+}
+
 /** The plan review a record is, when it has what a code channel needs: its plan, its session, its card. */
-export function reviewOf(record: AskRecord): { plan: string; session: string; card: { channel: string; ts: string } } | undefined {
+export function reviewOf(record: AskRecord): PlanReview | undefined {
   const [only, ...more] = record.questions
   if (record.kind !== 'question' || more.length > 0 || only?.intent?.kind !== 'plan-review') return undefined
   const session = record.agent?.id
   if (!session || !record.message || !only.detail) return undefined
-  return { plan: only.detail, session, card: { channel: record.message.channel, ts: record.message.ts } }
+  const card = { channel: record.message.channel, ts: record.message.ts }
+  const scope = { door: doorOf(record), channel: card.channel, session }
+  return { plan: only.detail, card, scope, sessionId: slackSessionId(scope) }
 }
 
 /** How a settled review ended, for its code channel: changes requested, approved, or the outcome as the log says it. */
@@ -71,13 +90,14 @@ export function note(mrkdwn: string): MessageContent {
 
 /** The name asked for (Slack names a channel with an origin from its message and may retitle it). */
 export function channelName(record: AskRecord, session: string): string {
-  return `plan ${record.agent?.title ?? session}`.slice(0, 80)
+  return `plan ${shownText(record.agent?.title ?? session)}`.slice(0, 80)
 }
 
+/** The context bar: the agent's own words, shown as every card shows them (invisible characters by code point). */
 function contextBar(record: AskRecord, session: string): ContextItem[] {
   const items: ContextItem[] = []
-  if (record.agent?.cwd) items.push({ key: 'cwd', label: record.agent.cwd.slice(0, 128), icon: 'folder' })
-  items.push({ key: 'session', label: session.slice(0, 128), icon: 'terminal' })
+  if (record.agent?.cwd) items.push({ key: 'cwd', label: shownText(record.agent.cwd).slice(0, 128), icon: 'folder' })
+  items.push({ key: 'session', label: shownText(session).slice(0, 128), icon: 'terminal' })
   return items
 }
 
@@ -85,9 +105,9 @@ export class PlanCanvases {
   /** Why code channels are not used in this run, once known (said once in the log). */
   #unavailable: string | undefined
   readonly #placed = new Map<string, Promise<PlacedPlan | undefined>>()
-  /** Each session's code channel, as this process placed or found it. */
+  /** Each session's code channel, as this process placed or found it, by its scoped `session_id` (never the agent's id alone). */
   readonly #channels = new Map<string, string>()
-  /** Sessions whose code channel this process archived: their later reviews stay on the card. */
+  /** Scoped sessions whose code channel this process archived: their later reviews stay on the card. */
   readonly #ended = new Set<string>()
 
   /** Whether the operator's "off" has been said in the log (once, at the first review it applies to). */
@@ -111,8 +131,8 @@ export class PlanCanvases {
     }
     const review = reviewOf(record)
     if (!review) return
-    if (this.#ended.has(review.session)) {
-      this.options.logger.info(`ask ${record.id}: the plan stays in the card's thread: session ${review.session} ended and its code channel is archived`)
+    if (this.#ended.has(review.sessionId)) {
+      this.options.logger.info(`ask ${record.id}: the plan stays in the card's thread: session ${review.scope.session} ended and its code channel is archived`)
       return
     }
     this.#placed.set(record.id, this.#place(record.id, review, record))
@@ -130,15 +150,15 @@ export class PlanCanvases {
     this.options.logger.info(`plan reviews stay in the card's thread for this run: code channels are ${this.#unavailable}`)
   }
 
-  /** The session's code channel, if this process placed or found one. */
-  channelOf(session: string): string | undefined {
-    return this.#channels.get(session)
+  /** The code channel of a scoped session (its `session_id`), if this process placed or found one. */
+  channelOf(sessionId: string): string | undefined {
+    return this.#channels.get(sessionId)
   }
 
-  /** The session's code channel is archived: later plan reviews of it stay the card and its thread. */
-  sessionArchived(session: string): void {
-    this.#ended.add(session)
-    this.#channels.delete(session)
+  /** The scoped session's code channel is archived: later plan reviews of it stay the card and its thread. */
+  sessionArchived(sessionId: string): void {
+    this.#ended.add(sessionId)
+    this.#channels.delete(sessionId)
   }
 
   /** Resolves once the review's canvas is in place (or given up): tests and Request changes wait on it. */
@@ -148,20 +168,29 @@ export class PlanCanvases {
 
   /**
    * Request changes as the agent reads it: the typed feedback with the
-   * canvas's open comment threads. If the threads cannot be read, the
-   * typed feedback goes alone (and the log says so): it is never lost.
+   * canvas's open comment threads, keeping only the comments of people
+   * `mayAnswer` allows, the same check as a click (decision 0091): a canvas
+   * is open to everyone in its code channel, an ask is not. `quoted` says
+   * whose comments went and whose were left out, for the reviewer and the
+   * audit. If the threads cannot be read, the typed feedback goes alone
+   * (and the log says so): it is never lost.
    */
-  async feedback(record: AskRecord, typed: string): Promise<string> {
+  async feedback(record: AskRecord, typed: string, mayAnswer: (userId: string) => Promise<boolean>): Promise<ReviewFeedback> {
     try {
       const placed = this.#placed.has(record.id) ? await this.#placed.get(record.id) : await this.#locate(record)
-      if (!placed) return typed
+      if (!placed) return { text: typed }
       const threads = await this.options.port.openThreads(placed.channel, placed.canvasId)
       const ids = [...new Set(threads.flatMap((thread) => thread.comments.map((comment) => comment.userId)))]
-      const names = new Map(await Promise.all(ids.map(async (id) => [id, await this.options.nameOf?.(id).catch(() => undefined)] as const)))
-      return feedbackWithThreads(typed, threads, (id) => (names.get(id) ? `${names.get(id)} (${id})` : id))
+      // Fails closed: a check that throws leaves the comment out.
+      const allowed = new Map(await Promise.all(ids.map(async (id) => [id, await mayAnswer(id).catch(() => false)] as const)))
+      const kept = answerersComments(threads, allowed)
+      if (kept.leftOut.length > 0) this.options.logger.info(`ask ${record.id}: left out of the agent's feedback the canvas comments of ${kept.leftOut.map((person) => `${person.userId} (${person.comments})`).join(', ')}: they may not answer it`)
+      const names = new Map(await Promise.all(kept.from.map(async (id) => [id, await this.options.nameOf?.(id).catch(() => undefined)] as const)))
+      const text = feedbackWithThreads(typed, kept.threads, (id) => (names.get(id) ? `${names.get(id)} (${id})` : id))
+      return { text, quoted: { from: kept.from, leftOut: kept.leftOut } }
     } catch (error) {
       this.options.logger.warn(`ask ${record.id}: could not read the plan canvas's comments; the agent gets the typed feedback only: ${error instanceof Error ? error.message : String(error)}`)
-      return typed
+      return { text: typed }
     }
   }
 
@@ -173,8 +202,8 @@ export class PlanCanvases {
     if (!placed) return
     this.#placed.delete(record.id)
     // A review withdrawn as its session ends: the channel is archived, its summary already said it was left open.
-    const session = record.agent?.id
-    if (session !== undefined && this.#ended.has(session)) return
+    const review = reviewOf(record)
+    if (review !== undefined && this.#ended.has(review.sessionId)) return
     void placed
       .then((where) => where && this.options.slack.postMessage(where.channel, note(escapeMrkdwn(`${outcome}.`))))
       .catch((error: unknown) => {
@@ -191,17 +220,17 @@ export class PlanCanvases {
   async #locate(record: AskRecord): Promise<PlacedPlan | undefined> {
     const review = this.#unavailable === undefined ? reviewOf(record) : undefined
     if (!review) return undefined
-    const channel = await this.options.port.create({ sessionId: review.session, name: channelName(record, review.session), origin: review.card })
+    const channel = await this.options.port.create({ sessionId: review.sessionId, name: channelName(record, review.scope.session), origin: review.card })
     const canvasId = await this.options.port.canvasOfView(channel, PLAN_VIEW_KEY)
-    if (canvasId) this.#channels.set(review.session, channel)
+    if (canvasId) this.#channels.set(review.sessionId, channel)
     return canvasId ? { channel, canvasId } : undefined
   }
 
-  async #place(askId: string, review: NonNullable<ReturnType<typeof reviewOf>>, record: AskRecord): Promise<PlacedPlan | undefined> {
+  async #place(askId: string, review: PlanReview, record: AskRecord): Promise<PlacedPlan | undefined> {
     const { port, slack, logger } = this.options
     const markdown = canvasMarkdown(review.plan)
     try {
-      const channel = await port.create({ sessionId: review.session, name: channelName(record, review.session), origin: review.card })
+      const channel = await port.create({ sessionId: review.sessionId, name: channelName(record, review.scope.session), origin: review.card })
       const existing = await port.canvasOfView(channel, PLAN_VIEW_KEY)
       let canvasId: string
       if (existing) {
@@ -212,9 +241,9 @@ export class PlanCanvases {
         canvasId = await port.createCanvas('Plan', markdown)
         await port.showCanvas(channel, { viewKey: PLAN_VIEW_KEY, canvasId, name: 'Plan' })
       }
-      await port.setContextBar(channel, contextBar(record, review.session)).catch((error: unknown) => logger.warn(`ask ${askId}: the code channel's context bar was not set: ${error instanceof Error ? error.message : String(error)}`))
+      await port.setContextBar(channel, contextBar(record, review.scope.session)).catch((error: unknown) => logger.warn(`ask ${askId}: the code channel's context bar was not set: ${error instanceof Error ? error.message : String(error)}`))
       await slack.postMessage(review.card.channel, note(`The plan is also in a canvas in <#${channel}>: comment on the steps you mean there, then use Request changes on this card.`), review.card.ts)
-      this.#channels.set(review.session, channel)
+      this.#channels.set(review.sessionId, channel)
       logger.info(`ask ${askId}: plan review in code channel ${channel} (canvas ${canvasId})`)
       return { channel, canvasId }
     } catch (error) {
@@ -226,8 +255,8 @@ export class PlanCanvases {
         }
       } else if (code === 'is_archived') {
         // The session ended (its channel archived, perhaps by another instance) and then sent a plan again (decision 0078).
-        this.#ended.add(review.session)
-        logger.warn(`ask ${askId}: the plan stays in the card's thread: session ${review.session}'s code channel is archived (the session had ended)`)
+        this.#ended.add(review.sessionId)
+        logger.warn(`ask ${askId}: the plan stays in the card's thread: session ${review.scope.session}'s code channel is archived (the session had ended)`)
       } else {
         logger.warn(`ask ${askId}: the plan stays in the card's thread: ${error instanceof Error ? error.message : String(error)}`)
       }

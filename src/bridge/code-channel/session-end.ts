@@ -12,14 +12,14 @@ import type { Logger } from '../../log/logger.js'
 import type { CodeChannelPort } from '../../slack/code-channel-port.js'
 import { SlackCallError } from '../../slack/slack-call-error.js'
 import type { SlackPort } from '../../slack/slack-port.js'
-import type { AskRecord } from '../../store/ask-record.js'
+import { doorColumns, OWN_DOOR, type AskDoor, type AskRecord } from '../../store/ask-record.js'
 import type { AskStore } from '../../store/ask-store.js'
-import { channelName, note, PLAN_VIEW_KEY, reviewOf, reviewOutcome, type PlanCanvases } from './plan-canvases.js'
+import { channelName, note, PLAN_VIEW_KEY, reviewOf, reviewOutcome, type PlanCanvases, type PlanReview } from './plan-canvases.js'
 
 /** How far back a session's asks are read for its last plan review: a session asks a few questions between two plans. */
 const ASKS_READ = 50
 
-/** What `sessionEnded` did. */
+/** What `sessionEnded` did (for the newest plan review's channel, when the session asked in several). */
 export type SessionEndOutcome =
   /** Archived now, with its summary. */
   | { kind: 'archived'; channel: string; summaryTs: string }
@@ -51,32 +51,53 @@ export function sessionSummary(last: AskRecord): string {
 }
 
 export class SessionEnds {
-  /** Ends in flight, per session: a repeated signal (a replayed frame, two listeners) shares the first. */
+  /** Ends in flight, per door and session: a repeated signal (a replayed frame, two listeners) shares the first. */
   readonly #ending = new Map<string, Promise<SessionEndOutcome>>()
 
   constructor(private readonly options: SessionEndOptions) {}
 
-  sessionEnded(session: string): Promise<SessionEndOutcome> {
-    let ending = this.#ending.get(session)
+  /**
+   * `door`: who says the session ended, and so whose session it is: the
+   * library and the harness plugin end their own (the default), the relay a
+   * host's. The agent's session id alone never finds another door's code
+   * channel (decision 0090).
+   */
+  sessionEnded(session: string, door: AskDoor = OWN_DOOR): Promise<SessionEndOutcome> {
+    const key = JSON.stringify([doorColumns(door), session])
+    let ending = this.#ending.get(key)
     if (!ending) {
-      ending = this.#end(session).finally(() => this.#ending.delete(session))
-      this.#ending.set(session, ending)
+      ending = this.#end(session, door).finally(() => this.#ending.delete(key))
+      this.#ending.set(key, ending)
     }
     return ending
   }
 
-  async #end(session: string): Promise<SessionEndOutcome> {
-    const { port, slack, store, canvases, logger } = this.options
+  async #end(session: string, door: AskDoor): Promise<SessionEndOutcome> {
+    const { store, canvases } = this.options
     if (canvases.unavailable !== undefined) return { kind: 'off', why: canvases.unavailable }
-    // The session's last plan review with a card: the origin its channel was created from (any instance's, from the shared store).
-    const last = (await store.newestOfAgent(session, ASKS_READ)).find((record) => reviewOf(record) !== undefined)
-    if (!last) return { kind: 'no-code-channel' }
-    const review = reviewOf(last)!
-    let channel = canvases.channelOf(session)
+    // The session's last plan review with a card in each channel it asked in: the origin of that channel's
+    // code channel (any instance's, from the shared store). Newest first, so the first seen per channel is its last.
+    const last = new Map<string, { record: AskRecord; review: PlanReview }>()
+    for (const record of await store.newestOfAgent(door, session, ASKS_READ)) {
+      const review = reviewOf(record)
+      if (review && !last.has(review.sessionId)) last.set(review.sessionId, { record, review })
+    }
+    if (last.size === 0) return { kind: 'no-code-channel' }
+    // Every channel is tried; a failure is thrown once the others are done. The newest review's channel is the answer.
+    const ends = await Promise.allSettled([...last.values()].map(({ record, review }) => this.#archive(record, review)))
+    const failed = ends.find((end): end is PromiseRejectedResult => end.status === 'rejected')
+    if (failed) throw failed.reason
+    return (ends[0] as PromiseFulfilledResult<SessionEndOutcome>).value
+  }
+
+  async #archive(last: AskRecord, review: PlanReview): Promise<SessionEndOutcome> {
+    const { port, slack, canvases, logger } = this.options
+    const session = review.scope.session
+    let channel = canvases.channelOf(review.sessionId)
     if (channel === undefined) {
       // Idempotent per session id: the existing channel (archived or not). Only reached when a review
       // of this session had a card, so at worst it creates the channel a failed placement left out.
-      channel = await port.create({ sessionId: session, name: channelName(last, session), origin: review.card })
+      channel = await port.create({ sessionId: review.sessionId, name: channelName(last, session), origin: review.card })
       if ((await port.canvasOfView(channel, PLAN_VIEW_KEY)) === undefined) logger.warn(`session ${session}: its code channel ${channel} has no plan canvas; archiving it all the same`)
     }
     let summaryTs: string
@@ -85,10 +106,10 @@ export class SessionEnds {
       await port.archive(channel, summaryTs)
     } catch (error) {
       if (!ALREADY.has(slackError(error) ?? '')) throw error
-      canvases.sessionArchived(session)
+      canvases.sessionArchived(review.sessionId)
       return { kind: 'already-archived', channel }
     }
-    canvases.sessionArchived(session)
+    canvases.sessionArchived(review.sessionId)
     logger.info(`session ${session} ended: code channel ${channel} archived, its summary shared in the card's thread`)
     return { kind: 'archived', channel, summaryTs }
   }

@@ -6,7 +6,7 @@ import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
 import type { Logger } from '../../log/logger.js'
 import type { HomePort } from '../../bridge/home-tab.js'
 import type { PlanCanvases } from '../../bridge/code-channel/plan-canvases.js'
-import type { AskRecord, Settlement } from '../../store/ask-record.js'
+import type { AskRecord, QuotedWords, Settlement } from '../../store/ask-record.js'
 import type { SlackPort } from '../../slack/slack-port.js'
 import { personOf, type SlackUser } from '../../slack/payloads.js'
 import type { FormDrafts } from './form-drafts.js'
@@ -116,12 +116,21 @@ export async function openAskFor(deps: InteractionDeps, askId: string, user: Sla
     await tell(deps, target, settledNotice(record))
     return null
   }
-  if (!(await deps.policy.mayAnswer(user.id, record.policy?.approvers, record.policy?.answerers))) {
+  if (!(await mayAnswerAsk(deps, record)(user.id))) {
     await refuseClick(deps, record, user)
     await tell(deps, target, { kind: 'not-allowed' })
     return null
   }
   return record
+}
+
+/**
+ * Who may answer this ask: the one check a click, a form and a thread reply
+ * pass, and so do the canvas comments a plan review's feedback carries
+ * (decision 0091).
+ */
+export function mayAnswerAsk(deps: Pick<InteractionDeps, 'policy'>, record: AskRecord): (userId: string) => Promise<boolean> {
+  return (userId) => deps.policy.mayAnswer(userId, record.policy?.approvers, record.policy?.answerers)
 }
 
 /**
@@ -145,20 +154,34 @@ export function settledNotice(record: AskRecord): Notice {
   return record.settlement ? { kind: 'already-settled', outcome: record.settlement.outcome } : { kind: 'closed' }
 }
 
-/** Settles with an answer; a late click learns who was first. */
+/**
+ * Settles with an answer; a late click learns who was first. An answer
+ * that quotes others (`after.quoted`: a plan review's canvas comments)
+ * records whose words they were, and tells its person privately how many
+ * were left out because their authors may not answer.
+ */
 export async function settleAnswer(deps: InteractionDeps, record: AskRecord, user: SlackUser, answers: AskUserQuestionAnswerItem[], channel?: Where, after: SettleAfter = {}): Promise<void> {
   const by = personOf(user)
+  const { quoted } = after
+  const leftOut = quoted?.leftOut.reduce((sum, person) => sum + person.comments, 0) ?? 0
+  const won = async (target: NoticeTarget) => {
+    await after.won?.(target)
+    if (leftOut > 0) await tell(deps, target, { kind: 'comments-left-out', count: leftOut })
+  }
   await settleOrTell(deps, record, user, channel, {
     status: 'answered',
     outcome: { kind: 'answered', by, at: deps.now(), answers },
     answer: { answers },
-  }, after)
+    ...(quoted ? { quoted } : {}),
+  }, { ...after, won })
 }
 
 /** Where a settle's notices go, and what to do once this person's action settled the ask. */
 export interface SettleAfter {
   /** The thread the person acted in: notices go there. */
   threadTs?: string
+  /** Others' words the answer carries (a plan review's canvas comments) and those left out: recorded with it, and the left out told to its person. */
+  quoted?: QuotedWords
   /** Runs when this action settled the ask (not when someone was first, nor on a failure). */
   won?: (target: NoticeTarget) => Promise<void>
   /**

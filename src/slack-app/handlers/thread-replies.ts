@@ -1,7 +1,7 @@
 import { otherTextError } from '../../../blocks/index.js'
 import type { AskRecord } from '../../store/ask-record.js'
 import { threadReplyEvent } from '../../slack/payloads.js'
-import { answersWith, openAskFor, settleAnswer, tell, type InteractionDeps } from './context.js'
+import { answersWith, mayAnswerAsk, openAskFor, settleAnswer, tell, type InteractionDeps } from './context.js'
 
 /** What a reply in a card's thread is to its ask. */
 type ReplyMeaning = { as: 'other'; question: string } | { as: 'feedback' } | { as: 'nothing'; card: 'batch' | 'approval' }
@@ -50,11 +50,12 @@ export async function handleThreadReply(deps: InteractionDeps, body: unknown): P
   const problem = otherTextError(deps.settings.locale, text)
   if (problem) return tell(deps, here, { kind: 'reply-refused', problem })
   deps.logger.info(`ask ${record.id}: ${reply.user} answered by a reply in the card's thread (${meaning.as})`)
-  const custom = meaning.as === 'feedback' && deps.planCanvases ? await deps.planCanvases.feedback(record, text.trim()) : text.trim()
+  const { text: custom, quoted } = meaning.as === 'feedback' && deps.planCanvases ? await deps.planCanvases.feedback(record, text.trim(), mayAnswerAsk(deps, record)) : { text: text.trim(), quoted: undefined }
   // The event names only the id; a click's payload also has the username, which answeredBy and the card's lines show.
   const name = await deps.slack.userName?.(reply.user).catch(() => undefined)
   await settleAnswer(deps, record, name ? { ...user, name } : user, answersWith(record, 0, { selected: [], custom }), reply.channel, {
     threadTs: reply.thread_ts,
+    ...(quoted ? { quoted } : {}),
     won: (target) => tell(deps, target, meaning.as === 'other' ? { kind: 'reply-recorded', as: 'other', question: meaning.question } : { kind: 'reply-recorded', as: 'feedback' }),
   })
 }

@@ -2,10 +2,11 @@ import type { View } from '@slack/types'
 import { decodeCallbackId, encodeInputBlockId } from '../../../blocks/ids.js'
 import { batchModal, formErrorText, noticeText, otherTextError } from '../../../blocks/index.js'
 import { askViewOf } from '../../bridge/ask-view.js'
+import type { ReviewFeedback } from '../../bridge/code-channel/plan-canvases.js'
 import { formEntries, formItem, modalText } from '../../bridge/answers-from-state.js'
 import type { AskUserQuestionAnswerItem } from '../../contract/index.js'
 import type { ViewSubmissionPayload } from '../../slack/payloads.js'
-import { answersWith, openAskFor, settleAnswer, type InteractionDeps } from './context.js'
+import { answersWith, mayAnswerAsk, openAskFor, settleAnswer, type InteractionDeps } from './context.js'
 import { viewMisfit } from './interaction-fit.js'
 
 /** What a view submission is acknowledged with, and the work to do after the ack. */
@@ -50,8 +51,13 @@ export async function handleViewSubmission(deps: InteractionDeps, payload: ViewS
       const problem = otherTextError(locale, text)
       if (problem) return { response: { response_action: 'errors', errors: { [encodeInputBlockId({ kind: 'text' })]: problem } } }
       const question = ref.kind === 'other-modal' ? ref.question : 0
-      const custom = async () => (ref.kind === 'feedback-modal' && deps.planCanvases ? deps.planCanvases.feedback(record, text.trim()) : text.trim())
-      return { after: async () => settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: [], custom: await custom() })) }
+      const custom = async (): Promise<ReviewFeedback> => (ref.kind === 'feedback-modal' && deps.planCanvases ? deps.planCanvases.feedback(record, text.trim(), mayAnswerAsk(deps, record)) : { text: text.trim() })
+      return {
+        after: async () => {
+          const { text: typed, quoted } = await custom()
+          await settleAnswer(deps, record, payload.user, answersWith(record, question, { selected: [], custom: typed }), undefined, quoted ? { quoted } : {})
+        },
+      }
     }
     case 'batch-modal': {
       const view = askViewOf(record, deps.settings)

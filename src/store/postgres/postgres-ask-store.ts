@@ -1,7 +1,7 @@
 import type { AskLimits } from '../../policy/operator-policy.js'
 import pg from 'pg'
 import type { Logger } from '../../log/logger.js'
-import { requestKeyOf, type AskOwner, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from '../ask-record.js'
+import { doorColumns, requestKeyOf, type AskDoor, type AskOwner, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { PendingCapReached } from '../pending-caps.js'
 import { SettleWatchers } from '../settle-watchers.js'
@@ -187,8 +187,9 @@ export class PostgresAskStore implements AskStore {
     return (await this.#query(SQL.get, [id])).rows[0]?.record
   }
 
-  async newestOfAgent(agentId: string, limit: number): Promise<AskRecord[]> {
-    return (await this.#query(SQL.newestOfAgent, [agentId, limit])).rows.map((row) => row.record)
+  async newestOfAgent(door: AskDoor, agentId: string, limit: number): Promise<AskRecord[]> {
+    const { apiKey, hostPrefix } = doorColumns(door)
+    return (await this.#query(SQL.newestOfAgent, [agentId, limit, apiKey, hostPrefix])).rows.map((row) => row.record)
   }
 
   async findByExternalKey(key: string): Promise<AskRecord | undefined> {

@@ -53,7 +53,11 @@ export const SQL = {
            SELECT id, (SELECT count(*) FROM announced) AS announced FROM inserted`,
   get: `SELECT record FROM asks WHERE id = $1`,
   byExternalKey: `SELECT record FROM asks WHERE external_key = $1`,
-  newestOfAgent: `SELECT record FROM asks WHERE record->'agent'->>'id' = $1 ORDER BY created_at DESC, id DESC LIMIT $2`,
+  /** The door as doorOf reads it ($3: the key's name in api_key; $4: the host's prefix of a relayed request's key). */
+  newestOfAgent: `SELECT record FROM asks WHERE record->'agent'->>'id' = $1 AND api_key IS NOT DISTINCT FROM $3::text
+                    AND CASE WHEN $4::text IS NULL THEN record->'relayDelivery'->>'key' IS NULL
+                             ELSE left(record->'relayDelivery'->>'key', length($4::text)) = $4::text END
+                  ORDER BY created_at DESC, id DESC LIMIT $2`,
   /**
    * Where the message is, and its `posted` event ($3, $4: at and event, or
    * nulls) in the same statement. The record comes back only when the
