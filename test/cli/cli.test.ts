@@ -260,7 +260,7 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
 
   it('says why plan reviews stay in the thread when the app lacks the code-channel scopes, and passes: nothing else is affected', async () => {
     const s = await sandbox()
-    const run = cli(['doctor'], envFor(s))
+    const run = cli(['doctor'], envFor(s, { PORT: String(await closedPort()) }))
 
     expect(await run.exited).toBe(0)
     expect(run.stdout()).toContain('! code channels: missing code_channels:manage, canvases:write: plan reviews are the card and its thread')
