@@ -10,6 +10,7 @@
  * an attached file when the thread would run long. Nothing is cut silently.
  */
 import type { ContainerBlock, KnownBlock, RichTextBlock, RichTextPreformatted } from '@slack/types'
+import { commandAsLines } from './command-lines.js'
 import { wordsFor, type Words } from './i18n.js'
 import { contextLine, type FileAttachment, type MessagePayload } from './layout.js'
 import { LIMIT } from './limits.js'
@@ -103,6 +104,12 @@ function codeBlock(words: Words, section: ArgumentsSection, text: string, suffix
   }
 }
 
+/** A one-line command as a phone shows it best: across lines continued with ` \\`, when that fits the card's line budget (else as written). */
+function narrowScreenCommand(text: string): string {
+  const laidOut = commandAsLines(text, LIMIT.approvalCommandLineWidth)
+  return laidOut.split('\n').length <= LIMIT.approvalArgumentsLines ? laidOut : text
+}
+
 /** The thread parts of the whole arguments: each part one code block within a block's text budget. */
 function threadChunks(sections: ArgumentsSection[]): { section: ArgumentsSection; text: string; index: number; count: number }[] {
   return sections.flatMap((section) => {
@@ -155,7 +162,8 @@ function foldedSubtitle(words: Words, sections: ArgumentsSection[]): string {
   const first = sections[0]?.text ?? ''
   const lineBreak = first.indexOf('\n')
   const firstLine = (lineBreak === -1 ? first : first.slice(0, lineBreak)).trim()
-  const more = sections.reduce((n, section) => n + section.text.split('\n').length, 0) - 1
+  // The first section's own lines (a command's), not the other arguments' JSON after it.
+  const more = first.split('\n').length - 1
   const tail = more > 0 ? ` ${words.moreLines(more)}` : ''
   return `${fitText(firstLine === '' ? '…' : firstLine, LIMIT.containerSubtitle - tail.length)}${tail}`
 }
@@ -173,7 +181,7 @@ export function approvalArgumentsBlocks(view: ApprovalView): KnownBlock[] {
   const sections = argumentsSections(view.arguments)
   const { shown, shortened } = shownSections(sections)
   // The container's title names the first section, so its own label is not repeated inside.
-  const children: ContainerBlock['child_blocks'] = shown.map(({ section, text }, i) => codeBlock(words, section, text, '', i > 0))
+  const children: ContainerBlock['child_blocks'] = shown.map(({ section, text }, i) => codeBlock(words, section, section.label === 'command' ? narrowScreenCommand(text) : text, '', i > 0))
   const overflow = overflowOf(sections, shortened)
   if (overflow === 'thread') children.push(contextLine(escapeMrkdwn(words.argumentsInThread)))
   if (overflow === 'file') children.push(contextLine(escapeMrkdwn(words.argumentsInFile(argumentsFileName(view)))))

@@ -172,7 +172,8 @@ function controlBlocks(ask: HomeAskView, controls: HomeControls): KnownBlock[] {
     } else if (others.length > 0 && question.options.length <= LIMIT.selectOptions) {
       blocks.push({ type: 'actions', elements: [choiceElement(ask.view.locale, id, 0, question, 'select')] } satisfies ActionsBlock)
     }
-    elements.push(wordButton(encodeActionId({ kind: 'request-changes', askId: id }), words.requestChanges))
+    // As on the card: a plan nobody should act on is dismissed from here too.
+    elements.push(wordButton(encodeActionId({ kind: 'request-changes', askId: id }), words.requestChanges), wordButton(encodeActionId({ kind: 'dismiss', askId: id }), words.dismiss))
     return [...blocks, { type: 'actions', elements }]
   }
   return []

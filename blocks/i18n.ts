@@ -156,6 +156,7 @@ export interface Words {
   age(ms: number): string
   openMessage: string
   homeTitle: string
+  /** How many asks wait: questions, plan reviews and tool approvals alike (the tab reads only the drawn ones' kinds). */
   homeIntro(count: number): string
   homeEmpty: string
   homeMore(count: number): string
@@ -296,7 +297,8 @@ const en: Words = {
   age: (ms) => (ms < 3_600_000 ? `${Math.max(1, Math.round(ms / 60_000))} min` : ms < 86_400_000 ? `${Math.round(ms / 3_600_000)} h` : `${Math.round(ms / 86_400_000)} d`),
   openMessage: 'open the question',
   homeTitle: 'Waiting for you',
-  homeIntro: (count) => `${count} ${count === 1 ? 'question waits' : 'questions wait'} for an answer you may give, newest first.`,
+  homeIntro: (count) => `${count} ${count === 1 ? 'ask waits' : 'asks wait'} for you to answer or approve, newest first.`,
+
   homeEmpty: 'Nothing is waiting for you. New questions show up here as agents ask them.',
   homeMore: (count) => `…and ${count} older ${count === 1 ? 'one' : 'ones'}: see the channel.`,
   homeWaiting: (age) => `waiting ${age}`,
@@ -428,7 +430,8 @@ const zhCN: Words = {
   age: (ms) => (ms < 3_600_000 ? `${Math.max(1, Math.round(ms / 60_000))} 分钟` : ms < 86_400_000 ? `${Math.round(ms / 3_600_000)} 小时` : `${Math.round(ms / 86_400_000)} 天`),
   openMessage: '打开问题',
   homeTitle: '等你回答',
-  homeIntro: (count) => `有 ${count} 个你可以回答的问题在等待，最新的在前。`,
+  homeIntro: (count) => `有 ${count} 项等你回答或批准，最新的在前。`,
+
   homeEmpty: '目前没有等你回答的问题。智能体提问后会显示在这里。',
   homeMore: (count) => `……另有 ${count} 个较早的问题：请到频道查看。`,
   homeWaiting: (age) => `已等待 ${age}`,

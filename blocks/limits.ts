@@ -24,6 +24,13 @@ export const LIMIT = {
   approvalUnfoldedChars: 300,
   /** Ours, not Slack's: lines of arguments shown open; more start folded (see approvalUnfoldedChars). */
   approvalUnfoldedLines: 5,
+  /**
+   * Ours, not Slack's: a tool approval's one-line command longer than this is
+   * laid out in lines of at most this many characters, continued with ` \`
+   * (blocks/command-lines.ts), so a phone's code block (about 36 monospace
+   * characters across on a 360-point screen) never wraps it mid-line.
+   */
+  approvalCommandLineWidth: 34,
   /** Ours, not Slack's: characters of arguments in one thread part (one code block, under richTextElementText). */
   approvalArgumentsPart: 2900,
   /** action_id, block_id and callback_id length. */

@@ -1,9 +1,11 @@
+import { askKindOf } from './ask-policy.js'
 import type { AskRecord, Settlement } from '../store/ask-record.js'
 import type { NewAskEvent } from '../store/team-records.js'
 
 /** The `posted` event: where, and what was asked (audit outputs only; never logged). */
 export function postedEvent(record: AskRecord, at: number): NewAskEvent {
-  const detail: Record<string, unknown> = { kind: record.kind, target: record.target }
+  // The kind as GET /v1/asks, the policy's rules and `policy explain` name it (question, plan-review, tool-approval).
+  const detail: Record<string, unknown> = { kind: askKindOf(record), target: record.target }
   if (record.message) Object.assign(detail, { channel: record.message.channel, ts: record.message.ts, ...(record.message.permalink ? { permalink: record.message.permalink } : {}) })
   if (record.kind === 'question') detail.questions = record.questions.map((q) => ({ id: q.id, question: q.question, ...(q.header === undefined ? {} : { header: q.header }) }))
   if (record.approval) detail.tool = record.approval.toolName

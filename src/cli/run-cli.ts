@@ -1,4 +1,5 @@
 import { ConfigError } from '../config/config-error.js'
+import { assertSupportedNode } from '../config/node-range.js'
 import { scrubSecrets } from '../log/scrub.js'
 import { loadCreateSlackBridge } from '../service/bridge-factory.js'
 import { askCommand } from './ask.js'
@@ -47,6 +48,10 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       case '--version':
         io.stdout.write(`${packageVersion()}\n`)
         return EXIT.ok
+    }
+    // Past help and version, every command needs a Node in the range: refused here, in one line.
+    assertSupportedNode()
+    switch (command) {
       case 'serve':
         return await serveCommand(rest, io, serviceDeps)
       case 'ask':

@@ -1,6 +1,7 @@
 import { ConfigError } from '../config/config-error.js'
 import { valueChecks } from '../config/config.js'
 import { parseDuration } from '../config/duration.js'
+import { assertSupportedNode } from '../config/node-range.js'
 import type { AskOptions, PolicyAwareProvider } from '../bridge/waiting.js'
 import { UserInteractionError, validateRequest, type AgentLike, type AskUserQuestionRequest } from '../contract/index.js'
 import type { Logger } from '../log/logger.js'
@@ -37,6 +38,7 @@ export interface ServiceConnection {
  * (or during a wait) costs nothing but a retry.
  */
 export function connectToService(options: ServiceConnectionOptions): ServiceConnection {
+  assertSupportedNode()
   const { http, channel, timeoutMs } = checkOptions(options)
   const logger = options.logger
   const open = new Set<AbortController>()

@@ -11,6 +11,8 @@ import type { PluginContext } from './harness-context.js'
 import { harnessErrorClassOf, inHarnessTerms } from './harness-errors.js'
 import { describeError, OffSwitch } from './off-switch.js'
 import { TIMING } from '../slack/timing.js'
+import { unsupportedNode } from '../config/node-range.js'
+import { inSettingTerms } from './setting-names.js'
 import { bridgeOptionsFromPluginConfig, isServiceConfig, PluginConfigSchema, type PluginSettings, type ServicePluginConfig, type SlackPluginConfig } from './plugin-config.js'
 
 export type { PluginContext, PluginSettings, SlackPluginConfig, ServicePluginConfig }
@@ -54,6 +56,12 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
         logger.warn(`off: ${settings.problem}`)
         return
       }
+      // The harness's own range is ours, but a profile can be run by another Node: off, in one line, before anything fails deeper.
+      const wrongNode = unsupportedNode()
+      if (wrongNode !== undefined) {
+        logger.warn(`off: ${wrongNode}`)
+        return
+      }
       const config = settings.config
       const errorClass = harnessErrorClassOf(ctx.userQuestions)
 
@@ -86,7 +94,7 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
           // The seam's own outcomes (answered, dismissed, expired, one post
           // refused by Slack) are the agent's; anything else is a broken plugin.
           if (isUserInteractionError(error)) throw error
-          off.turnOff(`a question failed: ${describeError(error)}`)
+          off.turnOff(`a question failed: ${inSettingTerms(describeError(error), settings.source)}`)
           throw off.noProvider()
         }
       }
@@ -124,7 +132,7 @@ export function createSlackPlugin(createBridge: () => Promise<CreateBridge> = lo
             logger.info('connected to Slack: questions and tool approvals of this profile are asked there')
           },
           // Off, not half-on: the harness then says NO_PROVIDER to the agent, as with no plugin.
-          (error: unknown) => off.turnOff(`could not start: ${describeError(error)}`),
+          (error: unknown) => off.turnOff(`could not start: ${inSettingTerms(describeError(error), settings.source)}`),
         )
         const started = bridge
         ctx.inject(['approval'], (scope) => scope.on('approval/request', slackApprovalAnswerer(() => started, off, logger)))

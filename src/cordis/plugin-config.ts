@@ -132,12 +132,12 @@ export function pluginConfigFromEnv(env: NodeJS.ProcessEnv): SlackPluginConfig {
 }
 
 /** What the harness hands `apply`: a usable config, or the one line saying what is wrong with it. */
-export type PluginSettings = { config: SlackPluginConfig; problem?: undefined } | { problem: string; config?: undefined }
+export type PluginSettings = { config: SlackPluginConfig; source: 'config' | 'environment'; problem?: undefined } | { problem: string; config?: undefined; source?: undefined }
 
 function settingsOf(raw: unknown, env: NodeJS.ProcessEnv): PluginSettings {
   const empty = raw === undefined || raw === null || (typeof raw === 'object' && Object.keys(raw).length === 0)
   try {
-    return { config: empty ? pluginConfigFromEnv(env) : parsePluginConfig(raw) }
+    return empty ? { config: pluginConfigFromEnv(env), source: 'environment' } : { config: parsePluginConfig(raw), source: 'config' }
   } catch (error) {
     return { problem: error instanceof Error ? error.message : String(error) }
   }

@@ -36,6 +36,8 @@ export interface ApiServerOptions {
    * `/healthz` reports its version.
    */
   policy?: () => OperatorPolicy
+  /** The policy comes from a file (DSH_SLACK_POLICY): only then has it a version for `/healthz` to report. */
+  policyFromFile?: boolean
   /** `GET /metrics` (Prometheus text); absent: no such route. Behind `apiKey` like `/v1`. */
   metrics?: { contentType: string; render(): Promise<string> }
   /** Told of each request refused with 401, 403 POLICY_FORBIDDEN or 429 TOO_MANY_PENDING (`dsh_slack_refused_total`). */
@@ -180,7 +182,7 @@ export function createApiServer(options: ApiServerOptions): ApiServer {
     }
     if (path === '/healthz') {
       allow(method, ['GET', 'HEAD'])
-      const health = await healthOf(options.bridge, { local: options.local === true, draining, ...(options.policy ? { policy: options.policy().version } : {}) })
+      const health = await healthOf(options.bridge, { local: options.local === true, draining, ...(options.policy && options.policyFromFile ? { policy: options.policy().version } : {}) })
       sendJson(res, health.status, health.body)
       return
     }

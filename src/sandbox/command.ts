@@ -8,7 +8,7 @@ import { z } from 'zod'
 
 import { DEFAULT_SANDBOX_PORT, DEFAULT_STATE_PATH } from '../config/config.js'
 
-import { sandboxEnvOptions } from './env-options.js'
+import { sandboxEnvOptions, withCodeChannelScopes } from './env-options.js'
 import { SandboxError } from './errors.js'
 import { startSandbox } from './index.js'
 
@@ -19,7 +19,7 @@ function defaultWorkspace(port: number): string {
   return join(dirname(DEFAULT_STATE_PATH), `sandbox-${port}.json`)
 }
 
-const USAGE = `Usage: dsh-slack sandbox [--port N] [--workspace FILE] [--fresh]
+const USAGE = `Usage: dsh-slack sandbox [--port N] [--workspace FILE] [--fresh] [--code-channels]
 
 Runs the local Slack stand-in on 127.0.0.1. Point a Slack app at it with
 SLACK_API_URL and the tokens it prints; open the page it prints to play
@@ -31,11 +31,14 @@ Options:
   --workspace FILE  keep the workspace in FILE (default ${join(dirname(DEFAULT_STATE_PATH), 'sandbox-N.json')} on port N);
                     :memory: keeps nothing
   --fresh           start with an empty workspace, replacing the kept one
+  --code-channels   grant the code-channel scopes (code_channels:manage, canvases:write),
+                    as an app installed from today's manifest.yml has them
   --help            show this help
 
 Environment:
   SANDBOX_TIER3_PER_MINUTE  chat.update calls a minute it takes, a burst of as many
-                            (default 50, Slack's documented Tier 3; Slack says "50+")`
+                            (default 50, Slack's documented Tier 3; Slack says "50+")
+  SANDBOX_CODE_CHANNELS     on: as --code-channels (also for dsh-slack serve's own stand-in)`
 
 const Port = z.coerce.number().int().min(0).max(65535)
 
@@ -44,17 +47,23 @@ export interface SandboxArgs {
   /** The workspace file, or `null` for memory only. */
   workspace: string | null
   fresh: boolean
+  /** Grant the code-channel scopes (the stand-in starts without them). */
+  codeChannels: boolean
 }
 
 /** Parses `argv` (the words after `sandbox`); `null` asks for the usage text. */
 export function parseSandboxArgs(argv: string[]): SandboxArgs | null {
-  const args: SandboxArgs = { port: SANDBOX_DEFAULT_PORT, workspace: null, fresh: false }
+  const args: SandboxArgs = { port: SANDBOX_DEFAULT_PORT, workspace: null, fresh: false, codeChannels: false }
   let workspace: string | null | undefined
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!
     if (arg === '--help' || arg === '-h') return null
     if (arg === '--fresh') {
       args.fresh = true
+      continue
+    }
+    if (arg === '--code-channels') {
+      args.codeChannels = true
       continue
     }
     const [name, inline] = arg.startsWith('--') && arg.includes('=') ? [arg.slice(0, arg.indexOf('=')), arg.slice(arg.indexOf('=') + 1)] : [arg, undefined]
@@ -94,7 +103,7 @@ export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promis
   }
   let slack: Awaited<ReturnType<typeof startSandbox>>
   try {
-    slack = await startSandbox({ port: args.port, ...(args.workspace ? { workspaceFile: args.workspace } : {}), fresh: args.fresh, ...fromEnv })
+    slack = await startSandbox({ port: args.port, ...(args.workspace ? { workspaceFile: args.workspace } : {}), fresh: args.fresh, ...fromEnv, ...(args.codeChannels ? { scopes: withCodeChannelScopes() } : {}) })
   } catch (error) {
     if (!(error instanceof SandboxError)) throw error
     const fix = error.code === 'PORT_TAKEN' ? ': stop the other one, or pass --port with a free port' : ''
@@ -109,6 +118,7 @@ export async function sandboxCommand(argv: string[], stop?: AbortSignal): Promis
   console.log(`SLACK_APP_TOKEN=${slack.appToken}`)
   console.log(`SLACK_SIGNING_SECRET=${slack.signingSecret}`)
   console.log(`SLACK_CHANNEL=${slack.defaultChannel}`)
+  if (args.codeChannels || fromEnv.scopes) console.log('Code channels: on (the bot token has code_channels:manage and canvases:write)')
   console.log(slack.workspaceFile ? `Workspace: kept in ${slack.workspaceFile} (--fresh starts empty)` : 'Workspace: in memory only (nothing is kept)')
   await new Promise<void>((resolve) => {
     const finish = (): void => {

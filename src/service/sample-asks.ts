@@ -2,17 +2,18 @@
  * The sample asks the local stand-in's page offers ("Send a sample ask"),
  * so a newcomer sees every card shape without writing a request: one
  * question with buttons, a multi-select, a batch of questions (a modal
- * form), and a plan review with a realistic plan.
+ * form), a plan review with a realistic plan, and a tool approval (the
+ * harness plugin's headline: a command the agent wants to run).
  *
  * The stand-in starts before the bridge (the bridge connects to it), so the
  * hook it is given resolves the bridge when a sample is sent: `attach()` it
  * once the bridge runs.
  */
-import type { SlackBridge } from '../bridge/types.js'
+import type { OpenApprovalInput, SlackBridge } from '../bridge/types.js'
 import type { AskUserQuestionRequest } from '../contract/index.js'
 import { planReviewQuestion } from '../contract/plan-review.js'
 
-export const SAMPLE_KINDS = ['question', 'multi-select', 'batch', 'plan-review'] as const
+export const SAMPLE_KINDS = ['question', 'multi-select', 'batch', 'plan-review', 'tool-approval'] as const
 export type SampleKind = (typeof SAMPLE_KINDS)[number]
 
 const agent = { id: 'sess-sample-7f3a', title: 'sample-agent' }
@@ -53,8 +54,8 @@ The repo has three packages (\`web\`, \`api\`, \`shared\`) that each install on 
 Estimated effort: half a day. See the [pnpm workspace docs](https://pnpm.io/workspaces).
 `
 
-/** One request per sample kind, as an agent would send them. */
-export const SAMPLE_ASKS: Record<SampleKind, AskUserQuestionRequest> = {
+/** One request per sample kind that is a question, as an agent would send them. */
+export const SAMPLE_ASKS: Record<Exclude<SampleKind, 'tool-approval'>, AskUserQuestionRequest> = {
   question: {
     agent,
     questions: [
@@ -121,21 +122,38 @@ export const SAMPLE_ASKS: Record<SampleKind, AskUserQuestionRequest> = {
   },
 }
 
+/**
+ * A tool approval as the harness plugin (and the relay) asks one: the tool,
+ * its arguments as the model wrote them, and the harness's reason. The
+ * command is long enough to wrap on a phone, as real ones are.
+ */
+export const SAMPLE_APPROVAL: OpenApprovalInput = {
+  agent,
+  toolName: 'bash',
+  callId: 'call-sample-1',
+  reason: 'bash runs commands on your machine: the permission mode asks first',
+  arguments: JSON.stringify({ command: 'pnpm -r run migrate --filter @shop/api -- --to 2026_12_04_add_cache_table', description: 'Apply the database migrations of the api package', timeout: 120000 }),
+}
+
 /** The stand-in's `samples` hook, and the bridge it posts through once attached. */
 export interface SampleAskHook {
   /** What the stand-in takes as its `samples` option. */
   readonly samples: { kinds: readonly string[]; send(kind: string): Promise<void> }
   /** Gives the hook the running bridge (returns it, to wrap a bridge factory). */
-  attach<B extends Pick<SlackBridge, 'open'>>(bridge: B): B
+  attach<B extends Pick<SlackBridge, 'open' | 'openApproval'>>(bridge: B): B
 }
 
 export function sampleAskHook(): SampleAskHook {
-  let bridge: Pick<SlackBridge, 'open'> | undefined
+  let bridge: Pick<SlackBridge, 'open' | 'openApproval'> | undefined
   return {
     samples: {
       kinds: SAMPLE_KINDS,
       async send(kind) {
         if (!bridge) throw new Error('the bridge is still starting; try again in a moment')
+        if (kind === 'tool-approval') {
+          await bridge.openApproval(structuredClone(SAMPLE_APPROVAL))
+          return
+        }
         const request = (SAMPLE_ASKS as Record<string, AskUserQuestionRequest | undefined>)[kind]
         if (!request) throw new Error(`no sample ${JSON.stringify(kind)}`)
         await bridge.open(structuredClone(request))

@@ -92,7 +92,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
     if (config.policyPath) {
       const reloader = watchPolicy({ path: config.policyPath, holder: policy, config, logger, onRefused: metrics.policyReloadRefused })
       stack.push(async () => reloader.stop())
-      logger.info(`policy ${config.policyPath} in force (version ${policy.current.version}): ${policy.current.rules.length} rule(s), ${policy.current.keys.length} key(s); a change to the file is applied when it only tightens, SIGHUP applies the file whatever it changes`)
+      logger.info(`policy ${config.policyPath} in force (version ${policy.current.version}): ${policy.current.rules.length} rule(s), ${policy.current.keys.length} key(s); a change to the file is applied when it only tightens, SIGHUP to this process (kill -HUP ${process.pid}) applies the file whatever it changes`)
     }
     const bridge = await deps.createBridge({ ...bridgeOptionsFromConfig(effective, { owner: 'service', logger }), policy, listen: false, observeSlackCalls: metrics.slackCall, observeRefusedClicks: () => metrics.refused('click') })
     metrics.attach({
@@ -117,6 +117,7 @@ export async function startService(config: Config, deps: ServiceDeps, logger: Lo
       metrics,
       onRefused: metrics.refused,
       policy: () => policy.current,
+      policyFromFile: config.policyPath !== undefined,
     })
     const { url } = await api.listen(config.host, config.port).catch((error: NodeJS.ErrnoException) => {
       // The bare "listen EADDRINUSE" names no setting; the person needs the variable to change.

@@ -29,6 +29,7 @@ import { resolveOptions } from '../bridge/bridge-options.js'
 import type { SlackBridge, SlackBridgeOptions, SlackHealth } from '../bridge/types.js'
 import { createProvider, waitForSettlement } from '../bridge/waiting.js'
 import { loadShellParser } from '../policy/command/shell-parser.js'
+import { assertSupportedNode } from '../config/node-range.js'
 
 /**
  * Web API calls: a few quick retries for 5xx and network blips, a timeout
@@ -51,6 +52,7 @@ function webClientOptions(slackApiUrl: string | undefined, logger: ReturnType<ty
  * returns the provider and the lower-level operations.
  */
 export async function createSlackBridge(options: SlackBridgeOptions): Promise<SlackBridge> {
+  assertSupportedNode()
   const resolved = resolveOptions(options)
   // Command rules need the shell parser; until it is loaded a command is unknown and falls to the strictest rule.
   await loadShellParser()

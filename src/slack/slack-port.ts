@@ -44,4 +44,10 @@ export interface SlackPort {
   publishHome(user: string, view: { type: 'home'; blocks: KnownBlock[] }): Promise<void>
   /** Who is in a conversation (conversations.members, every page): whom the Home tab shows an ask when anyone who sees it may answer. */
   conversationMembers(channel: string): Promise<string[]>
+  /**
+   * A person's username (users.info `name`), as a click's payload names
+   * them: a thread reply's message event carries only the id. Optional, so
+   * a port without it leaves the name out, as before.
+   */
+  userName?(user: string): Promise<string | undefined>
 }

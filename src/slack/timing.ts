@@ -4,6 +4,8 @@
 export const TIMING = {
   /** Ours: how often an instance looks for due reminders and escalations (shared state: any instance may send them, once). */
   schedulerPollMs: 5000,
+  /** Ours: how often a command started through npm checks that npm is still its parent (src/cli/stop-with-npm.ts). */
+  parentWatchMs: 500,
   /** Slack shows "Operation timed out" when an interaction is not acknowledged in this time. */
   ackDeadlineMs: 3000,
   /**

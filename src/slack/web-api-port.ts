@@ -8,6 +8,7 @@ const authResult = z.object({ user_id: z.string(), bot_id: z.string().optional()
 const openResult = z.object({ channel: z.object({ id: z.string() }) })
 const permalinkResult = z.object({ permalink: z.string().optional() })
 const usersResult = z.object({ users: z.array(z.string()).optional() })
+const userInfoResult = z.object({ user: z.object({ name: z.string().optional() }).optional() })
 const historyResult = z.object({
   messages: z.array(z.object({ ts: z.string(), metadata: z.object({ event_type: z.string(), event_payload: z.record(z.string(), z.unknown()).optional() }).optional() })).optional(),
   response_metadata: z.object({ next_cursor: z.string().optional() }).optional(),
@@ -112,6 +113,8 @@ export function webApiPort(client: WebClient, observe?: SlackCallObserver): Slac
 
     userGroupMembers: (userGroup) =>
       call('usergroups.users.list', async () => usersResult.parse(await client.usergroups.users.list({ usergroup: userGroup })).users ?? []),
+
+    userName: (user) => call('users.info', async () => userInfoResult.parse(await client.users.info({ user })).user?.name || undefined),
 
     publishHome: (user, view) =>
       call('views.publish', async () => {

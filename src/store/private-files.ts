@@ -16,12 +16,34 @@ export const STATE_FOLDER_NAME = '.dsh-slack'
  * who can list that folder.
  */
 export function preparePrivateStateFile(path: string): void {
-  const folder = dirname(path)
-  const created = !existsSync(folder)
-  mkdirSync(folder, { recursive: true, mode: 0o700 })
-  if (created || basename(folder) === STATE_FOLDER_NAME) chmodSync(folder, 0o700)
-  closeSync(openSync(path, 'a', 0o600))
-  tightenStateFiles(path)
+  try {
+    const folder = dirname(path)
+    const created = !existsSync(folder)
+    mkdirSync(folder, { recursive: true, mode: 0o700 })
+    if (created || basename(folder) === STATE_FOLDER_NAME) chmodSync(folder, 0o700)
+    closeSync(openSync(path, 'a', 0o600))
+    tightenStateFiles(path)
+  } catch (error) {
+    throw new Error(`DSH_SLACK_STATE ${path} cannot hold the state: ${unusableBecause(error as NodeJS.ErrnoException)}; set DSH_SLACK_STATE to a file in a folder you can write, :memory:, or a postgres:// URL`, { cause: error })
+  }
+}
+
+/** Why a state path cannot be used, in the person's words rather than the system call's. */
+function unusableBecause(error: NodeJS.ErrnoException): string {
+  switch (error.code) {
+    case 'EEXIST':
+    case 'ENOTDIR':
+      return 'a part of its folder is a file, not a folder'
+    case 'EISDIR':
+      return 'it is a folder'
+    case 'EACCES':
+    case 'EPERM':
+      return 'no permission to write there'
+    case 'EROFS':
+      return 'the file system is read-only'
+    default:
+      return error.message
+  }
 }
 
 /** Sets the state file, its WAL and its shared-memory file (whichever exist) to 0600. */

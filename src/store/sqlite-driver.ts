@@ -88,7 +88,7 @@ let nodeSqlite: typeof import('node:sqlite') | undefined
  * imported, so the filter is in place before Node emits it, and a process
  * that never opens a SQLite file never loads it.
  */
-function loadNodeSqlite(): typeof import('node:sqlite') {
+function loadNodeSqlite(path: string): typeof import('node:sqlite') {
   if (nodeSqlite) return nodeSqlite
   const emitWarning = process.emitWarning
   const filtered = (warning: string | Error, ...args: unknown[]): void => {
@@ -106,10 +106,19 @@ function loadNodeSqlite(): typeof import('node:sqlite') {
   } finally {
     process.emitWarning = emitWarning
   }
-  if (!loaded) {
-    throw new Error(`a SQLite state file needs node:sqlite, which Node ${process.versions.node} does not have: run dsh-slack with Node ${SUPPORTED_NODE}, or keep the state in PostgreSQL (a postgres:// URL)`)
-  }
+  if (!loaded) throw new Error(noNodeSqlite(path))
   return (nodeSqlite = loaded)
+}
+
+/**
+ * Why a SQLite database cannot open, and only alternatives that work:
+ * PostgreSQL needs no node:sqlite, the service's or the stand-in's (the
+ * stand-in alone keeps its workspace in a JSON file; a service started
+ * with its SLACK_* lines keeps its asks in DSH_SLACK_STATE's database).
+ */
+export function noNodeSqlite(path: string): string {
+  const what = path === ':memory:' || path === '' ? 'asks kept in memory (:memory:) are an in-memory SQLite database, which needs' : `the SQLite state file ${path} needs`
+  return `${what} node:sqlite, which this Node (${process.versions.node}${[...process.execArgv, ...(process.env.NODE_OPTIONS ?? '').split(/\s+/)].includes('--no-experimental-sqlite') ? ', started with --no-experimental-sqlite' : ''}) does not have: run dsh-slack on a Node ${SUPPORTED_NODE} that has it, or keep the asks in PostgreSQL: DSH_SLACK_STATE=postgres://…, and, without a Slack app, \`dsh-slack sandbox\` for the stand-in with the SLACK_* lines it prints given to the service (docs/several-instances.md)`
 }
 
 /** better-sqlite3 is built with a 16 MB page cache (SQLite's default is 2 MB); kept, so nothing reads the disk more than before. */
@@ -184,7 +193,7 @@ export class SqliteDatabase {
 
   /** `path` is a file or `':memory:'`. */
   constructor(path: string, options: SqliteOpenOptions = {}) {
-    const { DatabaseSync } = loadNodeSqlite()
+    const { DatabaseSync } = loadNodeSqlite(path)
     const onDisk = path !== ':memory:' && path !== ''
     // SQLite creates a missing file unless asked not to: `mode=rw` in the file's URI does that. A read-only
     // open never creates one (and SQLite refuses `mode=rw` with its read-only flag).

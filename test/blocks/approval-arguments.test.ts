@@ -61,7 +61,8 @@ describe('approval card: the command', () => {
 
     const message = approvalMessage(approval(JSON.stringify({ command })))
 
-    expect(codeTexts(message)).toEqual([command])
+    // Laid out for a phone across lines continued with ` \` (the shell's own continuation), otherwise literal.
+    expect(codeTexts(message).map((text) => text.replaceAll(' \\\n  ', ' '))).toEqual([command])
     expect(mrkdwnTexts(message).flatMap((text) => liveSyntax(text))).toEqual([])
     for (const type of ['user', 'usergroup', 'broadcast', 'link', 'channel']) expect(elementsOfType(message, type)).toEqual([])
     expect(message.text).not.toMatch(/<[!@]/)
@@ -172,6 +173,14 @@ describe('approval card: the arguments fold, the verdict stays outside', () => {
     expect([...folded.subtitle!.text].length).toBeLessThanOrEqual(LIMIT.containerSubtitle)
     expect(folded.subtitle!.text).toMatch(/^curl <https:\/\/evil\.example\|bank\.com> <!channel> a+… \(\+1 more line\)$/)
     expect(folded.subtitle!.type).toBe('plain_text')
+  })
+
+  it('counts only the command\'s own lines in the folded subtitle, not the other arguments\' JSON', () => {
+    const oneLine = containerOf(approvalMessage(approval(JSON.stringify({ command: `psql -c 'select 1' ${'x'.repeat(LIMIT.approvalUnfoldedChars)}`, description: 'check', timeout: 5, cwd: '/srv' }))))
+    const twoLines = containerOf(approvalMessage(approval(JSON.stringify({ command: `set -e\n${'y'.repeat(LIMIT.approvalUnfoldedChars)}`, description: 'check', timeout: 5 }))))
+
+    expect(oneLine.subtitle!.text).not.toMatch(/more line/)
+    expect(twoLines.subtitle!.text).toMatch(/^set -e \(\+1 more line\)$/)
   })
 
   it('labels the other arguments inside the fold, under the command the title names', () => {

@@ -19,7 +19,7 @@ describe('a Home tab given only the newest asks and a count of the older ones', 
   it('counts the older asks in its intro and its last line', () => {
     const tab = JSON.stringify(homeView({ locale: 'en', now: NOW, asks: [smallest(0)], older: 1_000 }).blocks)
 
-    expect(tab).toContain('1001 questions wait')
+    expect(tab).toContain('1001 asks wait')
     expect(tab).toContain('and 1000 older ones')
   })
 })

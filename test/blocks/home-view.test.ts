@@ -51,7 +51,7 @@ describe('homeView', () => {
 
     const shown = texts(view).filter((text) => text.startsWith('Question '))
     expect(shown).toEqual(['Question new?', 'Question mid?', 'Question old?'])
-    expect(texts(view)).toContain('3 questions wait for an answer you may give, newest first.')
+    expect(texts(view)).toContain('3 asks wait for you to answer or approve, newest first.')
   })
 
   it('shows the agent literally, the age, the channel and the link on each ask', () => {
@@ -104,7 +104,7 @@ describe('homeView', () => {
     expect(titled('# Plan\n\n1. Back up first.')).not.toMatch(/Plan review: Plan$/m)
   })
 
-  it('gives a plan review Approve, its other options, Request changes… and the quorum’s progress', () => {
+  it('gives a plan review Approve, its other options, Request changes…, Dismiss and the quorum’s progress, as on its card', () => {
     const plan = { kind: 'question', view: { ...planReview('# Plan: drop the legacy table\n\nBack up first.', {}), askId: 'p1', quorum: { required: 2, approvals: [{ id: 'U0ALICE' }] } }, createdAt: NOW, channel: 'C0AGENTS' } as HomeAskView
 
     const view = homeView({ locale: 'en', now: NOW, asks: [plan] })
@@ -113,7 +113,7 @@ describe('homeView', () => {
     expect(texts(view)).toContain('Plan review: Plan: drop the legacy table')
     expect(texts(view).some((text) => text.includes('1 of 2 approvals: <@U0ALICE>'))).toBe(true)
     const buttons = (view.blocks.filter((block) => block.type === 'actions').at(-1) as { elements: { text: { text: string }; style?: string }[] }).elements
-    expect(buttons.map((b) => [b.text.text, b.style])).toEqual([['Approve', 'primary'], ['Keep planning', undefined], ['Request changes…', undefined]])
+    expect(buttons.map((b) => [b.text.text, b.style])).toEqual([['Approve', 'primary'], ['Keep planning', undefined], ['Request changes…', undefined], ['Dismiss', undefined]])
   })
 
   it('gives a tool approval Allow once and Reject', () => {

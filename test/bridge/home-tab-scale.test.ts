@@ -75,7 +75,7 @@ describe('the Home tab of a person who may answer many asks', () => {
     const text = JSON.stringify(slack.homes[0]!.view.blocks)
     const drawn = (text.match(/tool-\d{4}/g) ?? []).filter((id, i, all) => all.indexOf(id) === i)
 
-    expect(text).toContain('300 questions wait')
+    expect(text).toContain('300 asks wait')
     expect(drawn[0]).toBe('tool-0000')
     expect(text).toContain(`and ${300 - drawn.length} older ones`)
     // Before issue 43 every ask the person may answer was read and drawn (300 reads) for the ~20 that fit.
@@ -85,7 +85,7 @@ describe('the Home tab of a person who may answer many asks', () => {
   it('finds which asks are theirs from the pending asks\' summaries, and reads whole records only of the ones it draws', async () => {
     const { store, slack } = await aliceOpensHerTab()
 
-    expect(JSON.stringify(slack.homes[0]!.view.blocks)).toContain('300 questions wait')
+    expect(JSON.stringify(slack.homes[0]!.view.blocks)).toContain('300 asks wait')
     // Before issue 43 a publish read all 300 records; a refresh follows every click on an ask an open tab lists.
     expect(store.recordsRead).toBeLessThanOrEqual(40)
   })

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { describe, expect, it, vi } from 'vitest'
 import { createApiServer, type ApiServer } from '../../src/http/api-server.js'
@@ -219,6 +220,15 @@ describe('dsh-slack ask --url (exit codes against a service)', () => {
   })
 })
 
+/** A loopback port nothing listens on (bound, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  await new Promise((resolve) => server.close(resolve))
+  return port
+}
+
 describe('dsh-slack doctor (against the local stand-in)', () => {
   let slack: Sandbox
 
@@ -239,7 +249,8 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
   it('passes every check with a good configuration and exits 0', async () => {
     // The stand-in starts as an app installed before code channels; this one has every scope of manifest.yml.
     const s = await sandbox({ scopes: [...DEFAULT_SCOPES, ...CODE_CHANNEL_SCOPES] })
-    const run = cli(['doctor'], envFor(s))
+    // The API's port is probed: one where nothing listens, whatever else runs on this machine.
+    const run = cli(['doctor'], envFor(s, { PORT: String(await closedPort()) }))
 
     expect(await run.exited).toBe(0)
     const lines = run.stdout().trim().split('\n')
@@ -249,7 +260,7 @@ describe('dsh-slack doctor (against the local stand-in)', () => {
 
   it('says why plan reviews stay in the thread when the app lacks the code-channel scopes, and passes: nothing else is affected', async () => {
     const s = await sandbox()
-    const run = cli(['doctor'], envFor(s))
+    const run = cli(['doctor'], envFor(s, { PORT: String(await closedPort()) }))
 
     expect(await run.exited).toBe(0)
     expect(run.stdout()).toContain('! code channels: missing code_channels:manage, canvases:write: plan reviews are the card and its thread')

@@ -1,3 +1,4 @@
+import { createServer, type RequestListener } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../src/config/config.js'
 import type { DoctorSlack } from '../../src/cli/doctor/doctor-port.js'
@@ -19,9 +20,20 @@ function fakeSlack(overrides: Partial<DoctorSlack> = {}): DoctorSlack {
   }
 }
 
+/** Nothing answers on the API's port: these tests are about Slack (the probe itself is tested below). */
+const nothingListens = { probeApi: async () => 'nothing' as const }
+
 async function check(env: Record<string, string>, slack: DoctorSlack) {
-  const results = await runDoctorChecks(configFromEnv(env), slack)
+  const results = await runDoctorChecks(configFromEnv(env), slack, nothingListens)
   return Object.fromEntries(results.map((result) => [result.name, result]))
+}
+
+/** An HTTP server on a free loopback port. */
+async function listen(handler: RequestListener): Promise<{ port: number; close: () => Promise<void> }> {
+  const server = createServer(handler)
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  const { port } = server.address() as { port: number }
+  return { port, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
 }
 
 describe('doctor’s checks', () => {
@@ -99,7 +111,7 @@ describe('doctor’s checks', () => {
 
   it('checks the token, scopes and channel even when neither an app token nor a signing secret is set', async () => {
     const { SLACK_APP_TOKEN: _, ...env } = base
-    const results = await runDoctorChecks(configFromEnv(env, { checkCombination: false }), fakeSlack())
+    const results = await runDoctorChecks(configFromEnv(env, { checkCombination: false }), fakeSlack(), nothingListens)
     const byName = Object.fromEntries(results.map((result) => [result.name, result]))
 
     expect(results.map((result) => [result.name, result.ok])).toEqual([['token', true], ['scopes', true], ['thread replies', true], ['code channels', true], ['channel', true], ['HTTP mode', false], ['HTTP API', true]])
@@ -107,9 +119,34 @@ describe('doctor’s checks', () => {
   })
 
   it('fails the HTTP API check on a non-loopback HOST without a key, with the command that fixes it', async () => {
-    const results = await runDoctorChecks(configFromEnv({ ...base, HOST: '0.0.0.0' }, { checkCombination: false }), fakeSlack())
+    const results = await runDoctorChecks(configFromEnv({ ...base, HOST: '0.0.0.0' }, { checkCombination: false }), fakeSlack(), nothingListens)
 
     expect(results.find((result) => result.name === 'HTTP API')).toMatchObject({ ok: false, fix: expect.stringContaining('DSH_SLACK_API_KEY=$(openssl rand -hex 24)') })
+  })
+
+  it('says a service listens on the API\'s address only when a dsh-slack service answers there, and that the port is taken when something else does', async () => {
+    const serving = await listen((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true, slack: 'connected', store: 'sqlite' })))
+    const other = await listen((_req, res) => res.writeHead(404).end('not here'))
+    const free = await listen(() => undefined)
+    await free.close()
+    const apiLine = async (port: number) => (await runDoctorChecks(configFromEnv({ ...base, PORT: String(port) }), fakeSlack())).find((result) => result.name === 'HTTP API')
+    try {
+      expect(await apiLine(serving.port)).toEqual({ ok: true, name: 'HTTP API', detail: `a dsh-slack service listens on 127.0.0.1:${serving.port}, loopback only` })
+      expect(await apiLine(free.port)).toEqual({ ok: true, name: 'HTTP API', detail: `nothing listens on 127.0.0.1:${free.port} yet: dsh-slack serve (npm start) will, loopback only` })
+      expect(await apiLine(other.port)).toMatchObject({ ok: false, detail: `127.0.0.1:${other.port} is taken by another program (it does not answer as dsh-slack), so dsh-slack serve cannot listen there`, fix: expect.stringContaining('set PORT') })
+    } finally {
+      await serving.close()
+      await other.close()
+    }
+  })
+
+  it('names the plugin\'s own setting in its advice to turn code channels off, not the service\'s variable', async () => {
+    const withoutCodeChannels = fakeSlack({ authTest: async () => ({ team: 'Acme', user: 'dsh-slack', scopes: MANIFEST_BOT_SCOPES.filter((scope) => scope !== 'canvases:write') }) })
+    const results = await runDoctorChecks(configFromEnv(base), withoutCodeChannels, { httpApi: false, codeChannelsOffBy: 'codeChannels: off in the plugin config' })
+    const line = results.find((result) => result.name === 'code channels')!
+
+    expect(line.fix).toContain('or set codeChannels: off in the plugin config to keep plan reviews in the thread')
+    expect(line.fix).not.toContain('DSH_SLACK_CODE_CHANNELS')
   })
 
   it('prints a passed check on one line and a failed one with its fix indented below', () => {

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 
 interface Manifest {
   display_information: { name: string }
-  features: { bot_user: { display_name: string }; app_home?: { home_tab_enabled?: boolean; messages_tab_enabled?: boolean } }
+  features: { bot_user: { display_name: string }; app_home?: { home_tab_enabled?: boolean; messages_tab_enabled?: boolean }; code_channels?: { enabled?: boolean; slash_command_url?: string } }
   oauth_config: { scopes: { bot: string[]; user?: string[] } }
   settings: {
     socket_mode_enabled: boolean
@@ -17,6 +17,11 @@ const text = await readFile(new URL('../../manifest.yml', import.meta.url), 'utf
 const manifest = parse(text) as Manifest
 
 describe('manifest.yml', () => {
+  it('enables Slack Code\'s code_channels feature, as Slack says an app using code channels must, with no slash command URL (it registers no agent commands)', () => {
+    expect(manifest.features.code_channels).toEqual({ enabled: true })
+    expect(manifest.oauth_config.scopes.bot).toEqual(expect.arrayContaining(['code_channels:manage', 'canvases:write']))
+  })
+
   it('names the app and its bot dsh-slack', () => {
     expect(manifest.display_information.name).toBe('dsh-slack')
     expect(manifest.features.bot_user.display_name).toBe('dsh-slack')

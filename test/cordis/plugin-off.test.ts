@@ -1,5 +1,10 @@
 import { UserQuestionError } from '@deepseek-ai/dsh-user-questions'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { adviceFor } from '../../src/slack/slack-error-advice.js'
+import { startSandbox } from '../../src/sandbox/index.js'
 import type { SlackBridge } from '../../src/bridge/types.js'
 import { createSlackPlugin } from '../../src/cordis/index.js'
 import type { CreateBridge } from '../../src/service/bridge-factory.js'
@@ -23,6 +28,38 @@ const approvalRequest = () => ({ agent: agentInTurn() as never, toolName: 'bash'
 
 afterEach(() => {
   vi.restoreAllMocks()
+})
+
+describe('the plugin\'s one line names each setting as the person wrote it', () => {
+  it('names botToken in the plugin config, not SLACK_BOT_TOKEN, when the token came from the entry\'s config', async () => {
+    const ctx = await harnessContext()
+    const lines = stderrLines()
+    await load(ctx, pluginStarting(async () => {
+      throw new Error(`auth.test failed with Slack error "invalid_auth": ${adviceFor('invalid_auth')}`)
+    }), config)
+    await vi.waitFor(() => expect(lines).toHaveLength(1))
+
+    expect(lines[0]).toContain('check botToken (in the plugin config): copy the Bot User OAuth Token')
+    expect(lines[0]).not.toContain('SLACK_BOT_TOKEN')
+  })
+
+  it('names an unusable state path by its setting, in words, with no raw EEXIST', async () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'dsh-slack-plugin-state-'))
+    const aFile = join(scratch, 'not-a-folder')
+    writeFileSync(aFile, '')
+    const slack = await startSandbox()
+    try {
+      const ctx = await harnessContext()
+      const lines = stderrLines()
+      await load(ctx, createSlackPlugin(), { botToken: slack.botToken, appToken: slack.appToken, slackApiUrl: slack.apiUrl, channel: slack.defaultChannel, state: join(aFile, 'state.sqlite') })
+      await vi.waitFor(() => expect(lines).toHaveLength(1), { timeout: 10_000 })
+
+      expect(lines[0]).toBe(`dsh-slack: off: could not start: state (in the plugin config) ${join(aFile, 'state.sqlite')} cannot hold the state: a part of its folder is a file, not a folder; set state (in the plugin config) to a file in a folder you can write, :memory:, or a postgres:// URL\n`)
+    } finally {
+      await slack.close()
+      rmSync(scratch, { recursive: true, force: true })
+    }
+  })
 })
 
 describe('the plugin turns off instead of failing the run', () => {

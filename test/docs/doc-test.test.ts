@@ -5,9 +5,10 @@
  * `<!-- doc-test: file NAME -->` blocks are written into the file's working
  * folder, `<!-- doc-test: skip: reason -->` blocks are passed over.
  */
-import { spawn } from 'node:child_process'
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { spawn, spawnSync } from 'node:child_process'
+import { chmodSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -36,11 +37,14 @@ const DOC_DATABASE = 'postgres://postgres@127.0.0.1:5432/dsh_slack'
 
 /**
  * `npx dsh-slack …` as in a clone of the project, where npx finds the
- * package's own bin; `curl` fails the block on an HTTP error status (with the
- * body shown), so an example the API refuses cannot pass.
+ * package's own bin: a process between the shell and dsh-slack (npx and its
+ * shell; here the function's subshell when it runs in the background), so
+ * `kill %1` reaches that process alone, and `npm_lifecycle_event` set as npx
+ * sets it. `curl` fails the block on an HTTP error status (with the body
+ * shown), so an example the API refuses cannot pass.
  */
 const PRELUDE = [
-  'npx() { if [ "$1" = dsh-slack ]; then shift; dsh-slack "$@"; else command npx "$@"; fi; }',
+  'npx() { if [ "$1" = dsh-slack ]; then shift; npm_lifecycle_event=npx dsh-slack "$@"; else command npx "$@"; fi; }',
   'curl() { command curl --fail-with-body "$@"; }',
   '',
 ].join('\n')
@@ -63,9 +67,40 @@ async function freePort(): Promise<number> {
 interface BlockRun {
   code: number | null
   output: string
+  /** What the block started and did not stop (still running some seconds after it ended), as `pgrep -a` lists it. */
+  leftRunning: string
 }
 
-/** One block in its own bash, in its own process group so what it leaves running in the background is stopped with it. */
+/** How long what a block started may take to stop after the block ends (a service stopping cleanly withdraws its open asks). */
+const STOP_GRACE_MS = 10_000
+
+function groupAlive(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Waits for the process group to empty; what is still in it after STOP_GRACE_MS. */
+async function leftInGroup(pgid: number): Promise<string> {
+  const deadline = Date.now() + STOP_GRACE_MS
+  while (groupAlive(pgid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 200))
+  if (!groupAlive(pgid)) return ''
+  return new Promise((resolve) => {
+    const list = spawn('pgrep', ['-a', '-g', String(pgid)], { stdio: ['ignore', 'pipe', 'ignore'] })
+    let out = ''
+    list.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()))
+    list.on('close', () => resolve(out.trim() || `process group ${pgid}`))
+  })
+}
+
+/**
+ * One block in its own bash, in its own process group, so what it leaves
+ * running is found (a block must stop what it starts, as a reader's shell
+ * would have to) and then stopped.
+ */
 function runBlock(script: string, cwd: string, env: Record<string, string>): Promise<BlockRun> {
   return new Promise((resolve) => {
     const child = spawn('bash', ['-e', '-o', 'pipefail', '-c', PRELUDE + script], { cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
@@ -85,8 +120,10 @@ function runBlock(script: string, cwd: string, env: Record<string, string>): Pro
     }, BLOCK_TIMEOUT_MS)
     child.on('close', (code) => {
       clearTimeout(timer)
-      killGroup()
-      resolve({ code, output })
+      void leftInGroup(child.pid!).then((leftRunning) => {
+        killGroup()
+        resolve({ code, output, leftRunning })
+      })
     })
   })
 }
@@ -179,6 +216,7 @@ describe('every example in the docs', { concurrent: true }, () => {
           const run = await runBlock(await localise(block.text), cwd, env)
           if (answersItself) answerer?.resume()
           expect(run.code, `${block.file}:${block.line} exited ${String(run.code)}:\n${block.text}\n--- output ---\n${run.output}`).toBe(0)
+          expect(run.leftRunning, `${block.file}:${block.line} left running what it started:\n${block.text}`).toBe('')
         }
         expect(answerer?.problems ?? []).toEqual([])
       } finally {
@@ -191,6 +229,106 @@ describe('every example in the docs', { concurrent: true }, () => {
       }
     }, 120_000)
   }
+})
+
+/**
+ * The machine's own Node, as a new user's shell has it: /usr/local/bin,
+ * /usr/bin and /bin, nothing of this project's (no node_modules/.bin, no
+ * Node a developer put first). On this project's machines it is Node 20,
+ * older than the range: the README's two commands must work there as
+ * typed, the clone bringing its own Node (decision 0082).
+ */
+const MACHINE_PATH = '/usr/local/bin:/usr/bin:/bin'
+
+function machineNode(): { version: string } | { missing: string } {
+  for (const dir of MACHINE_PATH.split(':')) {
+    if (!existsSync(join(dir, 'node'))) continue
+    const probe = spawnSync(join(dir, 'node'), ['--version'], { encoding: 'utf8' })
+    if (probe.status === 0) return { version: probe.stdout.trim() }
+  }
+  return { missing: `no node in ${MACHINE_PATH}` }
+}
+
+/** A copy of the project as a fresh clone has it (tracked and new files, as they are now; nothing ignored: no node_modules, no dist). */
+function freshCopy(into: string): void {
+  const listed = spawnSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' })
+  if (listed.status !== 0) throw new Error(`git ls-files failed: ${listed.stderr}`)
+  for (const file of listed.stdout.split('\0').filter(Boolean)) {
+    const from = join(root, file)
+    if (!existsSync(from)) continue // deleted in the working tree
+    mkdirSync(dirname(join(into, file)), { recursive: true })
+    cpSync(from, join(into, file), { preserveTimestamps: true })
+  }
+}
+
+describe("the README's first two commands, in a fresh copy on the machine's own Node", { timeout: 900_000 }, () => {
+  const node = machineNode()
+  const copy = mkdtempSync(join(tmpdir(), 'dsh-slack-fresh-clone-'))
+  // Its node_modules holds a Node binary and the whole dev tree: removing it takes a while on a loaded machine.
+  afterAll(() => rm(copy, { recursive: true, force: true }), 180_000)
+  const [install, test] = readDocBlocks(root, 'README.md').filter((block) => RUNS.has(block.lang))
+
+  it('are `npm install && npm start` and `npm test`, first in the README', () => {
+    expect([install?.text.trim(), test?.text.trim()]).toEqual(['npm install && npm start', 'npm test'])
+  })
+
+  it('serve the stand-in and take an ask, then npm test passes, with nothing else typed', async (context) => {
+    if ('missing' in node) {
+      if (process.env.CI === 'true') throw new Error(`${node.missing}: CI must run the README's commands on the machine's Node`)
+      context.skip(node.missing)
+      return
+    }
+    freshCopy(copy)
+    const lockBefore = readFileSync(join(copy, 'package-lock.json'), 'utf8')
+    const api = await freePort()
+    const page = await freePort()
+    const env = { PATH: MACHINE_PATH, HOME: process.env.HOME ?? '/tmp', PORT: String(api), DSH_SLACK_SANDBOX_PORT: String(page) }
+    const started = performance.now()
+    const start = spawn('bash', ['-c', install!.text], { cwd: copy, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] })
+    let output = ''
+    start.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    start.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()))
+    const exited = new Promise<number | null>((resolve) => start.on('exit', resolve))
+    let answerer: ReturnType<typeof startAnswerer> | undefined
+    try {
+      const serving = await Promise.race([
+        (async () => {
+          while (!output.includes('API: ')) await new Promise((resolve) => setTimeout(resolve, 250))
+          return true
+        })(),
+        exited.then(() => false),
+        new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 600_000)),
+      ])
+      expect(serving, `npm install && npm start on ${node.version} did not serve:\n${output.slice(-3000)}`).toBe(true)
+      const servingAfterS = Math.round((performance.now() - started) / 1000)
+      expect(output).toContain(`Open http://127.0.0.1:${page}/ to try it`)
+
+      answerer = startAnswerer(`http://127.0.0.1:${page}`)
+      const asked = await fetch(`http://127.0.0.1:${api}/v1/asks`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ questions: [{ id: 'pm', question: 'Which package manager?', options: [{ label: 'pnpm' }, { label: 'npm' }] }] }) })
+      expect(asked.status).toBe(201)
+      const { id } = (await asked.json()) as { id: string }
+      const answered = (await (await fetch(`http://127.0.0.1:${api}/v1/asks/${id}?wait=30`)).json()) as Record<string, unknown>
+      expect({ status: answered.status, answer: answered.answer }).toEqual({ status: 'answered', answer: { answers: [{ id: 'pm', selected: ['pnpm'] }] } })
+      console.info(`fresh copy on the machine's Node ${node.version}: serving ${servingAfterS} s after npm install && npm start began`)
+
+      // Ctrl-C, as a reader stops it: the terminal signals the whole foreground group.
+      await answerer.stop()
+      answerer = undefined
+      process.kill(-start.pid!, 'SIGINT')
+      expect(await exited).not.toBeNull()
+      expect(await leftInGroup(start.pid!), 'npm start left running after Ctrl-C').toBe('')
+    } finally {
+      await answerer?.stop()
+      if (groupAlive(start.pid!)) process.kill(-start.pid!, 'SIGKILL')
+    }
+    expect(readFileSync(join(copy, 'package-lock.json'), 'utf8'), 'npm install changed package-lock.json').toBe(lockBefore)
+
+    // The README's npm test, limited to the file that checks the Node it runs on (the whole suite would run this test again).
+    const suite = spawnSync('bash', ['-c', `${test!.text.trim()} -- test/config/node-runtime.test.ts`], { cwd: copy, env: { PATH: MACHINE_PATH, HOME: env.HOME }, encoding: 'utf8', timeout: 600_000 })
+    expect(suite.status, `npm test on ${node.version}:\n${(suite.stdout + suite.stderr).slice(-3000)}`).toBe(0)
+    // vitest colours its summary even into a pipe: read it without the escapes.
+    expect(suite.stdout.replace(/\x1b\[[0-9;]*m/g, '')).toMatch(/Tests\s+\d+ passed \(\d+\)/)
+  })
 })
 
 describe('links between the docs', () => {

@@ -38,8 +38,8 @@ describe.each(MODES)('the "Waiting for you" Home tab in %s mode', (mode) => {
 
     await slack.user(ALICE).openHome()
     await slack.user(BOB).openHome()
-    const alice = visibleText({ text: '', blocks: (await homeWhere(slack, ALICE, (text) => text.includes('2 questions wait'))).blocks })
-    const bob = visibleText({ text: '', blocks: (await homeWhere(slack, BOB, (text) => text.includes('3 questions wait'))).blocks })
+    const alice = visibleText({ text: '', blocks: (await homeWhere(slack, ALICE, (text) => text.includes('2 asks wait'))).blocks })
+    const bob = visibleText({ text: '', blocks: (await homeWhere(slack, BOB, (text) => text.includes('3 asks wait'))).blocks })
 
     expect(alice).not.toContain('drop the legacy table')
     expect(alice.indexOf('Newer')).toBeLessThan(alice.indexOf('Older'))
@@ -93,6 +93,21 @@ describe.each(MODES)('the "Waiting for you" Home tab in %s mode', (mode) => {
     await bob.click('home', 'Reject')
 
     expect((await bridge.waitForSettlement(record.id, 10_000))?.settlement?.decision).toBe('rejected')
+  })
+
+  it('dismisses a plan review from Home, as its card does, and says a tool approval waits in words that fit it', async () => {
+    const { slack, bridge } = await startRig(mode)
+    const record = await bridge.open({ questions: [plan()] })
+    await bridge.openApproval({ toolName: 'bash', reason: 'rm -rf build/' })
+    const alice = slack.user(ALICE)
+    await alice.openHome()
+    await homeWhere(slack, ALICE, (text) => text.includes('2 asks wait for you to answer or approve'))
+
+    await alice.click('home', 'Dismiss')
+
+    const settled = await bridge.waitForSettlement(record.id, 10_000)
+    expect(settled?.status).toBe('cancelled')
+    expect(visibleText(await settledMessage(slack, record.message!.channel, record.message!.ts))).toContain(`Dismissed by <@${ALICE}>`)
   })
 
   it('points to the channel for shapes Home does not answer (multi-select)', async () => {

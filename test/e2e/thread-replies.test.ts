@@ -127,7 +127,7 @@ describe('a reply in the thread, through the HTTP service', () => {
     return { slack, created, polling, card: await postedMessage(slack, slack.defaultChannel) }
   }
 
-  it('answers an ask posted over HTTP: the long-poll returns the reply as the Other answer, and who gave it', async () => {
+  it('answers an ask posted over HTTP: the long-poll returns the reply as the Other answer, and who gave it, by name as a click does', async () => {
     const { slack, created, polling, card } = await askOverHttp({ questions: [pm] })
 
     await slack.user(ALICE).reply(card, 'bun, for the workspaces')
@@ -136,7 +136,7 @@ describe('a reply in the thread, through the HTTP service', () => {
       id: created.id,
       status: 'answered',
       answer: { answers: [{ id: 'pm', selected: [], custom: 'bun, for the workspaces' }] },
-      answeredBy: { id: ALICE },
+      answeredBy: { id: ALICE, name: 'alice' },
     })
   })
   it('requests changes on a plan review posted over HTTP: the long-poll returns the reply as the feedback', async () => {
@@ -144,7 +144,7 @@ describe('a reply in the thread, through the HTTP service', () => {
 
     await slack.user(BOB).reply(card, 'Step 3 needs a rollback plan')
 
-    expect(await polling).toMatchObject({ id: created.id, status: 'answered', answer: { answers: [{ selected: [], custom: 'Step 3 needs a rollback plan' }] }, answeredBy: { id: BOB } })
+    expect(await polling).toMatchObject({ id: created.id, status: 'answered', answer: { answers: [{ selected: [], custom: 'Step 3 needs a rollback plan' }] }, answeredBy: { id: BOB, name: 'bob' } })
   })
 })
 

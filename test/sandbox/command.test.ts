@@ -22,10 +22,11 @@ function scratchDir(): string {
 
 describe('dsh-slack sandbox', () => {
   it('listens on 4100 and keeps its workspace in .dsh-slack/sandbox-PORT.json unless told otherwise', () => {
-    expect(parseSandboxArgs([])).toEqual({ port: 4100, workspace: '.dsh-slack/sandbox-4100.json', fresh: false })
+    expect(parseSandboxArgs([])).toEqual({ port: 4100, workspace: '.dsh-slack/sandbox-4100.json', fresh: false, codeChannels: false })
+    expect(parseSandboxArgs(['--code-channels'])).toMatchObject({ codeChannels: true })
     expect(parseSandboxArgs(['--port', '4200'])).toMatchObject({ port: 4200, workspace: '.dsh-slack/sandbox-4200.json' })
     expect(parseSandboxArgs(['--port=0'])).toMatchObject({ port: 0 })
-    expect(parseSandboxArgs(['--workspace', 'w.json', '--fresh'])).toEqual({ port: 4100, workspace: 'w.json', fresh: true })
+    expect(parseSandboxArgs(['--workspace', 'w.json', '--fresh'])).toEqual({ port: 4100, workspace: 'w.json', fresh: true, codeChannels: false })
     expect(parseSandboxArgs(['--workspace=:memory:'])).toMatchObject({ workspace: null })
     expect(parseSandboxArgs(['--help'])).toBeNull()
   })

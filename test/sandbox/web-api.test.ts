@@ -143,6 +143,12 @@ describe('the stand-in Web API', () => {
     expect(() => sandboxEnvOptions({ SANDBOX_TIER3_PER_MINUTE: '0' })).toThrow(/SANDBOX_TIER3_PER_MINUTE/)
   })
 
+  it('grants the code-channel scopes with SANDBOX_CODE_CHANNELS=on, as an app installed from today\'s manifest, and refuses another word', () => {
+    expect(sandboxEnvOptions({ SANDBOX_CODE_CHANNELS: 'on' }).scopes).toEqual(expect.arrayContaining(['code_channels:manage', 'canvases:write', 'chat:write']))
+    expect(sandboxEnvOptions({ SANDBOX_CODE_CHANNELS: 'off' })).toEqual({})
+    expect(() => sandboxEnvOptions({ SANDBOX_CODE_CHANNELS: 'yes' })).toThrow('SANDBOX_CODE_CHANNELS must be on or off, got yes')
+  })
+
   it('injects faults for the next calls of a method: an error code, a 429, a 500, then behaves again', async () => {
     slack.faults.inject('chat.postMessage', { error: 'fatal_error' })
     slack.faults.inject('chat.postMessage', { status: 429, retryAfter: 7 })

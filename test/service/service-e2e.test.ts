@@ -151,6 +151,6 @@ describe('the service on the local stand-in (real bridge)', () => {
   it('reports its store in /healthz', async () => {
     const { service } = await serviceOnSandbox()
 
-    expect(await api(service, 'GET', '/healthz')).toEqual({ status: 200, body: { ok: true, slack: 'connected', store: 'memory', policy: expect.stringMatching(/^[0-9a-f]{12}$/) } })
+    expect(await api(service, 'GET', '/healthz')).toEqual({ status: 200, body: { ok: true, slack: 'connected', store: 'memory' } })
   })
 })

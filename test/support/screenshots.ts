@@ -324,7 +324,7 @@ async function shootHome(browser: Browser, docs: string): Promise<void> {
     await page.goto(`${slack.webUrl}?user=U0SANDBOX01`)
     await page.locator('body[data-live="on"][data-ready="true"]').waitFor()
     await page.locator('#open-home').click()
-    await page.locator('#home').getByText('4 questions wait').waitFor()
+    await page.locator('#home').getByText('4 asks wait').waitFor()
     await shoot(page, join(docs, 'sandbox-home.png'))
     await page.close()
   } finally {

@@ -23,7 +23,7 @@ export interface HarnessFindings {
   results: CheckResult[]
   /** The plugin's own Slack settings (absent when it asks through a service, or its config is wrong). */
   slack?: { botToken: string; appToken?: string; signingSecret?: string; channel?: string; slackApiUrl?: string; codeChannels?: 'auto' | 'off' }
-  /** Where the plugin's code channels were turned off, as the person wrote it (its entry's config, or the environment). */
+  /** The setting that turns the plugin's code channels off, where the person sets it (its entry's config, or the environment). */
   codeChannelsOffBy?: string
   /** It asks through a running service: Slack is that service's to check. */
   viaService?: string
@@ -80,7 +80,7 @@ export function checkHarnessProfile(path: string, env: NodeJS.ProcessEnv): Harne
   return {
     results,
     slack: { botToken, ...(appToken ? { appToken } : {}), ...(signingSecret ? { signingSecret } : {}), ...(channel ? { channel } : {}), ...(slackApiUrl ? { slackApiUrl } : {}), ...(codeChannels ? { codeChannels } : {}) },
-    ...(codeChannels === 'off' ? { codeChannelsOffBy: configured ? `codeChannels: off in the plugin config` : 'DSH_SLACK_CODE_CHANNELS=off' } : {}),
+    codeChannelsOffBy: configured ? 'codeChannels: off in the plugin config' : 'DSH_SLACK_CODE_CHANNELS=off',
   }
 }
 

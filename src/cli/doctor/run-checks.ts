@@ -4,6 +4,7 @@ import { SlackCallError } from '../../slack/slack-call-error.js'
 import { adviceFor } from '../../slack/slack-error-advice.js'
 import type { DoctorSlack } from './doctor-port.js'
 import { CODE_CHANNEL_SCOPES, MANIFEST_BOT_SCOPES, THREAD_REPLY_SCOPES } from './manifest-scopes.js'
+import { probeApi, type ApiProbe } from './api-probe.js'
 
 /** One line of `doctor`'s report. */
 export interface CheckResult {
@@ -26,8 +27,10 @@ export interface CheckResult {
 export interface DoctorCheckOptions {
   /** Check the HTTP API's exposure (the service's; false for `--harness`). */
   httpApi?: boolean
-  /** How the person turned code channels off, as they wrote it (default `DSH_SLACK_CODE_CHANNELS=off`; the plugin's own setting for `--harness`). */
+  /** The setting that turns code channels off, as the person writes it (default `DSH_SLACK_CODE_CHANNELS=off`; the plugin's own for `--harness`). */
   codeChannelsOffBy?: string
+  /** What answers where the service would listen (default: an HTTP probe of its /healthz). */
+  probeApi?: (host: string, port: number) => Promise<ApiProbe>
 }
 
 const fail = (name: string, detail: string, fix: string): CheckResult => ({ ok: false, name, detail, fix })
@@ -82,7 +85,7 @@ export async function runDoctorChecks(config: Config, slack: DoctorSlack | undef
   if (identity.scopes) results.push(checkCodeChannels(config, granted, options.codeChannelsOffBy ?? 'DSH_SLACK_CODE_CHANNELS=off'))
   results.push(await checkChannel(config.channel, slack, granted))
   results.push(await checkMode(config, slack))
-  if (options.httpApi !== false) results.push(checkApi(config))
+  if (options.httpApi !== false) results.push(await checkApi(config, options.probeApi ?? probeApi))
   return results
 }
 
@@ -114,18 +117,25 @@ function checkCodeChannels(config: Config, granted: Set<string>, offBy: string):
   return missingFeature(
     'code channels',
     `missing ${missing.join(', ')}: plan reviews are the card and its thread (approving, dismissing and Request changes work as before)`,
-    'add them under OAuth & Permissions → Bot Token Scopes (or paste manifest.yml again), then reinstall the app (docs/code-channels.md); or set DSH_SLACK_CODE_CHANNELS=off to keep plan reviews in the thread',
+    `add them under OAuth & Permissions → Bot Token Scopes (or paste manifest.yml again), then reinstall the app (docs/code-channels.md); or set ${offBy} to keep plan reviews in the thread`,
   )
 }
 
-function checkApi(config: Config): CheckResult {
-  if (isLoopbackHost(config.host)) return pass('HTTP API', `listens on ${config.host}:${config.port}, loopback only${config.apiKey ? ', with an API key' : ''}`)
-  if (config.apiKey) return pass('HTTP API', `listens on ${config.host}:${config.port} and requires DSH_SLACK_API_KEY`)
-  return fail(
-    'HTTP API',
-    `HOST is ${config.host}, not a loopback address, and DSH_SLACK_API_KEY is not set: serve refuses to start, since anyone on the network could ask and answer`,
-    'set DSH_SLACK_API_KEY to a random key (e.g. DSH_SLACK_API_KEY=$(openssl rand -hex 24)) and send it as "Authorization: Bearer <key>"; or leave HOST unset to listen on 127.0.0.1 only',
-  )
+/** The API's exposure, and whether a service listens there now: "listens" is said only of one that answers. */
+async function checkApi(config: Config, probe: (host: string, port: number) => Promise<ApiProbe>): Promise<CheckResult> {
+  const where = `${config.host}:${config.port}`
+  const exposure = isLoopbackHost(config.host) ? `loopback only${config.apiKey ? ', with an API key' : ''}` : config.apiKey ? 'requires DSH_SLACK_API_KEY' : undefined
+  if (exposure === undefined) {
+    return fail(
+      'HTTP API',
+      `HOST is ${config.host}, not a loopback address, and DSH_SLACK_API_KEY is not set: serve refuses to start, since anyone on the network could ask and answer`,
+      'set DSH_SLACK_API_KEY to a random key (e.g. DSH_SLACK_API_KEY=$(openssl rand -hex 24)) and send it as "Authorization: Bearer <key>"; or leave HOST unset to listen on 127.0.0.1 only',
+    )
+  }
+  const found = await probe(config.host, config.port)
+  if (found === 'dsh-slack') return pass('HTTP API', `a dsh-slack service listens on ${where}, ${exposure}`)
+  if (found === 'nothing') return pass('HTTP API', `nothing listens on ${where} yet: dsh-slack serve (npm start) will, ${exposure}`)
+  return fail('HTTP API', `${where} is taken by another program (it does not answer as dsh-slack), so dsh-slack serve cannot listen there`, `stop that program, or set PORT (and HOST) to a free address, e.g. PORT=${config.port === 3010 ? 3020 : 3010}`)
 }
 
 async function checkChannel(channel: string | undefined, slack: DoctorSlack, granted: Set<string>): Promise<CheckResult> {

@@ -51,7 +51,9 @@ export async function handleThreadReply(deps: InteractionDeps, body: unknown): P
   if (problem) return tell(deps, here, { kind: 'reply-refused', problem })
   deps.logger.info(`ask ${record.id}: ${reply.user} answered by a reply in the card's thread (${meaning.as})`)
   const { text: custom, quoted } = meaning.as === 'feedback' && deps.planCanvases ? await deps.planCanvases.feedback(record, text.trim(), mayAnswerAsk(deps, record)) : { text: text.trim(), quoted: undefined }
-  await settleAnswer(deps, record, user, answersWith(record, 0, { selected: [], custom }), reply.channel, {
+  // The event names only the id; a click's payload also has the username, which answeredBy and the card's lines show.
+  const name = await deps.slack.userName?.(reply.user).catch(() => undefined)
+  await settleAnswer(deps, record, name ? { ...user, name } : user, answersWith(record, 0, { selected: [], custom }), reply.channel, {
     threadTs: reply.thread_ts,
     ...(quoted ? { quoted } : {}),
     won: (target) => tell(deps, target, meaning.as === 'other' ? { kind: 'reply-recorded', as: 'other', question: meaning.question } : { kind: 'reply-recorded', as: 'feedback' }),

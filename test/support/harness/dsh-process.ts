@@ -28,6 +28,13 @@ export async function addPlugin(harness: RealHarness, home: string, profile: str
   return stdout + stderr
 }
 
+/** `dsh plugin --profile <profile> add <spec>` run from `cwd`, as a user types it (a relative tarball path is anchored there). Returns what dsh printed. */
+export async function addPluginSpec(harness: RealHarness, home: string, profile: string, spec: string, cwd: string): Promise<string> {
+  const [node, args] = dshArgs(harness, ['plugin', '--profile', profile, 'add', spec])
+  const { stdout, stderr } = await run(node, args, { env: harnessEnv(harness, { DSH_HOME: home }), cwd, timeout: 300_000 })
+  return stdout + stderr
+}
+
 /** Writes the profile's own patch layer (`$DSH_HOME/profiles/<profile>/cordis.patch.yml`), where the docs tell a user to put the plugin's entry. */
 export function writeProfilePatch(home: string, profile: string, yaml: string): void {
   writeFileSync(join(home, 'profiles', profile, 'cordis.patch.yml'), yaml)

@@ -4,6 +4,7 @@ import { homedir, tmpdir } from 'node:os'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
+import { buildCheckout } from '../checkout-build.js'
 
 const run = promisify(execFile)
 
@@ -77,8 +78,6 @@ function required(vars: Record<string, string>, name: string): string {
   return value
 }
 
-let packaged: Promise<string> | undefined
-
 /**
  * dsh-slack as a harness user installs it from a checkout: this checkout
  * itself, built as it is now and linked as it is (`dsh plugin add
@@ -87,14 +86,7 @@ let packaged: Promise<string> | undefined
  * (test/config/native-addons.test.ts holds that), and SQLite is Node's own.
  */
 export function pluginPackageFor(_harness: RealHarness): Promise<string> {
-  packaged ??= buildCheckout()
-  return packaged
-}
-
-async function buildCheckout(): Promise<string> {
-  // The checkout's build, as it is now (a stale dist would test old code); one build at a time across workers.
-  await run('flock', [join(CACHE, '.dsh-slack-tests.lock'), 'npm', 'run', 'build', '--silent'], { cwd: REPO_ROOT, timeout: 5 * 60_000 })
-  return REPO_ROOT
+  return buildCheckout()
 }
 
 /** A fresh `DSH_HOME` for one harness run. */
