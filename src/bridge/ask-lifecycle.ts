@@ -167,6 +167,15 @@ export class AskLifecycle {
     return this.#openHere.get(id) ?? (await this.options.store.get(id))
   }
 
+  /**
+   * The ask as kept open here (posted by this process, not settled here
+   * since), or undefined: read-only, shared. What a read-only wait starts
+   * from without reading the store (waiting.ts).
+   */
+  keptOpen(id: string): AskRecord | undefined {
+    return this.#openHere.get(id)
+  }
+
   get owner(): AskOwner {
     return this.options.owner === 'service' ? { kind: 'service' } : { kind: 'library', pid: process.pid, instance: this.instance }
   }

@@ -2,6 +2,7 @@ import type { AskLimits } from '../policy/operator-policy.js'
 import type { AskRecord, PendingSummary, PostClaim, PostClaimResult, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
+import type { WatchOptions } from './settle-watchers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
 
 /**
@@ -103,9 +104,10 @@ export interface AskStore {
   /**
    * Calls `listener` once when the ask is settled, by this process or
    * another. Returns the unsubscribe function; the listener is dropped after
-   * it fires, so nothing accumulates over thousands of asks.
+   * it fires, so nothing accumulates over thousands of asks. A `readOnly`
+   * listener may be given the settler's own record (no copy made for it).
    */
-  watch(id: string, listener: (record: AskRecord) => void): () => void
+  watch(id: string, listener: (record: AskRecord) => void, options?: WatchOptions): () => void
   /** Every pending ask. */
   listPending(): Promise<AskRecord[]>
   /** The asks among `ids` that are still pending, whole, in one read (the Home tab's drawn asks), in any order. */

@@ -2,7 +2,7 @@ import type { AskLimits } from '../policy/operator-policy.js'
 import { requestKeyOf, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { capReached, PendingCapReached } from './pending-caps.js'
-import { SettleWatchers } from './settle-watchers.js'
+import { SettleWatchers, type WatchOptions } from './settle-watchers.js'
 import { type PendingCount, decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
 
 /**
@@ -91,7 +91,7 @@ export class MemoryAskStore implements AskStore {
     if (also.messageClaim && record.message) this.#claims.set(id, { ...also.messageClaim })
     if (also.event) this.#append(also.event)
     const copy = structuredClone(record)
-    this.watchers.notifyCopy(record)
+    this.watchers.notifyWith(id, () => structuredClone(record), copy)
     return { won: true, record: copy }
   }
 
@@ -113,8 +113,8 @@ export class MemoryAskStore implements AskStore {
     if (shown) await this.markFinalMessageShown(id)
   }
 
-  watch(id: string, listener: (record: AskRecord) => void): () => void {
-    return this.watchers.add(id, listener)
+  watch(id: string, listener: (record: AskRecord) => void, options?: WatchOptions): () => void {
+    return this.watchers.add(id, listener, options)
   }
 
   async listPending(): Promise<AskRecord[]> {

@@ -6,7 +6,7 @@ import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
-import { SettleWatchers } from './settle-watchers.js'
+import { SettleWatchers, type WatchOptions } from './settle-watchers.js'
 import { SqliteDatabase } from './sqlite-driver.js'
 import { SqliteTeamTables } from './sqlite-team-tables.js'
 import { sharedWalCheckpointer, type CheckpointMode, type CheckpointTicket, type WalCheckpointer } from './wal-checkpoints.js'
@@ -301,7 +301,8 @@ export class SqliteAskStore implements AskStore {
 
   async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
     const { text, ...result } = this.#settle(id, settlement, also)
-    if (text !== undefined) this.watchers.notifyWith(id, () => parse(text)!)
+    // Waiters get a parse of their own; a read-only one (the long-poll) the winner's record as it is.
+    if (text !== undefined) this.watchers.notifyWith(id, () => parse(text)!, result.record)
     return result
   }
 
@@ -323,8 +324,8 @@ export class SqliteAskStore implements AskStore {
     this.#statements.releaseMessage.run({ id, holder, shown: shown ? 1 : 0 })
   }
 
-  watch(id: string, listener: (record: AskRecord) => void): () => void {
-    const unsubscribe = this.watchers.add(id, listener)
+  watch(id: string, listener: (record: AskRecord) => void, options?: WatchOptions): () => void {
+    const unsubscribe = this.watchers.add(id, listener, options)
     this.#pollTimer ??= setInterval(() => this.#poll(), this.#pollIntervalMs)
     return () => {
       unsubscribe()

@@ -4,7 +4,7 @@ import type { Logger } from '../../log/logger.js'
 import { requestKeyOf, type AskOwner, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { PendingCapReached } from '../pending-caps.js'
-import { SettleWatchers } from '../settle-watchers.js'
+import { SettleWatchers, type WatchOptions } from '../settle-watchers.js'
 import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
 import { migratePostgres } from './migrate.js'
 import { SQL } from './queries.js'
@@ -212,7 +212,7 @@ export class PostgresAskStore implements AskStore {
     const values = [id, settlement.status, this.#now(), JSON.stringify(settlement), event ? JSON.stringify(event) : null, messageClaim?.holder ?? null, messageClaim?.until ?? null, event?.at ?? null]
     const won = (await this.#query(SQL.settle, values)).rows[0]?.record
     if (won) {
-      this.watchers.notifyCopy(won)
+      this.watchers.notifyWith(id, () => structuredClone(won), won)
       return { won: true, record: won }
     }
     // A fresh statement, so it sees the winner's commit (the claim's own snapshot may predate it).
@@ -225,8 +225,8 @@ export class PostgresAskStore implements AskStore {
     await this.#query(SQL.markShown, [id])
   }
 
-  watch(id: string, listener: (record: AskRecord) => void): () => void {
-    return this.watchers.add(id, listener)
+  watch(id: string, listener: (record: AskRecord) => void, options?: WatchOptions): () => void {
+    return this.watchers.add(id, listener, options)
   }
 
   #heard(payload: string): void {
