@@ -144,13 +144,15 @@ export class AskLifecycle {
       logger,
       expire: (id) => this.expire(id),
       armExpiry: (record) => this.#expiry.arm(record),
+      now: this.#now,
       showSettled: (record) => this.#messages.showSettled(record, shownOutcome(record, record.settlement!.outcome), 'recovery'),
       stopped: () => this.#stopped,
     })
-    // Another instance's new ask with an expiry: arm it here too, so it
-    // expires even if that instance dies; the settle claim makes it once.
+    // Another instance's new ask with an expiry coming up: arm it here too, so
+    // it expires even if that instance dies; the settle claim makes it once.
+    // A later one is armed by the sweep, when it comes within reach (decision 0104).
     this.#unsubscribe = options.store.onInsertedElsewhere?.((ask) => {
-      if (!this.#stopped) this.#expiry.arm(ask)
+      if (!this.#stopped && ask.expiresAt <= this.#now() + TIMING.expiryArmAheadMs) this.#expiry.arm(ask)
     })
   }
 

@@ -112,8 +112,17 @@ export interface AskStore {
   listPending(): Promise<AskRecord[]>
   /** The asks among `ids` that are still pending, whole, in one read (the Home tab's drawn asks), in any order. */
   listPendingAmong(ids: readonly string[]): Promise<AskRecord[]>
-  /** Every pending ask, oldest first, without its questions, agent or body (the lease sweep's, start-up recovery's and the Home tab's read). */
+  /** Every pending ask, oldest first, without its questions, agent or body (the Home tab's read). */
   listPendingSummaries(): Promise<PendingSummary[]>
+  /**
+   * The pending asks the lease sweep may have to act on, as summaries, found
+   * by index (decision 0104): each owned by a library process (its process
+   * may be gone), each expiring by `armBy` (its timer is armed now), and each
+   * recorded without its card whose post claim ran out by `now` (its poster
+   * may have died). Any order, each once; every other pending ask costs the
+   * sweep nothing, however many wait.
+   */
+  listSweepable(now: number, armBy: number): Promise<PendingSummary[]>
   /** Settled asks whose message does not show it yet (a failed update to retry). */
   listUnshownSettled(): Promise<AskRecord[]>
   /**

@@ -68,6 +68,7 @@ export class MemoryAskStore implements AskStore {
     const record = this.#records.get(id)
     if (!record) return undefined
     record.message = { ...message }
+    this.#postClaims.delete(id)
     if (event) this.#append(event)
     return structuredClone(record)
   }
@@ -132,6 +133,16 @@ export class MemoryAskStore implements AskStore {
     return [...this.#records.values()]
       .filter((record) => record.status === 'pending')
       .sort((a, b) => a.createdAt - b.createdAt)
+      .map(({ id, createdAt, owner, expiresAt, message, policy }) => structuredClone({ id, createdAt, owner, ...(expiresAt !== undefined ? { expiresAt } : {}), ...(message ? { message } : {}), ...(policy ? { policy } : {}) }))
+  }
+
+  async listSweepable(now: number, armBy: number): Promise<PendingSummary[]> {
+    return [...this.#records.values()]
+      .filter((record) => {
+        if (record.status !== 'pending') return false
+        const claim = this.#postClaims.get(record.id)
+        return record.owner.kind !== 'service' || (record.expiresAt !== undefined && record.expiresAt <= armBy) || (!record.message && (claim?.until ?? 0) <= now)
+      })
       .map(({ id, createdAt, owner, expiresAt, message, policy }) => structuredClone({ id, createdAt, owner, ...(expiresAt !== undefined ? { expiresAt } : {}), ...(message ? { message } : {}), ...(policy ? { policy } : {}) }))
   }
 

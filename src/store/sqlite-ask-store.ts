@@ -109,13 +109,13 @@ export class SqliteAskStore implements AskStore {
     const db = this.#db
     this.#statements = {
       insert: db.prepare(
-        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until)
-         VALUES (@id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil)`,
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until, expires_at)
+         VALUES (@id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil, @expiresAt)`,
       ),
       // The caps counted in the insert itself: one statement, and no other writer between the count and the row.
       insertWithinCaps: db.prepare(
-        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until)
-         SELECT @id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until, expires_at)
+         SELECT @id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil, @expiresAt
          WHERE (SELECT count(*) FROM asks WHERE status = 'pending') < @pending
            AND (@apiKey IS NULL OR (SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = @apiKey) < @pendingPerKey)`,
       ),
@@ -124,9 +124,10 @@ export class SqliteAskStore implements AskStore {
       newestOfAgent: db.prepare(`SELECT record FROM asks WHERE json_extract(record, '$.agent.id') = ? ORDER BY created_at DESC, rowid DESC LIMIT ?`).pluck(),
       // The row comes back only when the caller's copy (@written) cannot stand for it: settled meanwhile, or a relayed
       // approval's arguments arrived (nothing else changes an open ask). NULL: it is @written with the message.
+      // The post claim goes with the card posted: only an unposted ask holds one, so the sweep finds those by it (decision 0104).
       attachMessage: db
         .prepare(
-          `UPDATE asks SET record = json_set(record, '$.message', json(@message)) WHERE id = @id
+          `UPDATE asks SET record = json_set(record, '$.message', json(@message)), post_claim = NULL, post_claim_until = NULL WHERE id = @id
            RETURNING CASE WHEN @written AND status = 'pending' AND json_extract(record, '$.approval.arguments') IS @arguments THEN NULL ELSE record END`,
         )
         .pluck(),
@@ -154,6 +155,19 @@ export class SqliteAskStore implements AskStore {
         `SELECT id, created_at AS createdAt, owner, json_extract(record, '$.expiresAt') AS expiresAt,
                 json_extract(record, '$.message') AS message, json_extract(record, '$.policy') AS policy
          FROM asks WHERE status = 'pending' ORDER BY created_at`,
+      ),
+      // Each part on its own partial index (migration 0008), named: without statistics the planner would take the
+      // status index and read every pending ask. None reads an ask the sweep has nothing to do with.
+      sweepable: db.prepare(
+        `SELECT id, created_at AS createdAt, owner, expires_at AS expiresAt,
+                json_extract(record, '$.message') AS message, json_extract(record, '$.policy') AS policy
+         FROM asks INDEXED BY asks_pending_library WHERE status = 'pending' AND owner <> '{"kind":"service"}'
+         UNION
+         SELECT id, created_at, owner, expires_at, json_extract(record, '$.message'), json_extract(record, '$.policy')
+         FROM asks INDEXED BY asks_pending_expiry WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= @armBy
+         UNION
+         SELECT id, created_at, owner, expires_at, json_extract(record, '$.message'), json_extract(record, '$.policy')
+         FROM asks INDEXED BY asks_pending_unposted WHERE status = 'pending' AND post_claim_until IS NOT NULL AND post_claim_until <= @now`,
       ),
       unshown: db
         .prepare(
@@ -261,7 +275,9 @@ export class SqliteAskStore implements AskStore {
       apiKey: record.apiKey ?? null,
       rule: record.rule ?? null,
       postClaim: postClaim?.holder ?? null,
-      postClaimUntil: postClaim?.until ?? null,
+      // Unposted and unclaimed: a claim that has run out, so the sweep posts it; recorded posted: none (only an unposted ask has a claim, decision 0104).
+      postClaimUntil: postClaim?.until ?? (record.message ? null : 0),
+      expiresAt: record.expiresAt ?? null,
     }
     try {
       if (!caps) {
@@ -380,6 +396,10 @@ export class SqliteAskStore implements AskStore {
 
   async listPendingSummaries(): Promise<PendingSummary[]> {
     return this.#statements.pendingSummaries.all().map((row) => summaryOf(row as SummaryRow))
+  }
+
+  async listSweepable(now: number, armBy: number): Promise<PendingSummary[]> {
+    return this.#statements.sweepable.all({ now, armBy }).map((row) => summaryOf(row as SummaryRow))
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {

@@ -166,7 +166,8 @@ export class PostgresAskStore implements AskStore {
         caps?.pending ?? null,
         caps?.pendingPerKey ?? null,
         postClaim?.holder ?? null,
-        postClaim?.until ?? null,
+        // Unposted and unclaimed: a claim that has run out, so the sweep posts it; recorded posted: none (only an unposted ask has a claim, decision 0104).
+        postClaim?.until ?? (record.message ? null : 0),
       ])
       // Without caps the insert has no condition: it added the row or threw.
       if (caps && result.rows.length === 0) capped = caps
@@ -293,15 +294,11 @@ export class PostgresAskStore implements AskStore {
   }
 
   async listPendingSummaries(): Promise<PendingSummary[]> {
-    const rows = (await this.#query<{ id: string; created_at: string; owner: AskOwner; expires_at: string | null; message: PostedMessage | null; policy: AskPolicy | null }>(SQL.pendingSummaries, [])).rows
-    return rows.map(({ id, created_at, owner, expires_at, message, policy }) => ({
-      id,
-      createdAt: Number(created_at),
-      owner,
-      ...(expires_at !== null ? { expiresAt: Number(expires_at) } : {}),
-      ...(message !== null ? { message } : {}),
-      ...(policy !== null ? { policy } : {}),
-    }))
+    return (await this.#query<SummaryRow>(SQL.pendingSummaries, [])).rows.map(summaryOf)
+  }
+
+  async listSweepable(now: number, armBy: number): Promise<PendingSummary[]> {
+    return (await this.#query<SummaryRow>(SQL.sweepable, [now, armBy])).rows.map(summaryOf)
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {
@@ -393,5 +390,26 @@ export class PostgresAskStore implements AskStore {
       await this.#listener.close()
       await this.#pool.end().catch(() => undefined)
     })())
+  }
+}
+
+/** A row of `pendingSummaries` and `sweepable`: node-postgres parses the jsonb, bigints come as text. */
+interface SummaryRow {
+  id: string
+  created_at: string
+  owner: AskOwner
+  expires_at: string | null
+  message: PostedMessage | null
+  policy: AskPolicy | null
+}
+
+function summaryOf({ id, created_at, owner, expires_at, message, policy }: SummaryRow): PendingSummary {
+  return {
+    id,
+    createdAt: Number(created_at),
+    owner,
+    ...(expires_at !== null ? { expiresAt: Number(expires_at) } : {}),
+    ...(message !== null ? { message } : {}),
+    ...(policy !== null ? { policy } : {}),
   }
 }
