@@ -170,12 +170,13 @@ export class AskLifecycle {
   }
 
   /**
-   * The ask as kept open here (posted by this process, not settled here
-   * since), or undefined: read-only, shared. What a read-only wait starts
-   * from without reading the store (waiting.ts).
+   * The ask as this process knows it without a read, or undefined: kept open
+   * here (posted by this process, not settled here since), or settled here
+   * lately (final). Read-only, shared. What a read-only wait starts from
+   * (waiting.ts).
    */
-  keptOpen(id: string): AskRecord | undefined {
-    return this.#openHere.get(id)
+  knownHere(id: string): AskRecord | undefined {
+    return this.#openHere.get(id) ?? this.#openHere.settledHere(id)
   }
 
   get owner(): AskOwner {

@@ -25,13 +25,13 @@ export interface WaitOptions {
    */
   readOnly?: boolean
   /**
-   * The ask as this process knows it open right now, taken after the watch
-   * is in place (the asks posted here, decision 0049): no read. Only for a
-   * store no other instance settles in without this process hearing it
-   * (not shared): a settlement by another process on the same file is
-   * heard from its poll.
+   * The ask as this process knows it right now, taken after the watch is in
+   * place: open (posted here, decision 0049) or settled here (final). Either
+   * saves the read. An open one only counts on a store no other instance
+   * settles in unheard (not shared): a settlement by another process on the
+   * same file is heard from its poll; a settled one counts everywhere.
    */
-  openHere?: (id: string) => AskRecord | undefined
+  knownHere?: (id: string) => AskRecord | undefined
 }
 
 /**
@@ -61,8 +61,8 @@ export function waitForSettlement(store: AskStore, id: string, timeoutMs: number
     }
     // Watching before the one read: a settlement in between is heard, not missed.
     unwatch = store.watch(id, finish, options.readOnly ? { readOnly: true } : {})
-    const known = store.shared ? undefined : options.openHere?.(id)
-    if (known) return waitOn(known)
+    const known = options.knownHere?.(id)
+    if (known && (known.status !== 'pending' || !store.shared)) return waitOn(known)
     store.get(id).then(waitOn, (error: unknown) => {
       unwatch()
       reject(error)

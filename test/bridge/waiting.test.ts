@@ -32,7 +32,7 @@ describe('waitForSettlement', () => {
     await store.insert(record)
     const reads = vi.spyOn(store, 'get')
 
-    const waiting = waitForSettlement(store, record.id, 10_000, undefined, { readOnly: true, openHere: (id) => (id === record.id ? record : undefined) })
+    const waiting = waitForSettlement(store, record.id, 10_000, undefined, { readOnly: true, knownHere: (id) => (id === record.id ? record : undefined) })
     const { record: won } = await store.settle(record.id, answered(), { known: record })
 
     expect(await waiting).toBe(won)
@@ -48,7 +48,7 @@ describe('waitForSettlement', () => {
     await here.insert(record)
     await other.settle(record.id, answered())
 
-    const settled = await waitForSettlement(here, record.id, 10_000, undefined, { readOnly: true, openHere: () => record })
+    const settled = await waitForSettlement(here, record.id, 10_000, undefined, { readOnly: true, knownHere: () => record })
 
     expect(settled?.status).toBe('answered')
     expect(settled?.settlement?.outcome).toMatchObject({ kind: 'answered', by: { id: 'U0ALICE' } })
@@ -64,9 +64,25 @@ describe('waitForSettlement', () => {
     await memory.insert(record)
     await memory.settle(record.id, answered())
 
-    const settled = await waitForSettlement(shared, record.id, 10_000, undefined, { readOnly: true, openHere: () => record })
+    const settled = await waitForSettlement(shared, record.id, 10_000, undefined, { readOnly: true, knownHere: () => record })
 
     expect(settled?.status).toBe('answered')
+  })
+
+  it('answers a read-only wait that comes after this process settled the ask from what it settled, with no read, on a shared store too', async () => {
+    const memory = new MemoryAskStore()
+    const shared = new Proxy(memory, {
+      get: (target, key) => (key === 'shared' ? true : typeof Reflect.get(target, key) === 'function' ? (Reflect.get(target, key) as (...args: unknown[]) => unknown).bind(target) : Reflect.get(target, key)),
+    })
+    stores.push(memory)
+    const record = posted()
+    await memory.insert(record)
+    const { record: won } = await memory.settle(record.id, answered())
+    const reads = vi.spyOn(memory, 'get')
+
+    expect(await waitForSettlement(shared, record.id, 10_000, undefined, { readOnly: true, knownHere: () => won })).toBe(won)
+    expect(reads).not.toHaveBeenCalled()
+    expect(memory.watchers.size).toBe(0)
   })
 
   it('gives a wait that is not read-only a copy of its own, never the settler’s record', async () => {
@@ -89,7 +105,7 @@ describe('waitForSettlement', () => {
     const record = posted()
     await store.insert(record)
 
-    const waited = await waitForSettlement(store, record.id, 20, undefined, { readOnly: true, openHere: () => record })
+    const waited = await waitForSettlement(store, record.id, 20, undefined, { readOnly: true, knownHere: () => record })
 
     expect(waited).toMatchObject({ id: record.id, status: 'pending' })
     expect(store.watchers.size).toBe(0)
