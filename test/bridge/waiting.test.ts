@@ -8,6 +8,8 @@ import type { AskStore } from '../../src/store/ask-store.js'
 import { MemoryAskStore } from '../../src/store/memory-ask-store.js'
 import { SqliteAskStore } from '../../src/store/sqlite-ask-store.js'
 import { answered, pendingRecord } from '../store/ask-store-conformance.js'
+import { FakeSlackPort } from '../support/fake-slack-port.js'
+import { testLifecycle } from '../support/test-lifecycle.js'
 
 const posted = (overrides: Partial<AskRecord> = {}) => pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1700000000.000100' }, ...overrides })
 
@@ -109,5 +111,21 @@ describe('waitForSettlement', () => {
 
     expect(waited).toMatchObject({ id: record.id, status: 'pending' })
     expect(store.watchers.size).toBe(0)
+  })
+
+  it('knows, without a read, an ask it posted while it is open, and as it settled it once settled here', async () => {
+    const store = new MemoryAskStore()
+    stores.push(store)
+    const lifecycle = testLifecycle({ store, slack: new FakeSlackPort(), owner: 'service' })
+    const record = await lifecycle.open({ questions: [{ id: 'q1', question: 'Which package manager?', options: [{ label: 'pnpm (Recommended)' }, { label: 'npm' }] }] })
+
+    const open = lifecycle.knownHere(record.id)
+    const { record: won } = await lifecycle.settle(record.id, answered())
+    const settled = lifecycle.knownHere(record.id)
+
+    expect(open).toMatchObject({ id: record.id, status: 'pending', message: record.message })
+    expect(settled).toBe(won)
+    expect(settled?.status).toBe('answered')
+    await lifecycle.stop({ withdrawOpen: false })
   })
 })
