@@ -11,6 +11,7 @@ import { answered, pendingRecord } from '../store/ask-store-conformance.js'
 import { FakeSlackPort } from '../support/fake-slack-port.js'
 import { testLifecycle } from '../support/test-lifecycle.js'
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 const posted = (overrides: Partial<AskRecord> = {}) => pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1700000000.000100' }, ...overrides })
 
 const dirs: string[] = []
@@ -66,7 +67,8 @@ describe('waitForSettlement', () => {
     await memory.insert(record)
     await memory.settle(record.id, answered())
 
-    const settled = await waitForSettlement(shared, record.id, 10_000, undefined, { readOnly: true, knownHere: () => record })
+    // Were the kept record believed, the wait would hear nothing and answer only once its minute is up.
+    const settled = await Promise.race([waitForSettlement(shared, record.id, 60_000, undefined, { readOnly: true, knownHere: () => record }), sleep(1_000).then(() => undefined)])
 
     expect(settled?.status).toBe('answered')
   })

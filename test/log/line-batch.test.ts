@@ -56,6 +56,7 @@ describe('LineBatch (the service log, off the round trip)', () => {
 
     batch.later('stopping\n')
     exit()
+    expect(writes).toEqual(['stopping\n'])
     vi.runAllTimers()
 
     expect(writes).toEqual(['stopping\n'])
