@@ -4,7 +4,8 @@ import type { AskFacts, OperatorPolicy } from '../policy/operator-policy.js'
 import type { AskOwner, AskRecord } from '../store/ask-record.js'
 import { agentView } from './agent-view.js'
 import { newAskId } from './ask-ids.js'
-import { approvalFacts, decidePolicy, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
+import { approvalFacts, questionFacts, styleOfQuestions, type AskStyle } from './ask-policy.js'
+import { decidePolicyOnce } from './policy-decisions.js'
 import type { OpenApprovalInput, OpenAskOptions } from './types.js'
 
 /** What a new ask's record is built from besides the request: the policy in force, who waits, the defaults, the time. */
@@ -46,7 +47,7 @@ export function approvalRecord(input: OpenApprovalInput, options: OpenAskOptions
 }
 
 function newRecord(kind: AskRecord['kind'], options: OpenAskOptions, style: AskStyle, facts: AskFacts, context: IntakeContext): AskRecord {
-  const decision = decidePolicy(context.policy, facts, { ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.channel !== undefined ? { channel: options.channel } : {}) }, style)
+  const decision = decidePolicyOnce(context.policy, facts, { ...(options.policy !== undefined ? { policy: options.policy } : {}), ...(options.channel !== undefined ? { channel: options.channel } : {}) }, style)
   const target = decision.target ?? context.defaultChannel
   if (!target) throw new UserInteractionError('BAD_REQUEST', 'no channel to ask in: set SLACK_CHANNEL (or the channel option), or pass a channel with the request')
   const policy = decision.policy

@@ -144,13 +144,15 @@ export class AskLifecycle {
       logger,
       expire: (id) => this.expire(id),
       armExpiry: (record) => this.#expiry.arm(record),
+      now: this.#now,
       showSettled: (record) => this.#messages.showSettled(record, shownOutcome(record, record.settlement!.outcome), 'recovery'),
       stopped: () => this.#stopped,
     })
-    // Another instance's new ask with an expiry: arm it here too, so it
-    // expires even if that instance dies; the settle claim makes it once.
+    // Another instance's new ask with an expiry coming up: arm it here too, so
+    // it expires even if that instance dies; the settle claim makes it once.
+    // A later one is armed by the sweep, when it comes within reach (decision 0104).
     this.#unsubscribe = options.store.onInsertedElsewhere?.((ask) => {
-      if (!this.#stopped) this.#expiry.arm(ask)
+      if (!this.#stopped && ask.expiresAt <= this.#now() + TIMING.expiryArmAheadMs) this.#expiry.arm(ask)
     })
   }
 
@@ -165,6 +167,16 @@ export class AskLifecycle {
    */
   async readForAction(id: string): Promise<AskRecord | undefined> {
     return this.#openHere.get(id) ?? (await this.options.store.get(id))
+  }
+
+  /**
+   * The ask as this process knows it without a read, or undefined: kept open
+   * here (posted by this process, not settled here since), or settled here
+   * lately (final). Read-only, shared. What a read-only wait starts from
+   * (waiting.ts).
+   */
+  knownHere(id: string): AskRecord | undefined {
+    return this.#openHere.get(id) ?? this.#openHere.settledHere(id)
   }
 
   get owner(): AskOwner {

@@ -16,6 +16,7 @@ export interface AskRecoveryOptions {
   expire: (id: string) => Promise<unknown>
   /** Arms an ask's expiry timer here. */
   armExpiry: (record: Pick<AskRecord, 'id' | 'expiresAt'>) => void
+  now: () => number
   /** Shows a settled ask's settlement on its card again (a failed update). */
   showSettled: (record: AskRecord) => Promise<unknown>
   stopped: () => boolean
@@ -24,10 +25,12 @@ export interface AskRecoveryOptions {
 /**
  * What an instance picks up that others left: at start and then every few
  * seconds, asks of a library process that is gone are expired (their
- * `ask()` died with it), every other ask with an expiry gets its timer
- * here, and an ask recorded but never posted is posted once its poster's
- * claim runs out; at start, settled asks whose card update failed are shown
- * again.
+ * `ask()` died with it), every other ask gets its expiry timer here once it
+ * is due within TIMING.expiryArmAheadMs, and an ask recorded but never
+ * posted is posted once its poster's claim runs out; at start, settled asks
+ * whose card update failed are shown again. The store finds those asks by
+ * index (listSweepable): a sweep costs the same however many asks wait for
+ * nothing but an answer (decision 0104).
  */
 export class AskRecovery {
   #timer: NodeJS.Timeout | undefined
@@ -52,12 +55,14 @@ export class AskRecovery {
 
   async #sweep(): Promise<void> {
     const { store, owner, lease, outbox } = this.options
-    // Every few seconds over every pending ask: only the owner, expiry and message are read, not the records.
-    for (const summary of await store.listPendingSummaries()) {
+    const now = this.options.now()
+    const armBy = now + TIMING.expiryArmAheadMs
+    // Every few seconds, only the asks there may be something to do for: their summaries, not their records.
+    for (const summary of await store.listSweepable(now, armBy)) {
       if (await lease.ownerGone(summary)) await this.options.expire(summary.id)
       // On a local store a library process leaves a service's asks to the service.
       else if (store.shared || (summary.owner.kind === 'service' && owner === 'service')) {
-        this.options.armExpiry(summary)
+        if (summary.expiresAt !== undefined && summary.expiresAt <= armBy) this.options.armExpiry(summary)
         // Recorded, never posted, and not being posted here: its poster may have died mid-post (the one record read).
         if (!summary.message) {
           const record = await store.get(summary.id)

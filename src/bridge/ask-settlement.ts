@@ -89,6 +89,7 @@ export class AskSettlement {
       return result
     }
     this.options.expiry.disarm(id)
+    this.options.openHere.settled(result.record)
     const shown = this.options.messages.showSettled(result.record, shownOutcome(result.record, settlement.outcome), 'settlement', { claimed: true })
     // Once the card's update is on its way: the log line and the listeners (the Home tabs, a relay's host) can wait that long.
     const listeners = [...this.#listeners]

@@ -39,11 +39,38 @@ export class OpenAsksHere {
   #chars = 0
   /** Asks forgotten before or after they were kept; bounded like the records. */
   readonly #forgotten = new Set<string>()
+  /**
+   * The asks this process settled lately, as its winning settle left them: a
+   * settlement is final (only a pending ask is ever settled), so whoever asks
+   * after it here (a long-poll that comes after the click) needs no read of
+   * the store. Bounded like the open ones (decision 0103).
+   */
+  readonly #settled = new Map<string, { record: AskRecord; chars: number }>()
+  #settledChars = 0
 
   constructor(
     private readonly kept = OPEN_ASKS_KEPT,
     private readonly keptChars = OPEN_ASKS_CHARS,
   ) {}
+
+  /** Remembers an ask this process has just settled (the winner's record, read-only: shared). */
+  settled(record: AskRecord): void {
+    if (record.status === 'pending' || this.#settled.has(record.id)) return
+    const chars = charsOf(record)
+    if (chars > this.keptChars / 10) return
+    while (this.#settled.size > 0 && (this.#settled.size >= this.kept || this.#settledChars + chars > this.keptChars)) {
+      const oldest = this.#settled.keys().next().value!
+      this.#settledChars -= this.#settled.get(oldest)!.chars
+      this.#settled.delete(oldest)
+    }
+    this.#settled.set(record.id, { record, chars })
+    this.#settledChars += chars
+  }
+
+  /** The ask as this process settled it, if it did lately (read-only: shared). */
+  settledHere(id: string): AskRecord | undefined {
+    return this.#settled.get(id)?.record
+  }
 
   /** Remembers a pending ask whose message is recorded, within the bounds; anything else is ignored. */
   keep(record: AskRecord): void {
@@ -74,6 +101,8 @@ export class OpenAsksHere {
     this.#records.clear()
     this.#chars = 0
     this.#forgotten.clear()
+    this.#settled.clear()
+    this.#settledChars = 0
   }
 
   #drop(id: string): void {

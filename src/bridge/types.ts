@@ -157,9 +157,11 @@ export interface SlackBridge {
   /**
    * Resolves with the record once it is settled, or with the still-pending
    * record after `timeoutMs`, or when `signal` fires. Never rejects for a
-   * settlement; unknown id → `undefined`.
+   * settlement; unknown id → `undefined`. `readOnly`: the caller changes
+   * nothing in the record it gets (the HTTP long-poll), so it may be one
+   * shared with the settler, and an ask kept open here is not read first.
    */
-  waitForSettlement(id: string, timeoutMs: number, signal?: AbortSignal): Promise<AskRecord | undefined>
+  waitForSettlement(id: string, timeoutMs: number, signal?: AbortSignal, options?: { readOnly?: boolean }): Promise<AskRecord | undefined>
   /** The agent withdraws the ask: message updated, status `aborted`. Idempotent: a settled ask keeps its status. `by.key`: the API key that asked for it, which the audit names. */
   abort(id: string, by?: { key?: string }): Promise<AskRecord | undefined>
   /**

@@ -17,12 +17,29 @@ export interface PolicyAwareProvider extends UserInteractionProvider {
   ask(request: AskUserQuestionRequest, options?: AskOptions): Promise<AskUserQuestionAnswer>
 }
 
+/** How a wait reads the ask (both optional: a plain wait watches, then reads it once). */
+export interface WaitOptions {
+  /**
+   * The caller only reads what it gets (it answers the long-poll with it):
+   * the settled record may be the settler's own, not a copy (WatchOptions).
+   */
+  readOnly?: boolean
+  /**
+   * The ask as this process knows it right now, taken after the watch is in
+   * place: open (posted here, decision 0049) or settled here (final). Either
+   * saves the read. An open one only counts on a store no other instance
+   * settles in unheard (not shared): a settlement by another process on the
+   * same file is heard from its poll; a settled one counts everywhere.
+   */
+  knownHere?: (id: string) => AskRecord | undefined
+}
+
 /**
  * Resolves with the record once settled, or the pending record after
  * `timeoutMs`, or when `signal` fires. Every listener and timer it sets is
  * gone when it resolves.
  */
-export function waitForSettlement(store: AskStore, id: string, timeoutMs: number, signal?: AbortSignal): Promise<AskRecord | undefined> {
+export function waitForSettlement(store: AskStore, id: string, timeoutMs: number, signal?: AbortSignal, options: WaitOptions = {}): Promise<AskRecord | undefined> {
   return new Promise<AskRecord | undefined>((resolve, reject) => {
     let timer: NodeJS.Timeout | undefined
     /** The pending ask as first read: what a wait that ends without news answers if a re-read fails. */
@@ -35,21 +52,21 @@ export function waitForSettlement(store: AskStore, id: string, timeoutMs: number
       resolve(record)
     }
     const onAbort = () => void store.get(id).then(finish, () => finish(initial))
+    const waitOn = (record: AskRecord | undefined) => {
+      if (!record || record.status !== 'pending' || timeoutMs <= 0 || signal?.aborted) return finish(record)
+      initial = record
+      timer = setTimeout(onAbort, timeoutMs)
+      timer.unref()
+      signal?.addEventListener('abort', onAbort, { once: true })
+    }
     // Watching before the one read: a settlement in between is heard, not missed.
-    unwatch = store.watch(id, finish)
-    store.get(id).then(
-      (record) => {
-        if (!record || record.status !== 'pending' || timeoutMs <= 0 || signal?.aborted) return finish(record)
-        initial = record
-        timer = setTimeout(onAbort, timeoutMs)
-        timer.unref()
-        signal?.addEventListener('abort', onAbort, { once: true })
-      },
-      (error: unknown) => {
-        unwatch()
-        reject(error)
-      },
-    )
+    unwatch = store.watch(id, finish, options.readOnly ? { readOnly: true } : {})
+    const known = options.knownHere?.(id)
+    if (known && (known.status !== 'pending' || !store.shared)) return waitOn(known)
+    store.get(id).then(waitOn, (error: unknown) => {
+      unwatch()
+      reject(error)
+    })
   })
 }
 

@@ -43,7 +43,7 @@ export async function serveCommand(argv: string[], io: CliIo, deps: () => Promis
     return EXIT.ok
   }
   const config = configFromEnv(io.env)
-  const logger = loggerFor(config.logFormat, { debug: io.env.DSH_SLACK_DEBUG === '1' })
+  const logger = loggerFor(config.logFormat, { debug: io.env.DSH_SLACK_DEBUG === '1', batched: true })
 
   // Subscribe before starting, so a signal during start-up still stops cleanly.
   let signalled: ((signal: string) => void) | undefined

@@ -187,8 +187,9 @@ export async function getAsk(context: AskHandlerContext, id: string, url: URL, r
   if (context.closing.aborted) waiting.abort()
   let record: AskRecord | undefined
   try {
-    // One read: the wait reads the ask itself, and answers at once when it is not pending.
-    record = await context.bridge.waitForSettlement(id, waitMs, waiting.signal)
+    // One read at most: the wait reads the ask itself (none when it is open here), and answers at once when it is not pending.
+    // Read-only: the record only becomes this response, so it may be the settler's own, not a copy.
+    record = await context.bridge.waitForSettlement(id, waitMs, waiting.signal, { readOnly: true })
   } finally {
     res.off('close', onClose)
     context.waits.delete(waiting)

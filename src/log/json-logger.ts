@@ -1,5 +1,6 @@
 import pino from 'pino'
 import type { Logger } from './logger.js'
+import { LineBatch } from './line-batch.js'
 import { scrubSecrets } from './scrub.js'
 
 /**
@@ -8,8 +9,11 @@ import { scrubSecrets } from './scrub.js'
  * (pid and hostname tell several instances apart), for log collectors. The lines are the same as the human ones: ask ids,
  * channels and who answered, never tokens or question text.
  */
-export function jsonLogger(options: { debug?: boolean; destination?: NodeJS.WritableStream | { write(line: string): unknown } } = {}): Logger {
-  const destination = options.destination ?? pino.destination({ fd: 2, sync: true })
+export function jsonLogger(options: { debug?: boolean; destination?: NodeJS.WritableStream | { write(line: string): unknown }; batched?: boolean } = {}): Logger {
+  const target = options.destination ?? pino.destination({ fd: 2, sync: true })
+  // Batched (the service's log, see LineBatch): pino hands each line to the batch, and a warning or an error writes it out at once.
+  const batch = options.batched ? new LineBatch({ write: (text) => void target.write(text) }) : undefined
+  const destination = batch ? { write: (line: string) => batch.later(line) } : target
   const log = pino(
     {
       name: 'dsh-slack',
@@ -21,8 +25,14 @@ export function jsonLogger(options: { debug?: boolean; destination?: NodeJS.Writ
   )
   return {
     info: (message) => log.info(scrubSecrets(message)),
-    warn: (message) => log.warn(scrubSecrets(message)),
-    error: (message) => log.error(scrubSecrets(message)),
+    warn: (message) => {
+      log.warn(scrubSecrets(message))
+      batch?.flush()
+    },
+    error: (message) => {
+      log.error(scrubSecrets(message))
+      batch?.flush()
+    },
     debug: (message) => log.debug(scrubSecrets(message)),
     debugEnabled: options.debug === true,
   }

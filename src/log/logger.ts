@@ -1,3 +1,4 @@
+import { LineBatch } from './line-batch.js'
 import { scrubSecrets } from './scrub.js'
 
 /** The levels a `Logger` writes at (its methods). */
@@ -19,15 +20,28 @@ export interface Logger {
   readonly debugEnabled?: boolean
 }
 
+export interface ConsoleLoggerOptions {
+  debug?: boolean
+  /**
+   * Info and debug lines written a few together, a moment later (warnings
+   * and errors at once, in order): the service's log, off its round trip
+   * (see LineBatch). A CLI command writes each line as it comes.
+   */
+  batched?: boolean
+}
+
 /** Writes `level message` lines to stderr, so stdout stays clean for the CLI's JSON output. */
-export function consoleLogger(options: { debug?: boolean } = {}): Logger {
-  const write = (level: string, message: string) => process.stderr.write(`${new Date().toISOString()} ${level} ${scrubSecrets(message)}\n`)
+export function consoleLogger(options: ConsoleLoggerOptions = {}): Logger {
+  const line = (level: string, message: string) => `${new Date().toISOString()} ${level} ${scrubSecrets(message)}\n`
+  const batch = options.batched ? new LineBatch({ write: (text) => process.stderr.write(text) }) : undefined
+  const later = batch ? (text: string) => batch.later(text) : (text: string) => void process.stderr.write(text)
+  const now = batch ? (text: string) => batch.now(text) : (text: string) => void process.stderr.write(text)
   return {
-    info: (message) => write('info ', message),
-    warn: (message) => write('warn ', message),
-    error: (message) => write('error', message),
+    info: (message) => later(line('info ', message)),
+    warn: (message) => now(line('warn ', message)),
+    error: (message) => now(line('error', message)),
     debug: (message) => {
-      if (options.debug) write('debug', message)
+      if (options.debug) later(line('debug', message))
     },
     debugEnabled: options.debug === true,
   }

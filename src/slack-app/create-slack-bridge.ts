@@ -163,7 +163,9 @@ export async function createSlackBridge(options: SlackBridgeOptions): Promise<Sl
     open: (request, openOptions) => lifecycle.open(request, openOptions),
     openApproval: (input, openOptions) => lifecycle.openApproval(input, openOptions),
     get: (id) => store.get(id),
-    waitForSettlement: (id, timeoutMs, signal) => waitForSettlement(store, id, timeoutMs, signal),
+    // A read-only wait on an ask posted here and still open, or settled here, starts from what this process knows: no read (decision 0103).
+    waitForSettlement: (id, timeoutMs, signal, waitOptions) =>
+      waitForSettlement(store, id, timeoutMs, signal, waitOptions?.readOnly ? { readOnly: true, knownHere: (askId) => lifecycle.knownHere(askId) } : {}),
     abort: (id, by) => lifecycle.abort(id, { kind: 'aborted', at: now(), ...(by?.key !== undefined ? { byKey: by.key } : {}) }),
     closeElsewhere: (id, how) => lifecycle.closeElsewhere(id, how),
     delivered: (id) => lifecycle.delivered(id),

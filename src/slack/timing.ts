@@ -170,6 +170,13 @@ export const TIMING = {
   /** How often an instance on a shared store looks for asks whose waiting process is gone. */
   leaseSweepMs: 5_000,
   /**
+   * How far ahead an instance arms the expiry of an ask it did not post (a
+   * restart's, another instance's): the sweep arms each one this long before
+   * it is due at the latest, so a far expiry costs neither a timer nor a look
+   * on every sweep (decision 0104). Many sweeps long: one missed is harmless.
+   */
+  expiryArmAheadMs: 60_000,
+  /**
    * Ours: the right to post one ask's card runs this far beyond the wait
    * its channel's queue expects, and is renewed while the post lasts; an
    * instance that dies mid-post leaves the ask to another once it runs out.

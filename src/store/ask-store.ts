@@ -2,6 +2,7 @@ import type { AskLimits } from '../policy/operator-policy.js'
 import type { AskDoor, AskRecord, PendingSummary, PostClaim, PostClaimResult, PostedMessage, SettleAlso, Settlement, SettleResult } from './ask-record.js'
 import type { RateLedger } from './rate-ledger.js'
 import type { HomeViewers } from './home-viewers.js'
+import type { WatchOptions } from './settle-watchers.js'
 import type { Approval, ApprovalResult, AskEvent, AskPage, AskQuery, EventQuery, NewAskEvent, PendingCount, ScheduledJob } from './team-records.js'
 
 /**
@@ -106,15 +107,25 @@ export interface AskStore {
   /**
    * Calls `listener` once when the ask is settled, by this process or
    * another. Returns the unsubscribe function; the listener is dropped after
-   * it fires, so nothing accumulates over thousands of asks.
+   * it fires, so nothing accumulates over thousands of asks. A `readOnly`
+   * listener may be given the settler's own record (no copy made for it).
    */
-  watch(id: string, listener: (record: AskRecord) => void): () => void
+  watch(id: string, listener: (record: AskRecord) => void, options?: WatchOptions): () => void
   /** Every pending ask. */
   listPending(): Promise<AskRecord[]>
   /** The asks among `ids` that are still pending, whole, in one read (the Home tab's drawn asks), in any order. */
   listPendingAmong(ids: readonly string[]): Promise<AskRecord[]>
-  /** Every pending ask, oldest first, without its questions, agent or body (the lease sweep's, start-up recovery's and the Home tab's read). */
+  /** Every pending ask, oldest first, without its questions, agent or body (the Home tab's read). */
   listPendingSummaries(): Promise<PendingSummary[]>
+  /**
+   * The pending asks the lease sweep may have to act on, as summaries, found
+   * by index (decision 0104): each owned by a library process (its process
+   * may be gone), each expiring by `armBy` (its timer is armed now), and each
+   * recorded without its card whose post claim ran out by `now` (its poster
+   * may have died). Any order, each once; every other pending ask costs the
+   * sweep nothing, however many wait.
+   */
+  listSweepable(now: number, armBy: number): Promise<PendingSummary[]>
   /** Settled asks whose message does not show it yet (a failed update to retry). */
   listUnshownSettled(): Promise<AskRecord[]>
   /**

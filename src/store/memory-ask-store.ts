@@ -2,7 +2,7 @@ import type { AskLimits } from '../policy/operator-policy.js'
 import { doorOf, requestKeyOf, sameDoor, type AskDoor, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from './ask-record.js'
 import type { AskStore } from './ask-store.js'
 import { capReached, PendingCapReached } from './pending-caps.js'
-import { SettleWatchers } from './settle-watchers.js'
+import { SettleWatchers, type WatchOptions } from './settle-watchers.js'
 import { type PendingCount, decodeAskCursor, encodeAskCursor, type Approval, type ApprovalResult, type AskEvent, type AskPage, type AskQuery, type EventQuery, type NewAskEvent, type ScheduledJob } from './team-records.js'
 
 /**
@@ -68,6 +68,7 @@ export class MemoryAskStore implements AskStore {
     const record = this.#records.get(id)
     if (!record) return undefined
     record.message = { ...message }
+    this.#postClaims.delete(id)
     if (event) this.#append(event)
     return structuredClone(record)
   }
@@ -91,7 +92,7 @@ export class MemoryAskStore implements AskStore {
     if (also.messageClaim && record.message) this.#claims.set(id, { ...also.messageClaim })
     if (also.event) this.#append(also.event)
     const copy = structuredClone(record)
-    this.watchers.notifyCopy(record)
+    this.watchers.notifyWith(id, () => structuredClone(record), copy)
     return { won: true, record: copy }
   }
 
@@ -113,8 +114,8 @@ export class MemoryAskStore implements AskStore {
     if (shown) await this.markFinalMessageShown(id)
   }
 
-  watch(id: string, listener: (record: AskRecord) => void): () => void {
-    return this.watchers.add(id, listener)
+  watch(id: string, listener: (record: AskRecord) => void, options?: WatchOptions): () => void {
+    return this.watchers.add(id, listener, options)
   }
 
   async listPending(): Promise<AskRecord[]> {
@@ -132,6 +133,16 @@ export class MemoryAskStore implements AskStore {
     return [...this.#records.values()]
       .filter((record) => record.status === 'pending')
       .sort((a, b) => a.createdAt - b.createdAt)
+      .map(({ id, createdAt, owner, expiresAt, message, policy }) => structuredClone({ id, createdAt, owner, ...(expiresAt !== undefined ? { expiresAt } : {}), ...(message ? { message } : {}), ...(policy ? { policy } : {}) }))
+  }
+
+  async listSweepable(now: number, armBy: number): Promise<PendingSummary[]> {
+    return [...this.#records.values()]
+      .filter((record) => {
+        if (record.status !== 'pending') return false
+        const claim = this.#postClaims.get(record.id)
+        return record.owner.kind !== 'service' || (record.expiresAt !== undefined && record.expiresAt <= armBy) || (!record.message && (claim?.until ?? 0) <= now)
+      })
       .map(({ id, createdAt, owner, expiresAt, message, policy }) => structuredClone({ id, createdAt, owner, ...(expiresAt !== undefined ? { expiresAt } : {}), ...(message ? { message } : {}), ...(policy ? { policy } : {}) }))
   }
 

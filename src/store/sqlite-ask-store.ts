@@ -6,7 +6,7 @@ import type { AskStore, StoreKind } from './ask-store.js'
 import { loadMigrations } from './migrations/load-migrations.js'
 import { PendingCapReached } from './pending-caps.js'
 import { preparePrivateStateFile, tightenStateFiles } from './private-files.js'
-import { SettleWatchers } from './settle-watchers.js'
+import { SettleWatchers, type WatchOptions } from './settle-watchers.js'
 import { SqliteDatabase } from './sqlite-driver.js'
 import { SqliteTeamTables } from './sqlite-team-tables.js'
 import { sharedWalCheckpointer, type CheckpointMode, type CheckpointTicket, type WalCheckpointer } from './wal-checkpoints.js'
@@ -109,13 +109,13 @@ export class SqliteAskStore implements AskStore {
     const db = this.#db
     this.#statements = {
       insert: db.prepare(
-        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until)
-         VALUES (@id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil)`,
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until, expires_at)
+         VALUES (@id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil, @expiresAt)`,
       ),
       // The caps counted in the insert itself: one statement, and no other writer between the count and the row.
       insertWithinCaps: db.prepare(
-        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until)
-         SELECT @id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil
+        `INSERT INTO asks (id, status, external_key, owner, created_at, settled_at, record, api_key, rule, post_claim, post_claim_until, expires_at)
+         SELECT @id, @status, @externalKey, json_extract(@record, '$.owner'), @createdAt, NULL, @record, @apiKey, @rule, @postClaim, @postClaimUntil, @expiresAt
          WHERE (SELECT count(*) FROM asks WHERE status = 'pending') < @pending
            AND (@apiKey IS NULL OR (SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = @apiKey) < @pendingPerKey)`,
       ),
@@ -132,9 +132,10 @@ export class SqliteAskStore implements AskStore {
         .pluck(),
       // The row comes back only when the caller's copy (@written) cannot stand for it: settled meanwhile, or a relayed
       // approval's arguments arrived (nothing else changes an open ask). NULL: it is @written with the message.
+      // The post claim goes with the card posted: only an unposted ask holds one, so the sweep finds those by it (decision 0104).
       attachMessage: db
         .prepare(
-          `UPDATE asks SET record = json_set(record, '$.message', json(@message)) WHERE id = @id
+          `UPDATE asks SET record = json_set(record, '$.message', json(@message)), post_claim = NULL, post_claim_until = NULL WHERE id = @id
            RETURNING CASE WHEN @written AND status = 'pending' AND json_extract(record, '$.approval.arguments') IS @arguments THEN NULL ELSE record END`,
         )
         .pluck(),
@@ -162,6 +163,19 @@ export class SqliteAskStore implements AskStore {
         `SELECT id, created_at AS createdAt, owner, json_extract(record, '$.expiresAt') AS expiresAt,
                 json_extract(record, '$.message') AS message, json_extract(record, '$.policy') AS policy
          FROM asks WHERE status = 'pending' ORDER BY created_at`,
+      ),
+      // Each part on its own partial index (migration 0008), named: without statistics the planner would take the
+      // status index and read every pending ask. None reads an ask the sweep has nothing to do with.
+      sweepable: db.prepare(
+        `SELECT id, created_at AS createdAt, owner, expires_at AS expiresAt,
+                json_extract(record, '$.message') AS message, json_extract(record, '$.policy') AS policy
+         FROM asks INDEXED BY asks_pending_library WHERE status = 'pending' AND owner <> '{"kind":"service"}'
+         UNION
+         SELECT id, created_at, owner, expires_at, json_extract(record, '$.message'), json_extract(record, '$.policy')
+         FROM asks INDEXED BY asks_pending_expiry WHERE status = 'pending' AND expires_at IS NOT NULL AND expires_at <= @armBy
+         UNION
+         SELECT id, created_at, owner, expires_at, json_extract(record, '$.message'), json_extract(record, '$.policy')
+         FROM asks INDEXED BY asks_pending_unposted WHERE status = 'pending' AND post_claim_until IS NOT NULL AND post_claim_until <= @now`,
       ),
       unshown: db
         .prepare(
@@ -269,7 +283,9 @@ export class SqliteAskStore implements AskStore {
       apiKey: record.apiKey ?? null,
       rule: record.rule ?? null,
       postClaim: postClaim?.holder ?? null,
-      postClaimUntil: postClaim?.until ?? null,
+      // Unposted and unclaimed: a claim that has run out, so the sweep posts it; recorded posted: none (only an unposted ask has a claim, decision 0104).
+      postClaimUntil: postClaim?.until ?? (record.message ? null : 0),
+      expiresAt: record.expiresAt ?? null,
     }
     try {
       if (!caps) {
@@ -309,7 +325,8 @@ export class SqliteAskStore implements AskStore {
 
   async settle(id: string, settlement: Settlement, also: SettleAlso = {}): Promise<SettleResult> {
     const { text, ...result } = this.#settle(id, settlement, also)
-    if (text !== undefined) this.watchers.notifyWith(id, () => parse(text)!)
+    // Waiters get a parse of their own; a read-only one (the long-poll) the winner's record as it is.
+    if (text !== undefined) this.watchers.notifyWith(id, () => parse(text)!, result.record)
     return result
   }
 
@@ -331,8 +348,8 @@ export class SqliteAskStore implements AskStore {
     this.#statements.releaseMessage.run({ id, holder, shown: shown ? 1 : 0 })
   }
 
-  watch(id: string, listener: (record: AskRecord) => void): () => void {
-    const unsubscribe = this.watchers.add(id, listener)
+  watch(id: string, listener: (record: AskRecord) => void, options?: WatchOptions): () => void {
+    const unsubscribe = this.watchers.add(id, listener, options)
     this.#pollTimer ??= setInterval(() => this.#poll(), this.#pollIntervalMs)
     return () => {
       unsubscribe()
@@ -387,6 +404,10 @@ export class SqliteAskStore implements AskStore {
 
   async listPendingSummaries(): Promise<PendingSummary[]> {
     return this.#statements.pendingSummaries.all().map((row) => summaryOf(row as SummaryRow))
+  }
+
+  async listSweepable(now: number, armBy: number): Promise<PendingSummary[]> {
+    return this.#statements.sweepable.all({ now, armBy }).map((row) => summaryOf(row as SummaryRow))
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {

@@ -88,12 +88,11 @@ const env = (name: string) => process.env[name] ?? ''
 
 /** One click as Bolt's `body` and the floor's socket envelope carry it. */
 interface ClickBody {
-  user: { id: string }
-  message?: { ts: string }
+  user: { id: string; username?: string; name?: string }
   actions?: { value?: string }[]
 }
 
-const tapOf = (body: ClickBody): Tap => ({ user: body.user.id, ts: body.message?.ts, value: body.actions?.[0]?.value })
+const tapOf = (body: ClickBody): Tap => ({ user: body.user.id, userName: body.user.username || body.user.name || body.user.id, value: body.actions?.[0]?.value })
 
 async function floor(): Promise<() => Promise<void>> {
   const client = new WebClient(env('BENCH_BOT_TOKEN'), { slackApiUrl: env('BENCH_API_URL') })
@@ -114,7 +113,7 @@ async function floor(): Promise<() => Promise<void>> {
 async function bare(journal?: Journal): Promise<() => Promise<void>> {
   const app = new App({ token: env('BENCH_BOT_TOKEN'), appToken: env('BENCH_APP_TOKEN'), socketMode: true, clientOptions: { slackApiUrl: env('BENCH_API_URL') } })
   const asks = bareAsks(blockKitCards(app.client), journal)
-  app.action(/.*/, async ({ ack, body }) => {
+  app.action(/^opt_\d+$/, async ({ ack, body }) => {
     await ack()
     await asks.clicked(tapOf(body as unknown as ClickBody))
   })

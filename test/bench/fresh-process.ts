@@ -24,6 +24,13 @@ export interface FreshProcessOptions {
   warmUps: number
   /** How long each app rests between its warm-up and its measured part. */
   restMs: number
+  /**
+   * The reference apps' rest instead (`--peer-rest`): 0 measures each one
+   * right after its own warm-up, as the shared peer bench measures its
+   * peers (it rests only dsh-slack, whose rate buckets need it). Absent:
+   * every app rests alike.
+   */
+  peerRestMs?: number
   /** Measured round trips one after another, then `concurrent` at once. */
   sequential: number
   concurrent: number
@@ -112,7 +119,7 @@ async function warmUp(kind: AppKind, options: FreshProcessOptions): Promise<Warm
     await sleep(Math.max(0, ROUND_SPACING_MS - since(start)))
   }
   warm.warmUpCpuPerRoundMs = (await app.report()).cpuMs / options.warmUps
-  warm.restedAt = now() + options.restMs
+  warm.restedAt = now() + restOf(kind, options)
   return warm
 }
 
@@ -157,10 +164,21 @@ async function measure(warm: WarmApp, options: FreshProcessOptions, round: numbe
  */
 async function round(order: AppKind[], options: FreshProcessOptions, index: number): Promise<Map<AppKind, RoundFigures>> {
   const warm: WarmApp[] = []
-  for (const kind of order) warm.push(await warmUp(kind, options))
   const figures = new Map<AppKind, RoundFigures>()
+  for (const kind of order) {
+    const app = await warmUp(kind, options)
+    // Without a rest, measured at once, before the next app warms up (the shared peer bench's way with its peers).
+    if (restOf(kind, options) === 0) figures.set(kind, await measure(app, options, index))
+    else warm.push(app)
+  }
   for (const app of warm) figures.set(app.kind, await measure(app, options, index))
   return figures
+}
+
+/** dsh-slack's own apps rest `restMs` (their rate buckets refill); the reference apps `peerRestMs` when it is given. */
+function restOf(kind: AppKind, options: FreshProcessOptions): number {
+  const own = kind === 'serve' || kind === 'bridge' || kind === 'base'
+  return own ? options.restMs : (options.peerRestMs ?? options.restMs)
 }
 
 export async function benchFreshProcess(options: FreshProcessOptions): Promise<string[]> {
@@ -175,8 +193,8 @@ export async function benchFreshProcess(options: FreshProcessOptions): Promise<s
     // A full run takes minutes between its lines: say how far it got.
     process.stderr.write(`  (fresh process: round ${r + 1} of ${options.rounds} done)\n`)
   }
-  const { rounds, warmUps, restMs, sequential, concurrent, footprint } = options
-  const run: FreshRun = { options: { rounds, warmUps, restMs, sequential, concurrent, ...(footprint ? { footprint } : {}) }, kinds: KINDS, rounds: Object.fromEntries(byKind) as FreshRun['rounds'] }
+  const { rounds, warmUps, restMs, peerRestMs, sequential, concurrent, footprint } = options
+  const run: FreshRun = { options: { rounds, warmUps, restMs, ...(peerRestMs !== undefined ? { peerRestMs } : {}), sequential, concurrent, ...(footprint ? { footprint } : {}) }, kinds: KINDS, rounds: Object.fromEntries(byKind) as FreshRun['rounds'] }
   if (options.saveTo) await writeFile(options.saveTo, JSON.stringify(run))
   return reportFresh([run], options.profileDir)
 }

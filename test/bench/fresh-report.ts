@@ -22,6 +22,8 @@ export interface RunShape {
   rounds: number
   warmUps: number
   restMs: number
+  /** The reference apps' rest, when it differs from dsh-slack's (`--peer-rest`). */
+  peerRestMs?: number
   sequential: number
   concurrent: number
   footprint?: boolean
@@ -151,7 +153,7 @@ function pooled(runs: FreshRun[]): FreshRun {
   const names = (run: FreshRun) => run.kinds.map(({ kind }) => kind).join(',')
   for (const run of rest) {
     if (names(run) !== names(first)) throw new Error(`--combine: runs measured different apps (${names(first)} and ${names(run)})`)
-    if (run.options.sequential !== first.options.sequential || run.options.concurrent !== first.options.concurrent || run.options.warmUps !== first.options.warmUps) throw new Error('--combine: runs measured with different warm-ups or round trips')
+    if (run.options.sequential !== first.options.sequential || run.options.concurrent !== first.options.concurrent || run.options.warmUps !== first.options.warmUps || run.options.peerRestMs !== first.options.peerRestMs) throw new Error('--combine: runs measured with different warm-ups, rests or round trips')
   }
   const rounds: FreshRun['rounds'] = {}
   for (const { kind } of first.kinds) rounds[kind] = runs.flatMap((run) => run.rounds[kind] ?? [])
@@ -169,7 +171,7 @@ export async function reportFresh(runs: FreshRun[], profileDir?: string): Promis
   const width = 20
   const ratioWidth = 22
   const lines: string[] = [
-    `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again), then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds${runs.length > 1 ? ` from ${runs.length} runs` : ''}, order alternating; median of per-round p50s (goal for serve: ≤ 1.0× Chat+Redis and Bolt+SQLite on every p50 row and CPU, issue 43)`,
+    `Each app a fresh process on its own fresh stand-in, ${options.warmUps} warm-up round trips (unmeasured, ${ROUND_SPACING_MS} ms apart), a ${(options.restMs / 1000).toFixed(0)} s rest (rate buckets full again)${options.peerRestMs !== undefined ? ` for dsh-slack, ${(options.peerRestMs / 1000).toFixed(0)} s for the reference apps (--peer-rest${options.peerRestMs === 0 ? ': measured right after their warm-up, as the shared peer bench does' : ''})` : ''}, then ${options.sequential} sequential and ${options.concurrent} concurrent round trips back to back; ${options.rounds} rounds${runs.length > 1 ? ` from ${runs.length} runs` : ''}, order alternating; median of per-round p50s (goal for serve: ≤ 1.0× Chat+Redis and Bolt+SQLite on every p50 row and CPU, issue 43)`,
     `${pad('', 38)}${KINDS.map(({ name }) => pad(name, width)).join('')}${pairs.map((pair) => pad(label(pair), ratioWidth)).join('')}`,
   ]
   const line = (text: string, cells: string[], ratios: string[]) => lines.push(`${pad(text, 38)}${cells.map((cell) => pad(cell, width)).join('')}${ratios.map((r) => pad(r, ratioWidth)).join('')}`.trimEnd())

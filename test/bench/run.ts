@@ -6,6 +6,8 @@
  * each app's CPU profile of each measured part into `dir` and summarise them;
  * `--apps serve,bridge,durable,floor` measures only those beside bare Bolt there, and
  * `--rounds N` sets its number of rounds (for iterating on one figure);
+ * `--peer-rest S` rests the reference apps S seconds instead of dsh-slack's
+ * rest (0: measured right after their warm-up, as the shared peer bench does);
  * `--base DIR` runs another built checkout's `serve` beside this one's in
  * the same rounds and compares them round by round (a change against the
  * code before it; the same commit in DIR shows the method's own noise);
@@ -40,6 +42,7 @@ const only = valuesOf('--only')
 const profileDir = valuesOf('--profile')[0]
 const apps = valuesOf('--apps').flatMap((list) => list.split(',')).filter((app): app is ChildKind => ['floor', 'durable', 'chat-memory', 'chat-redis', 'bridge', 'serve'].includes(app))
 const rounds = Number(valuesOf('--rounds')[0] ?? Number.NaN)
+const peerRest = Number(valuesOf('--peer-rest')[0] ?? Number.NaN)
 const baseDir = valuesOf('--base')[0]
 const footprint = args.includes('--footprint')
 const saveTo = valuesOf('--save')[0]
@@ -82,7 +85,7 @@ async function main(): Promise<void> {
   await section('cold', 'The same code, called back to back and spread out (why fresh-process figures weigh every piece of code a round trip touches)', async () => benchColdCode())
   await section('checkpoints', 'SQLite\'s WAL checkpoints: in a commit on the event loop, or on the checkpoint thread', () => benchCheckpoints(quick ? { asks: 300, passes: 2 } : { asks: 600, passes: 4 }))
   await section('fresh', 'Provider, fresh process after warm-up and rest (issue 21\'s method, what a restarted instance serves)', () =>
-    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(footprint ? { footprint } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}), ...(saveTo ? { saveTo } : {}) }),
+    benchFreshProcess({ ...(quick ? FRESH_PROCESS_QUICK : FRESH_PROCESS_FULL), ...(profileDir ? { profileDir } : {}), ...(footprint ? { footprint } : {}), ...(apps.length > 0 ? { apps } : {}), ...(rounds > 0 ? { rounds } : {}), ...(peerRest >= 0 ? { peerRestMs: peerRest * 1000 } : {}), ...(baseDir ? { base: otherBuild(baseDir) } : {}), ...(saveTo ? { saveTo } : {}) }),
   )
   await section('instances', 'Several instances sharing PostgreSQL (one stand-in app)', () => benchInstances({ rounds: quick ? 30 : 200 }))
   await section('scale', 'Cost as the work grows: pending asks in PostgreSQL shared by three instances (issue 43)', async () => [

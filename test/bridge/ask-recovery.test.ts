@@ -18,7 +18,7 @@ function recovery(store: MemoryAskStore, owner: 'service' | 'library') {
   const expired: string[] = []
   const lease = new ProcessLease({ store, instance: 'here', leaseMs: 15_000, now: Date.now, logger: silentLogger })
   const outbox = new AskOutbox({ store, instance: 'here', now: Date.now, logger: silentLogger, stopped: () => false, postTakenOver: async (record) => record })
-  const sweep = new AskRecovery({ store, owner, lease, leaseMs: 15_000, outbox, logger: silentLogger, expire: async (id) => expired.push(id), armExpiry: (record) => armed.push(record.id), showSettled: async () => undefined, stopped: () => false })
+  const sweep = new AskRecovery({ store, owner, lease, leaseMs: 15_000, outbox, logger: silentLogger, expire: async (id) => expired.push(id), armExpiry: (record) => armed.push(record.id), showSettled: async () => undefined, stopped: () => false, now: Date.now })
   return { sweep, armed, expired }
 }
 

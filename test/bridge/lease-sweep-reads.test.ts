@@ -30,9 +30,9 @@ const pendingOf = (i: number, instance: string, expiresAt: number): AskRecord =>
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
 describe('the sweep for asks whose library process is gone', () => {
-  it('runs every few seconds over every pending ask without reading their records (issue 43: cost per sweep is bytes an ask, not its record)', async () => {
+  it('runs every few seconds without reading any record, and arms an expiry once it is due within a minute, not before (decision 0104)', async () => {
     const store = new RecordCountingStore()
-    for (let i = 0; i < 100; i++) await store.insert(pendingOf(i, 'alive', Date.now() + 3_600_000))
+    for (let i = 0; i < 100; i++) await store.insert(pendingOf(i, 'alive', Date.now() + (i < 10 ? 30_000 : 3_600_000)))
     await store.renewLease('alive', Date.now() + 60_000)
     const lifecycle = testLifecycle({ store, slack: new FakeSlackPort(), owner: 'service', leaseMs: 150 })
 
@@ -40,7 +40,7 @@ describe('the sweep for asks whose library process is gone', () => {
     await sleep(300)
 
     expect(store.recordsRead).toBe(0)
-    expect(lifecycle.armedTimers).toBe(100)
+    expect(lifecycle.armedTimers).toBe(10)
     await lifecycle.stop({ withdrawOpen: false })
   })
 

@@ -18,6 +18,17 @@ describe('OpenAsksHere', () => {
     expect(kept.get('answered')).toBeUndefined()
   })
 
+  it('remembers the asks it settled, as settled, and a pending one never: a settlement is final', () => {
+    const kept = new OpenAsksHere(2)
+    kept.settled(ask('pending'))
+    expect(kept.settledHere('pending')).toBeUndefined()
+    for (const id of ['first', 'second', 'third']) kept.settled(ask(id, { status: 'answered' }))
+
+    expect(kept.settledHere('first')).toBeUndefined()
+    expect([kept.settledHere('second')?.status, kept.settledHere('third')?.status]).toEqual(['answered', 'answered'])
+    expect(kept.get('third')).toBeUndefined()
+  })
+
   it('never keeps an ask forgotten before its post finished (a fast click settled it)', () => {
     const kept = new OpenAsksHere()
     kept.forget('fast')

@@ -311,6 +311,42 @@ export function askStoreConformance(name: string, factory: StoreFactory): void {
       ])
     })
 
+    it('gives the sweep only the pending asks it may act on: a library process’s, the expiries due by then, the unposted whose claim ran out', async () => {
+      const store = await create()
+      const now = 1_700_000_000_000
+      const posted = { channel: 'C0123ABCDEF', ts: '1.9' }
+      const library = pendingRecord({ owner: { kind: 'library', pid: 42, instance: 'host-1' }, message: posted })
+      const dueSoon = pendingRecord({ expiresAt: now + 30_000, message: posted })
+      const dueLater = pendingRecord({ expiresAt: now + 3_600_000, message: posted })
+      const waiting = pendingRecord({ message: posted })
+      const orphan = pendingRecord()
+      const beingPosted = pendingRecord()
+      const postedSince = pendingRecord()
+      const settledSoon = pendingRecord({ expiresAt: now + 10_000, owner: { kind: 'library', pid: 43, instance: 'host-2' } })
+      for (const record of [library, dueSoon, dueLater, waiting]) await store.insert(record)
+      await store.insert(orphan, undefined, { holder: 'dead', until: now - 1 })
+      await store.insert(beingPosted, undefined, { holder: 'alive', until: now + 15_000 })
+      await store.insert(postedSince, undefined, { holder: 'dead', until: now - 1 })
+      await store.attachMessage(postedSince.id, posted)
+      await store.insert(settledSoon)
+      await store.settle(settledSoon.id, aborted())
+
+      const found = await store.listSweepable(now, now + 60_000)
+
+      expect(found.map((summary) => summary.id).sort()).toEqual([library.id, dueSoon.id, orphan.id].sort())
+      expect(found.find((summary) => summary.id === library.id)).toEqual({ id: library.id, createdAt: library.createdAt, owner: library.owner, message: posted })
+      expect(found.find((summary) => summary.id === dueSoon.id)?.expiresAt).toBe(now + 30_000)
+      expect((await store.listSweepable(now + 20_000, now + 20_000 + 3_600_000)).map((summary) => summary.id).sort()).toEqual([library.id, dueSoon.id, dueLater.id, orphan.id, beingPosted.id].sort())
+    })
+
+    it('gives the sweep an ask recorded without a post claim, unposted: anyone may post it', async () => {
+      const store = await create()
+      const unclaimed = pendingRecord()
+      await store.insert(unclaimed)
+
+      expect((await store.listSweepable(1, 1)).map((summary) => summary.id)).toEqual([unclaimed.id])
+    })
+
     it('reads the asks among some ids that are still pending, whole, and leaves out settled and unknown ones', async () => {
       const store = await create()
       const first = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.8' } })

@@ -94,6 +94,29 @@ describe('PostgresAskStore shared by several instances', () => {
     }
   })
 
+  it('migrates a database of schema 8 so the sweep finds what it did before: unposted asks by their claim, posted ones not', async () => {
+    const fresh = await freshDatabase()
+    try {
+      const pool = new pg.Pool({ connectionString: fresh.url })
+      await migratePostgres(pool, loadMigrations('postgres').filter((migration) => migration.version <= 8))
+      const now = 1_700_000_000_000
+      const posted = pendingRecord({ message: { channel: 'C0123ABCDEF', ts: '1.1' } })
+      const unposted = pendingRecord()
+      const insert = `INSERT INTO asks (id, status, created_at, record, post_claim, post_claim_until) VALUES ($1, 'pending', 1, $2::jsonb, $3, $4)`
+      await pool.query(insert, [posted.id, JSON.stringify(posted), 'gone', now - 10])
+      await pool.query(insert, [unposted.id, JSON.stringify(unposted), null, null])
+      await pool.end()
+
+      const store = await PostgresAskStore.open(fresh.url)
+      const found = (await store.listSweepable(now, now + 60_000)).map((summary) => summary.id)
+      await store.close()
+
+      expect(found).toEqual([unposted.id])
+    } finally {
+      await fresh.drop()
+    }
+  })
+
   it('lets exactly one of twenty settle calls spread over three instances win', async () => {
     const [a, b, c] = await open(3)
     const record = pendingRecord()

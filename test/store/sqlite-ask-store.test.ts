@@ -107,18 +107,33 @@ describe('SqliteAskStore housekeeping', () => {
     db.close()
   })
 
-  it('keeps one index on status: the pending count and list use (status, api_key), and no write pays for a second', async () => {
+  it('keeps one index of the pending asks: the pending counts use it, and a settle only takes its entry out (decision 0103)', async () => {
     const path = freshPath()
     const store = new SqliteAskStore(path)
     await store.close()
 
     const db = new SqliteDatabase(path, { readOnly: true })
-    const indexes = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'asks' AND sql LIKE '%status%'`).pluck().all()
     const plan = (sql: string) => (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all() as { detail: string }[]).map((row) => row.detail).join('; ')
-    expect(indexes).toEqual(['asks_by_status_key'])
-    expect(plan(`SELECT count(*) FROM asks WHERE status = 'pending'`)).toContain('asks_by_status_key')
-    expect(plan(`SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at`)).toContain('asks_by_status_key')
+    // No index of every ask by status: one of settled asks would be written by every settle and read by nothing.
+    expect(db.prepare(`SELECT name FROM sqlite_master WHERE type = 'index' AND tbl_name = 'asks' AND sql LIKE '%status%' AND sql NOT LIKE '%WHERE%'`).pluck().all()).toEqual([])
+    expect(plan(`SELECT count(*) FROM asks WHERE status = 'pending'`)).toContain('COVERING INDEX asks_pending_key')
+    expect(plan(`SELECT count(*) FROM asks WHERE status = 'pending' AND api_key = 'ci'`)).toContain('COVERING INDEX asks_pending_key (api_key=?)')
     db.close()
+  })
+
+  it('numbers events without AUTOINCREMENT, in order, keeping the numbers events had before', async () => {
+    const path = freshPath()
+    const store = new SqliteAskStore(path)
+    const record = pendingRecord()
+    await store.insert(record)
+    const first = await store.appendEvent({ askId: record.id, type: 'posted', at: 1 })
+    const second = await store.appendEvent({ askId: record.id, type: 'answered', at: 2 })
+    await store.close()
+
+    const db = new SqliteDatabase(path, { readOnly: true })
+    expect(db.prepare(`SELECT sql FROM sqlite_master WHERE name = 'events'`).pluck().get()).not.toMatch(/AUTOINCREMENT/i)
+    db.close()
+    expect(second.seq).toBe(first.seq + 1)
   })
 
   it('deletes settled asks older than the retention period at open and keeps pending ones of any age', async () => {
@@ -206,6 +221,39 @@ describe('SqliteAskStore housekeeping', () => {
 
     expect(idempotent).toEqual({ ...withoutExternalKey(posted), idempotencyKey: 'http-idempotency:ci:run-7' })
     expect(relay).toEqual({ ...withoutExternalKey(relayed), relayDelivery: { key: 'http://127.0.0.1:4000#rpc-3' } })
+  })
+
+  it('migrates a file of schema 7 so the sweep finds what it did before, and keeps its events and their numbers', async () => {
+    const path = freshPath()
+    const now = 1_700_000_000_000
+    const posted = pendingRecord({ expiresAt: now + 30_000, message: { channel: 'C0123ABCDEF', ts: '1.1' } })
+    const waiting = pendingRecord({ expiresAt: now + 3_600_000, message: { channel: 'C0123ABCDEF', ts: '1.2' } })
+    const unposted = pendingRecord()
+    const claimed = pendingRecord()
+    mkdirSync(dirname(path), { recursive: true })
+    const old = new SqliteDatabase(path)
+    for (const migration of loadMigrations('sqlite').filter((m) => m.version <= 7)) old.exec(migration.sql)
+    const insert = old.prepare(`INSERT INTO asks (id, status, owner, created_at, record, post_claim, post_claim_until) VALUES (?, 'pending', '{"kind":"service"}', 1, ?, ?, ?)`)
+    insert.run(posted.id, JSON.stringify(posted), 'gone', now - 10)
+    insert.run(waiting.id, JSON.stringify(waiting), null, null)
+    insert.run(unposted.id, JSON.stringify(unposted), null, null)
+    insert.run(claimed.id, JSON.stringify(claimed), 'alive', now + 60_000)
+    const events = old.prepare('INSERT INTO events (ask_id, at, event) VALUES (?, ?, ?)')
+    for (const at of [1, 2]) events.run(posted.id, at, JSON.stringify({ askId: posted.id, type: 'posted', at }))
+    old.pragma('user_version = 7')
+    old.close()
+
+    const store = new SqliteAskStore(path)
+    const found = (await store.listSweepable(now, now + 60_000)).map((summary) => summary.id).sort()
+    const kept = await store.events(posted.id)
+    const next = await store.appendEvent({ askId: posted.id, type: 'answered', at: 3 })
+    await store.close()
+
+    // The posted ask by its expiry only (its stale claim is gone), the unposted one by its claim; neither the one that only
+    // waits (posted, expiring later) nor the claimed one yet.
+    expect(found).toEqual([posted.id, unposted.id].sort())
+    expect(kept.map((event) => [event.seq, event.at])).toEqual([[1, 1], [2, 2]])
+    expect(next.seq).toBe(3)
   })
 
   it('refuses a file written by a newer schema', async () => {

@@ -4,7 +4,7 @@ import type { Logger } from '../../log/logger.js'
 import { doorColumns, requestKeyOf, type AskDoor, type AskOwner, type AskRecord, type PendingSummary, type PostClaim, type PostClaimResult, type PostedMessage, type SettleAlso, type Settlement, type SettleResult } from '../ask-record.js'
 import type { AskStore } from '../ask-store.js'
 import { PendingCapReached } from '../pending-caps.js'
-import { SettleWatchers } from '../settle-watchers.js'
+import { SettleWatchers, type WatchOptions } from '../settle-watchers.js'
 import { SETTLED_RETENTION_MS } from '../sqlite-ask-store.js'
 import { migratePostgres } from './migrate.js'
 import { SQL } from './queries.js'
@@ -166,7 +166,8 @@ export class PostgresAskStore implements AskStore {
         caps?.pending ?? null,
         caps?.pendingPerKey ?? null,
         postClaim?.holder ?? null,
-        postClaim?.until ?? null,
+        // Unposted and unclaimed: a claim that has run out, so the sweep posts it; recorded posted: none (only an unposted ask has a claim, decision 0104).
+        postClaim?.until ?? (record.message ? null : 0),
       ])
       // Without caps the insert has no condition: it added the row or threw.
       if (caps && result.rows.length === 0) capped = caps
@@ -213,7 +214,7 @@ export class PostgresAskStore implements AskStore {
     const values = [id, settlement.status, this.#now(), JSON.stringify(settlement), event ? JSON.stringify(event) : null, messageClaim?.holder ?? null, messageClaim?.until ?? null, event?.at ?? null]
     const won = (await this.#query(SQL.settle, values)).rows[0]?.record
     if (won) {
-      this.watchers.notifyCopy(won)
+      this.watchers.notifyWith(id, () => structuredClone(won), won)
       return { won: true, record: won }
     }
     // A fresh statement, so it sees the winner's commit (the claim's own snapshot may predate it).
@@ -226,8 +227,8 @@ export class PostgresAskStore implements AskStore {
     await this.#query(SQL.markShown, [id])
   }
 
-  watch(id: string, listener: (record: AskRecord) => void): () => void {
-    return this.watchers.add(id, listener)
+  watch(id: string, listener: (record: AskRecord) => void, options?: WatchOptions): () => void {
+    return this.watchers.add(id, listener, options)
   }
 
   #heard(payload: string): void {
@@ -294,15 +295,11 @@ export class PostgresAskStore implements AskStore {
   }
 
   async listPendingSummaries(): Promise<PendingSummary[]> {
-    const rows = (await this.#query<{ id: string; created_at: string; owner: AskOwner; expires_at: string | null; message: PostedMessage | null; policy: AskPolicy | null }>(SQL.pendingSummaries, [])).rows
-    return rows.map(({ id, created_at, owner, expires_at, message, policy }) => ({
-      id,
-      createdAt: Number(created_at),
-      owner,
-      ...(expires_at !== null ? { expiresAt: Number(expires_at) } : {}),
-      ...(message !== null ? { message } : {}),
-      ...(policy !== null ? { policy } : {}),
-    }))
+    return (await this.#query<SummaryRow>(SQL.pendingSummaries, [])).rows.map(summaryOf)
+  }
+
+  async listSweepable(now: number, armBy: number): Promise<PendingSummary[]> {
+    return (await this.#query<SummaryRow>(SQL.sweepable, [now, armBy])).rows.map(summaryOf)
   }
 
   async listUnshownSettled(): Promise<AskRecord[]> {
@@ -394,5 +391,26 @@ export class PostgresAskStore implements AskStore {
       await this.#listener.close()
       await this.#pool.end().catch(() => undefined)
     })())
+  }
+}
+
+/** A row of `pendingSummaries` and `sweepable`: node-postgres parses the jsonb, bigints come as text. */
+interface SummaryRow {
+  id: string
+  created_at: string
+  owner: AskOwner
+  expires_at: string | null
+  message: PostedMessage | null
+  policy: AskPolicy | null
+}
+
+function summaryOf({ id, created_at, owner, expires_at, message, policy }: SummaryRow): PendingSummary {
+  return {
+    id,
+    createdAt: Number(created_at),
+    owner,
+    ...(expires_at !== null ? { expiresAt: Number(expires_at) } : {}),
+    ...(message !== null ? { message } : {}),
+    ...(policy !== null ? { policy } : {}),
   }
 }

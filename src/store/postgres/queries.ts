@@ -66,7 +66,7 @@ export const SQL = {
    * with the message (decision 0079).
    */
   attachMessage: `WITH attached AS (
-                    UPDATE asks SET record = jsonb_set(record, '{message}', $2::jsonb) WHERE id = $1
+                    UPDATE asks SET record = jsonb_set(record, '{message}', $2::jsonb), post_claim = NULL, post_claim_until = NULL WHERE id = $1
                     RETURNING id, status, record
                   ), logged AS (
                     INSERT INTO events (ask_id, at, event) SELECT id, $3, $4::jsonb FROM attached WHERE $4::jsonb IS NOT NULL
@@ -123,6 +123,20 @@ export const SQL = {
   pending: `SELECT record FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
   pendingSummaries: `SELECT id, created_at, record->'owner' AS owner, (record->>'expiresAt')::bigint AS expires_at, record->'message' AS message, record->'policy' AS policy
                      FROM asks WHERE status = 'pending' ORDER BY created_at, id`,
+  /**
+   * What the lease sweep may act on ($1: now, $2: arm the expiries due by
+   * then), each part on a partial index of migration 0009: a library
+   * process's asks, the expiries coming up, the unposted asks whose claim
+   * ran out (only an unposted ask holds a claim: recording the card clears it).
+   */
+  sweepable: `SELECT id, created_at, record->'owner' AS owner, (record->>'expiresAt')::bigint AS expires_at, record->'message' AS message, record->'policy' AS policy
+              FROM asks WHERE status = 'pending' AND owner_instance IS NOT NULL
+              UNION
+              SELECT id, created_at, record->'owner', (record->>'expiresAt')::bigint, record->'message', record->'policy'
+              FROM asks WHERE status = 'pending' AND record ? 'expiresAt' AND (record->>'expiresAt')::bigint <= $2
+              UNION
+              SELECT id, created_at, record->'owner', (record->>'expiresAt')::bigint, record->'message', record->'policy'
+              FROM asks WHERE status = 'pending' AND post_claim_until IS NOT NULL AND post_claim_until <= $1`,
   unshown: `SELECT record FROM asks
             WHERE status <> 'pending' AND final_message_shown = false AND record ? 'message'
             ORDER BY settled_at, id`,
